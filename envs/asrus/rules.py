@@ -1,0 +1,778 @@
+"""Asrus rules engine: pure Python, no gymnasium or PettingZoo.
+
+The game in brief (the full text, with our rulings, is ``docs/rules/asrus.md``):
+
+* Each player holds number cards (1-15), a few special cards and stones
+  (points). A destination number lies face up.
+* Every turn all players play one number card, and optionally one special,
+  face down and at the same time; then all are revealed.
+* Distance = |card - destination|. The closest distance that no other played
+  card shares wins; distance 0 never wins. Close subtracts 0.5 from its
+  player's distance. If any Retrograde is played the farthest unique distance
+  wins instead. A single Majority played on the number played strictly most
+  often wins before any distance is looked at.
+* The winner takes distance x2 (Double) x2 (winning with 1 or 15) points from
+  every other player (partial payment when short), plus all deposits; a
+  Blackhole played by anyone sends the take to the deposit instead. The winning
+  card becomes the destination.
+* No winner is a draw: every player deposits the smallest non-zero distance.
+* A round ends when the hands are empty (deposits left over go to a lottery:
+  lowest number drawn from the pile). The game ends after ``rounds`` rounds,
+  when someone reaches ``target`` points at a round's end, or as soon as a
+  quarter of the players (rounded up) have no stones.
+
+Simultaneity: :func:`resolve_turn` is the joint-action apply; :class:`AsrusGame`
+buffers the players' commitments one at a time (in seat order) for the AEC env
+and resolves the turn when the last one commits.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..core.errors import StateDictError
+from ..core.game import NO_PLAYER, GameEngine
+from ..core.rng import make_rng, rng_from_dict, rng_to_dict
+from . import data
+
+# ---- actions ----------------------------------------------------------------
+
+SLOTS: tuple[tuple[str | None, bool], ...] = (
+    (None, False),
+    *((kind, False) for kind in data.SPECIAL_KINDS),
+    *((power, True) for power in data.JOKER_POWERS),
+)
+"""What may accompany the number card: nothing, one of the five specials, or a
+joker declared as one of :data:`data.JOKER_POWERS`. Slot index = position here."""
+
+NUM_SLOTS = len(SLOTS)  # 13
+NUM_ACTIONS = len(data.NUMBERS) * NUM_SLOTS  # 195
+JOKER_INDEX = len(data.SPECIAL_KINDS)
+"""Index of the joker in a player's special-card counts (after C B D M R)."""
+SPECIAL_INDEX = {kind: i for i, kind in enumerate(data.SPECIAL_KINDS)}
+
+
+def encode_action(number: int, power: str | None = None, joker: bool = False) -> int:
+    """Action id of playing ``number`` with an optional special.
+
+    >>> encode_action(1)            # the Sun alone
+    0
+    >>> encode_action(9, "M")       # 9 with Majority: (9-1)*13 + 4
+    108
+    >>> encode_action(15, "T", joker=True)  # Moon with a joker declared Triple
+    194
+    """
+    try:
+        slot = SLOTS.index((power, joker))
+    except ValueError:
+        raise ValueError(f"no such special: power={power!r} joker={joker}") from None
+    if number not in data.NUMBERS:
+        raise ValueError(f"number card must be 1..15, got {number!r}")
+    return (number - 1) * NUM_SLOTS + slot
+
+
+def decode_action(action: int) -> tuple[int, str | None, bool]:
+    """(number, power, joker) of an action id; inverse of :func:`encode_action`."""
+    if not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"action id must be in 0..{NUM_ACTIONS - 1}, got {action}")
+    number, slot = divmod(action, NUM_SLOTS)
+    power, joker = SLOTS[slot]
+    return number + 1, power, joker
+
+
+def action_text(action: int) -> str:
+    """``"9"``, ``"9+M"``, or ``"9+J:T"`` for a joker declared as Triple."""
+    number, power, joker = decode_action(action)
+    if power is None:
+        return str(number)
+    return f"{number}+J:{power}" if joker else f"{number}+{power}"
+
+
+def parse_action(text: str) -> int:
+    """Inverse of :func:`action_text`; the error names the accepted forms."""
+    cleaned = text.strip().upper().replace(" ", "")
+    number_text, _, special = cleaned.partition("+")
+    joker = special.startswith("J:")
+    power = special[2:] if joker else (special or None)
+    try:
+        return encode_action(int(number_text), power, joker)
+    except ValueError:
+        raise ValueError(
+            f"cannot read action {text!r}; write a number card 1-15 alone ('9'), with a "
+            f"special ('9+C', '9+B', '9+D', '9+M', '9+R'), or with a joker declared as "
+            f"a power ('9+J:C' .. '9+J:R', '9+J:X' Explosion, '9+J:T' Triple)"
+        ) from None
+
+
+# ---- configuration ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AsrusConfig:
+    """Frozen parameters of one Asrus game (the env options, resolved)."""
+
+    num_players: int = 5
+    hand_size: int = 12
+    specials_per_player: int = 2
+    starting_points: int = 90
+    rounds: int | None = 1
+    target: int | None = None
+    elimination: bool = True
+    jokers: bool = False
+
+    @classmethod
+    def from_options(
+        cls,
+        num_players: int,
+        hand_size: int | None = None,
+        specials_per_player: int | None = None,
+        starting_points: int | None = None,
+        rounds: int | None = 1,
+        target: int | None = None,
+        elimination: bool = True,
+        jokers: bool = False,
+    ) -> AsrusConfig:
+        """Fill table defaults for ``None`` and check that the deal is possible."""
+        prep = data.PREPARATION[num_players]
+        config = cls(
+            num_players=num_players,
+            hand_size=prep.number_cards if hand_size is None else hand_size,
+            specials_per_player=prep.special_cards
+            if specials_per_player is None
+            else specials_per_player,
+            starting_points=prep.points if starting_points is None else starting_points,
+            rounds=rounds,
+            target=target,
+            elimination=elimination,
+            jokers=jokers,
+        )
+        config.check()
+        return config
+
+    @property
+    def fixed_destination(self) -> int | None:
+        """The destination number with no card (8 players: 8), else None."""
+        return data.FIXED_DESTINATION.get(self.num_players)
+
+    @property
+    def max_hand_size(self) -> int:
+        """Largest hand the 64 number cards allow (one card kept for the destination)."""
+        spare = 0 if self.fixed_destination is not None else 1
+        return (sum(data.NUMBER_COUNTS.values()) - spare) // self.num_players
+
+    @property
+    def special_deck_size(self) -> int:
+        """Specials in the pile: 10, plus the 3 jokers in the ``jokers`` variant."""
+        return len(data.SPECIAL_KINDS) * data.SPECIAL_COUNT_EACH + (
+            data.JOKER_COUNT if self.jokers else 0
+        )
+
+    def check(self) -> None:
+        """Raise ``ValueError`` naming the allowed range of any impossible parameter."""
+        if not 1 <= self.hand_size <= self.max_hand_size:
+            raise ValueError(
+                f"hand_size={self.hand_size} is impossible for {self.num_players} players; "
+                f"allowed: 1..{self.max_hand_size}"
+            )
+        top = self.special_deck_size // self.num_players
+        if not 0 <= self.specials_per_player <= top:
+            raise ValueError(
+                f"specials_per_player={self.specials_per_player} is impossible for "
+                f"{self.num_players} players; allowed: 0..{top}"
+            )
+        if self.rounds is None and self.target is None:
+            raise ValueError("rounds=None needs a target (points), or the game never ends")
+
+
+# ---- one turn, resolved jointly ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Play:
+    """One player's face-down commitment: a number card and an optional special."""
+
+    number: int
+    power: str | None = None
+    joker: bool = False
+
+    @classmethod
+    def from_action(cls, action: int) -> Play:
+        return cls(*decode_action(action))
+
+    def text(self) -> str:
+        return action_text(encode_action(self.number, self.power, self.joker))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Who won a turn and why, before any points move.
+
+    ``kind`` is one of ``majority``, ``closest``, ``farthest`` (Retrograde),
+    ``draw`` or ``explosion`` (a joker declared Explosion).
+    """
+
+    kind: str
+    winner: int | None
+    distance: int
+    """The winner's original distance, or the draw's deposit per player."""
+
+
+def distances(destination: int, plays: list[Play]) -> list[float]:
+    """Each play's distance, with Close subtracting 0.5."""
+    return [abs(p.number - destination) - (0.5 if p.power == "C" else 0.0) for p in plays]
+
+
+def major_number(plays: list[Play]) -> int | None:
+    """The number played strictly more often than any other, if there is one."""
+    counts: dict[int, int] = {}
+    for p in plays:
+        counts[p.number] = counts.get(p.number, 0) + 1
+    ranked = sorted(counts.values(), reverse=True)
+    if len(ranked) > 1 and ranked[0] == ranked[1]:
+        return None
+    return max(counts, key=counts.__getitem__)
+
+
+def decide_winner(destination: int, plays: list[Play]) -> Outcome:
+    """Apply the specials and the distance rule to revealed plays (pure).
+
+    Order: Explosion (joker) voids the turn; a single Majority on the major
+    number wins; otherwise the closest (or, with any Retrograde, the farthest)
+    distance that no other play shares wins. Distance 0 never wins.
+    """
+    if any(p.power == "X" for p in plays):
+        return Outcome("explosion", None, 0)
+    original = [abs(p.number - destination) for p in plays]
+    major = major_number(plays)
+    on_major = [
+        seat
+        for seat, p in enumerate(plays)
+        if p.power == "M" and p.number == major and original[seat] > 0
+    ]
+    if len(on_major) == 1:
+        seat = on_major[0]
+        return Outcome("majority", seat, original[seat])
+    adjusted = distances(destination, plays)
+    candidates = [
+        seat
+        for seat in range(len(plays))
+        if original[seat] > 0 and adjusted.count(adjusted[seat]) == 1
+    ]
+    if not candidates:
+        nonzero = [d for d in original if d > 0]
+        return Outcome("draw", None, min(nonzero) if nonzero else 0)
+    if any(p.power == "R" for p in plays):
+        seat = max(candidates, key=adjusted.__getitem__)
+        return Outcome("farthest", seat, original[seat])
+    seat = min(candidates, key=adjusted.__getitem__)
+    return Outcome("closest", seat, original[seat])
+
+
+def payment_per_player(outcome: Outcome, play: Play) -> int:
+    """What each other player owes the winner: distance x2 for Double (x3 for a
+    Triple joker), x2 again when winning with 1 or 15."""
+    amount = outcome.distance
+    if play.power == "D":
+        amount *= 2
+    elif play.power == "T":
+        amount *= 3
+    if play.number in (1, 15):
+        amount *= 2
+    return amount
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """A resolved turn: the revealed plays, the outcome and the points moved."""
+
+    destination: int
+    plays: tuple[Play, ...]
+    outcome: Outcome
+    deltas: tuple[int, ...]
+    """Change of each seat's points."""
+    deposit_before: int
+    deposit_after: int
+    blackhole: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "destination": self.destination,
+            "plays": [p.text() for p in self.plays],
+            "kind": self.outcome.kind,
+            "winner": self.outcome.winner,
+            "distance": self.outcome.distance,
+            "deltas": list(self.deltas),
+            "deposit_before": self.deposit_before,
+            "deposit_after": self.deposit_after,
+            "blackhole": self.blackhole,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TurnResult:
+        return cls(
+            destination=int(d["destination"]),
+            plays=tuple(Play.from_action(parse_action(t)) for t in d["plays"]),
+            outcome=Outcome(str(d["kind"]), d["winner"], int(d["distance"])),
+            deltas=tuple(int(x) for x in d["deltas"]),
+            deposit_before=int(d["deposit_before"]),
+            deposit_after=int(d["deposit_after"]),
+            blackhole=bool(d["blackhole"]),
+        )
+
+
+def settle(
+    destination: int, plays: list[Play], points: list[int], deposit: int
+) -> tuple[TurnResult, list[int], int]:
+    """Resolve revealed plays into points: returns the result, the new points
+    and the new deposit. Pure: the inputs are not modified."""
+    outcome = decide_winner(destination, plays)
+    new_points = list(points)
+    new_deposit = deposit
+    blackhole = any(p.power == "B" for p in plays)
+    if outcome.kind == "draw":
+        for seat in range(len(plays)):
+            paid = min(outcome.distance, new_points[seat])
+            new_points[seat] -= paid
+            new_deposit += paid
+    elif outcome.winner is not None:
+        winner = outcome.winner
+        owed = payment_per_player(outcome, plays[winner])
+        taken = 0
+        for seat in range(len(plays)):
+            if seat != winner:
+                paid = min(owed, new_points[seat])
+                new_points[seat] -= paid
+                taken += paid
+        if blackhole:
+            new_deposit += taken
+        else:
+            new_points[winner] += taken + new_deposit
+            new_deposit = 0
+    deltas = tuple(after - before for after, before in zip(new_points, points, strict=True))
+    result = TurnResult(
+        destination, tuple(plays), outcome, deltas, deposit, new_deposit,
+        blackhole and outcome.winner is not None,
+    )  # fmt: skip
+    return result, new_points, new_deposit
+
+
+def resolve_turn(state: AsrusGame, plays: list[Play]) -> TurnResult:
+    """The joint-action apply: every seat's play at once (parallel env, tests)."""
+    if len(plays) != state.config.num_players or any(s is not None for s in state.pending):
+        raise ValueError("resolve_turn needs one play per seat at the start of a turn")
+    for play in plays:
+        state.apply_action(encode_action(play.number, play.power, play.joker))
+    assert state.last_result is not None
+    return state.last_result
+
+
+# ---- the game state -----------------------------------------------------------
+
+
+def empty_counts(size: int) -> list[int]:
+    return [0] * size
+
+
+def full_number_pile() -> list[int]:
+    """Counts indexed by number (index 0 unused)."""
+    return [0] + [data.NUMBER_COUNTS[n] for n in data.NUMBERS]
+
+
+def full_special_pile(jokers: bool) -> list[int]:
+    """Counts in C B D M R J order."""
+    return [data.SPECIAL_COUNT_EACH] * len(data.SPECIAL_KINDS) + [data.JOKER_COUNT if jokers else 0]
+
+
+def draw_from(pile: list[int], k: int, rng: np.random.Generator) -> list[int]:
+    """Draw ``k`` cards uniformly without replacement from a count pile (in place).
+
+    Returns the drawn card indices in draw order."""
+    cards = [i for i, c in enumerate(pile) for _ in range(c)]
+    if k > len(cards):
+        raise ValueError(f"cannot draw {k} cards from a pile of {len(cards)}")
+    picks = rng.permutation(len(cards))[:k]
+    drawn = [cards[int(i)] for i in picks]
+    for card in drawn:
+        pile[card] -= 1
+    return drawn
+
+
+@dataclass
+class LotteryResult:
+    """The end-of-round lottery for deposits: each draw round's cards, and who won."""
+
+    draws: list[dict[int, int]]
+    winner: int
+    amount: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "draws": [{str(k): v for k, v in d.items()} for d in self.draws],
+            "winner": self.winner,
+            "amount": self.amount,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> LotteryResult:
+        draws = [{int(k): int(v) for k, v in r.items()} for r in d["draws"]]
+        return cls(draws, int(d["winner"]), int(d["amount"]))
+
+
+@dataclass
+class AsrusGame(GameEngine):
+    """A game of Asrus in progress. Create it with :meth:`new`."""
+
+    config: AsrusConfig
+    rng: np.random.Generator
+    hands: list[list[int]]
+    """Per seat, counts indexed by number (index 0 unused)."""
+    specials: list[list[int]]
+    """Per seat, counts of C B D M R and jokers."""
+    points: list[int]
+    number_pile: list[int]
+    special_pile: list[int]
+    destination: int
+    destination_card: bool
+    """False when the destination is fixed with no card on the table (8 players)."""
+    deposit: int = 0
+    round: int = 1
+    turn: int = 1
+    pending: list[Play | None] = field(default_factory=list)
+    revealed: list[int] = field(default_factory=lambda: empty_counts(16))
+    """Number cards revealed this round, by number (their copies went to the pile
+    or the destination)."""
+    last_result: TurnResult | None = None
+    last_lottery: LotteryResult | None = None
+    over: bool = False
+    version: int = 0
+    """Bumped whenever public information changes; observation caches key on it."""
+    _legal_cache: dict[int, list[int]] = field(default_factory=dict, repr=False)
+
+    @property
+    def num_players(self) -> int:  # type: ignore[override]
+        return self.config.num_players
+
+    # -- setting up --
+
+    @classmethod
+    def new(
+        cls,
+        config: AsrusConfig,
+        rng: np.random.Generator,
+        hands: dict[int, list[int]] | None = None,
+        specials: dict[int, list[str]] | None = None,
+        destination: int | None = None,
+        points: dict[int, int] | None = None,
+        deposit: int = 0,
+    ) -> AsrusGame:
+        """Deal a game; any hand, special hand, destination or points given are
+        placed first, and the rest is dealt from the seeded shuffle."""
+        game = cls(
+            config=config,
+            rng=rng,
+            hands=[],
+            specials=[],
+            points=[config.starting_points] * config.num_players,
+            number_pile=full_number_pile(),
+            special_pile=full_special_pile(config.jokers),
+            destination=0,
+            destination_card=True,
+        )
+        for seat, value in (points or {}).items():
+            game.points[seat] = value
+        game.deposit = deposit
+        game.deal_round(hands or {}, specials or {}, destination)
+        return game
+
+    def deal_round(
+        self,
+        hands: dict[int, list[int]],
+        specials: dict[int, list[str]],
+        destination: int | None,
+    ) -> None:
+        """Preparation of a round: deal hands and specials, open the destination."""
+        n = self.config.num_players
+        self.number_pile = full_number_pile()
+        self.special_pile = full_special_pile(self.config.jokers)
+        size = self._scenario_hand_size(hands)
+        self.hands = [empty_counts(16) for _ in range(n)]
+        for seat, cards in hands.items():
+            for number in cards:
+                take_card(self.number_pile, number, f"number card {number}")
+                self.hands[seat][number] += 1
+        self.destination_card = self.config.fixed_destination is None
+        if destination is not None:
+            if self.destination_card:
+                take_card(self.number_pile, destination, f"destination {destination}")
+            self.destination = destination
+        self.specials = [empty_counts(len(data.SPECIAL_KINDS) + 1) for _ in range(n)]
+        for seat, kinds in specials.items():
+            for kind in kinds:
+                index = JOKER_INDEX if kind == "J" else SPECIAL_INDEX[kind]
+                take_card(self.special_pile, index, f"special card {kind}")
+                self.specials[seat][index] += 1
+        for seat in range(n):
+            if seat not in hands:
+                for number in draw_from(self.number_pile, size, self.rng):
+                    self.hands[seat][number] += 1
+            if seat not in specials:
+                for index in draw_from(
+                    self.special_pile, self.config.specials_per_player, self.rng
+                ):
+                    self.specials[seat][index] += 1
+        if destination is None:
+            if self.destination_card:
+                self.destination = draw_from(self.number_pile, 1, self.rng)[0]
+            else:
+                self.destination = self.config.fixed_destination or 8
+        self.pending = [None] * n
+        self.revealed = empty_counts(16)
+        self.turn = 1
+        self._changed()
+
+    def _scenario_hand_size(self, hands: dict[int, list[int]]) -> int:
+        sizes = {len(cards) for cards in hands.values()}
+        if len(sizes) > 1:
+            raise ValueError(
+                f"scenario hands must all have the same size, got sizes {sorted(sizes)}"
+            )
+        size = sizes.pop() if sizes else self.config.hand_size
+        if size < 1:
+            raise ValueError("scenario hands must hold at least one number card")
+        return size
+
+    # -- the GameEngine interface --
+
+    def current_player(self) -> int:
+        if self.over:
+            return NO_PLAYER
+        for seat, play in enumerate(self.pending):
+            if play is None:
+                return seat
+        return NO_PLAYER  # pragma: no cover - a full turn resolves at once
+
+    def legal_actions(self) -> list[int]:
+        seat = self.current_player()
+        if seat == NO_PLAYER:
+            return []
+        return self.legal_actions_for(seat)
+
+    def legal_actions_for(self, seat: int) -> list[int]:
+        """What ``seat`` may commit this turn (all seats choose at once)."""
+        cached = self._legal_cache.get(seat)
+        if cached is None:
+            cached = self._legal_for(seat)
+            self._legal_cache[seat] = cached
+        return cached
+
+    def _legal_for(self, seat: int) -> list[int]:
+        hand, held = self.hands[seat], self.specials[seat]
+        slots = [0]
+        slots += [1 + i for i in range(len(data.SPECIAL_KINDS)) if held[i] > 0]
+        if held[JOKER_INDEX] > 0:
+            slots += list(range(1 + len(data.SPECIAL_KINDS), NUM_SLOTS))
+        return [
+            (number - 1) * NUM_SLOTS + slot
+            for number in data.NUMBERS
+            if hand[number] > 0
+            for slot in slots
+        ]
+
+    def apply_action(self, action: int) -> None:
+        seat = self.current_player()
+        if action not in self.legal_actions():
+            raise ValueError(
+                f"illegal Asrus action {action} for seat {seat}; legal: "
+                f"{[action_text(a) for a in self.legal_actions()]}"
+            )
+        self.pending[seat] = Play.from_action(action)
+        if seat == self.config.num_players - 1:
+            self._resolve()
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def scores(self) -> list[float]:
+        return [float(p) for p in self.points]
+
+    def winners(self) -> list[int]:
+        best = max(self.points)
+        return [seat for seat, p in enumerate(self.points) if p == best]
+
+    def action_to_string(self, seat: int, action: int) -> str:
+        return action_text(action)
+
+    def string_to_action(self, seat: int, text: str) -> int:
+        return parse_action(text)
+
+    # -- resolution --
+
+    def _resolve(self) -> None:
+        """Reveal, settle points, move cards, then end the round or game if due."""
+        plays = [p for p in self.pending if p is not None]
+        result, self.points, self.deposit = settle(
+            self.destination, plays, self.points, self.deposit
+        )
+        self.last_result = result
+        self.last_lottery = None
+        self._move_cards(plays, result.outcome.winner)
+        self.pending = [None] * self.config.num_players
+        self.turn += 1
+        if self._eliminated():
+            self.over = True
+        elif not any(sum(hand) for hand in self.hands):
+            self._end_round()
+        self._changed()
+
+    def _move_cards(self, plays: list[Play], winner: int | None) -> None:
+        for seat, play in enumerate(plays):
+            self.hands[seat][play.number] -= 1
+            self.revealed[play.number] += 1
+            if play.power is not None:
+                index = JOKER_INDEX if play.joker else SPECIAL_INDEX[play.power]
+                self.specials[seat][index] -= 1
+                self.special_pile[index] += 1
+            if seat != winner:
+                self.number_pile[play.number] += 1
+        if winner is not None:
+            if self.destination_card:
+                self.number_pile[self.destination] += 1
+            self.destination = plays[winner].number
+            self.destination_card = True
+
+    def _eliminated(self) -> bool:
+        if not self.config.elimination:
+            return False
+        broke = sum(1 for p in self.points if p <= 0)
+        return broke >= math.ceil(self.config.num_players / 4)
+
+    def _end_round(self) -> None:
+        if self.deposit > 0:
+            self.last_lottery = self._lottery()
+            self.points[self.last_lottery.winner] += self.deposit
+            self.deposit = 0
+        finished_rounds = self.round
+        target_hit = self.config.target is not None and max(self.points) >= self.config.target
+        rounds_done = self.config.rounds is not None and finished_rounds >= self.config.rounds
+        if target_hit or rounds_done:
+            self.over = True
+            return
+        self.round += 1
+        self.deal_round({}, {}, None)
+
+    def _lottery(self) -> LotteryResult:
+        """Each player draws from the shuffled number pile; the lowest takes the
+        deposits; tied lowest players draw again from the reshuffled pile."""
+        contenders = list(range(self.config.num_players))
+        rounds: list[dict[int, int]] = []
+        while True:
+            pile = list(self.number_pile)
+            drawn = draw_from(pile, len(contenders), self.rng)
+            draw = dict(zip(contenders, drawn, strict=True))
+            rounds.append(draw)
+            low = min(drawn)
+            contenders = [seat for seat, card in draw.items() if card == low]
+            if len(contenders) == 1:
+                return LotteryResult(rounds, contenders[0], self.deposit)
+
+    def _changed(self) -> None:
+        self._legal_cache.clear()
+        self.version += 1
+
+    # -- serialisation --
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "config": self.config.__dict__.copy(),
+            "rng": rng_to_dict(self.rng),
+            "hands": [list(h) for h in self.hands],
+            "specials": [list(s) for s in self.specials],
+            "points": list(self.points),
+            "number_pile": list(self.number_pile),
+            "special_pile": list(self.special_pile),
+            "destination": self.destination,
+            "destination_card": self.destination_card,
+            "deposit": self.deposit,
+            "round": self.round,
+            "turn": self.turn,
+            "pending": [None if p is None else p.text() for p in self.pending],
+            "revealed": list(self.revealed),
+            "last_result": None if self.last_result is None else self.last_result.to_dict(),
+            "last_lottery": None if self.last_lottery is None else self.last_lottery.to_dict(),
+            "over": self.over,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> AsrusGame:
+        """Rebuild a saved game; raises :class:`StateDictError` when malformed."""
+        try:
+            config = AsrusConfig(**d["config"])
+            config.check()
+            game = cls(
+                config=config,
+                rng=rng_from_dict(d["rng"]),
+                hands=[[int(x) for x in h] for h in d["hands"]],
+                specials=[[int(x) for x in s] for s in d["specials"]],
+                points=[int(p) for p in d["points"]],
+                number_pile=[int(x) for x in d["number_pile"]],
+                special_pile=[int(x) for x in d["special_pile"]],
+                destination=int(d["destination"]),
+                destination_card=bool(d["destination_card"]),
+                deposit=int(d["deposit"]),
+                round=int(d["round"]),
+                turn=int(d["turn"]),
+                pending=[optional(t, lambda t: Play.from_action(parse_action(t))) for t in d["pending"]],
+                revealed=[int(x) for x in d["revealed"]],
+                last_result=optional(d["last_result"], TurnResult.from_dict),
+                last_lottery=optional(d["last_lottery"], LotteryResult.from_dict),
+                over=bool(d["over"]),
+            )  # fmt: skip
+        except StateDictError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise StateDictError(f"malformed Asrus state: {type(err).__name__}: {err}") from err
+        game.check_conservation()
+        return game
+
+    def check_conservation(self) -> None:
+        """Raise :class:`StateDictError` unless every card is in exactly one place."""
+        n = self.config.num_players
+        sizes = {len(self.hands), len(self.specials), len(self.points), len(self.pending)}
+        if sizes != {n}:
+            raise StateDictError(f"Asrus state must have {n} hands, specials, points and pending")
+        for number in data.NUMBERS:
+            held = sum(h[number] for h in self.hands) + self.number_pile[number]
+            held += 1 if (self.destination_card and self.destination == number) else 0
+            if held != data.NUMBER_COUNTS[number] or min(h[number] for h in self.hands) < 0:
+                raise StateDictError(
+                    f"Asrus state has {held} copies of number {number}, "
+                    f"expected {data.NUMBER_COUNTS[number]}"
+                )
+        full = full_special_pile(self.config.jokers)
+        for index, count in enumerate(full):
+            held = sum(s[index] for s in self.specials) + self.special_pile[index]
+            if held != count:
+                raise StateDictError(
+                    f"Asrus state has {held} special cards of kind {index}, expected {count}"
+                )
+
+
+def optional(value: Any, build: Any) -> Any:
+    """``build(value)``, or None for None (saved optional fields)."""
+    return None if value is None else build(value)
+
+
+def take_card(pile: list[int], index: int, what: str) -> None:
+    """Remove one named card from a count pile; the error says it is not there."""
+    if not 0 <= index < len(pile) or pile[index] <= 0:
+        raise ValueError(f"scenario asks for {what}, but no copy of it is left in the deck")
+    pile[index] -= 1
+
+
+def new_game(config: AsrusConfig, seed: int | None = None) -> AsrusGame:
+    """A dealt game from a seed (convenience for tests and scripts)."""
+    return AsrusGame.new(config, make_rng(seed))

@@ -1,0 +1,415 @@
+"""The AEC base class every flockgym env derives from.
+
+It implements the contract of ``docs/api.md`` once, for all games: agents
+``player_0..player_{n-1}``, dict observations with an exact ``int8`` action
+mask, validated options, deterministic seeding, the three reward modes, the
+``raise``/``penalize`` treatment of illegal actions, action strings,
+``scores``, ``view``, text rendering and a JSON ``state_dict`` round trip.
+
+A game subclass supplies the rules engine and the observation encoding through
+the hooks marked "game hook" below; it never re-implements the AEC bookkeeping.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .errors import IllegalActionError, StateDictError
+from .game import NO_PLAYER, GameEngine
+from .options import Option, common_options, resolve_options
+from .rewards import rank_rewards, score_deltas, win_rewards
+from .rng import make_rng
+
+STATE_FORMAT = "flockgym-state"
+STATE_VERSION = 1
+
+
+def agent_name(seat: int) -> str:
+    """Agent id of a seat: seat order is agent order."""
+    return f"player_{seat}"
+
+
+class FlockAECEnv(AECEnv):
+    """Shared AEC machinery; see the module docstring.
+
+    Class attributes a game sets: ``env_id``, ``player_counts``,
+    ``default_players``, ``game_options`` (its own :class:`Option` rows) and
+    ``metadata``.
+    """
+
+    env_id: ClassVar[str] = ""
+    player_counts: ClassVar[Sequence[int]] = ()
+    default_players: ClassVar[int] = 2
+    game_options: ClassVar[Sequence[Option]] = ()
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": "flockgym_base",
+        "is_parallelizable": True,
+    }
+
+    # ---- construction -------------------------------------------------------
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__()
+        self.options: dict[str, Any] = resolve_options(self.option_table(), options)
+        self.num_players: int = self.options["num_players"]
+        self.render_mode: str | None = self.options["render_mode"]
+        self.possible_agents = [agent_name(s) for s in range(self.num_players)]
+        self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
+        self.num_actions = self._num_actions()
+        obs_size = self._observation_size()
+        low, high = self._observation_bounds()
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=low, high=high, shape=(obs_size,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
+            }
+        )
+        self._act_space = spaces.Discrete(self.num_actions)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
+        self.game: GameEngine | None = None
+        self._penalized: int | None = None
+
+    @classmethod
+    def option_table(cls) -> list[Option]:
+        """Every option this env accepts: the common ones, then the game's."""
+        return common_options(cls.player_counts, cls.default_players) + list(cls.game_options)
+
+    # ---- game hooks ---------------------------------------------------------
+
+    @abstractmethod
+    def _num_actions(self) -> int:
+        """Size of the Discrete action space for this configuration (game hook)."""
+
+    @abstractmethod
+    def _observation_size(self) -> int:
+        """Length of the observation vector for this configuration (game hook)."""
+
+    def _observation_bounds(self) -> tuple[float, float]:
+        """Bounds of every observation entry (game hook; default 0..1)."""
+        return 0.0, 1.0
+
+    @abstractmethod
+    def _new_game(self, rng: np.random.Generator, scenario: dict[str, Any]) -> GameEngine:
+        """Deal a new game from ``rng``, set up by the ``reset`` options (game hook)."""
+
+    @abstractmethod
+    def _game_from_dict(self, data: dict[str, Any]) -> GameEngine:
+        """Rebuild an engine saved by ``GameEngine.to_dict`` (game hook)."""
+
+    @abstractmethod
+    def _encode_observation(self, seat: int) -> np.ndarray:
+        """Observation vector of ``seat`` (game hook). May return a cached array;
+        the base copies it before handing it out."""
+
+    @abstractmethod
+    def view(self, agent: str) -> dict[str, Any]:
+        """What ``agent`` may see, as JSON types (game hook)."""
+
+    @abstractmethod
+    def _render_text(self, seat: int | None) -> str:
+        """Text table from ``seat``'s point of view, or all of it for ``None`` (game hook)."""
+
+    def _on_game_changed(self) -> None:
+        """Called after every applied action and load (game hook: drop caches)."""
+
+    # ---- PettingZoo API -----------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game. ``seed`` reseeds; without it the previous game's
+        generator continues, so a sequence of resets is reproducible from the
+        first seed. ``options`` sets up a scenario (see the game's docs)."""
+        if seed is not None:
+            rng = make_rng(seed)
+        elif self.game is not None:
+            rng = self.game.rng
+        else:
+            rng = make_rng(None)
+        self.game = self._new_game(rng, dict(options or {}))
+        self._penalized = None
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self._on_game_changed()
+        self._finish_if_over(self.game.scores())
+        self.agent_selection = self._selection_after(0)
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self._require_game()
+        seat = self._seat_of[agent]
+        self._cumulative_rewards[agent] = 0.0
+        action_id = self._validated_action_id(agent, action)
+        if action_id is None:
+            self._penalize(seat)
+        else:
+            before = game.scores() if self.options["reward"] == "score" else None
+            game.apply_action(action_id)
+            self._on_game_changed()
+            after = game.scores()
+            if before is not None:
+                deltas = score_deltas(before, after)
+                self.rewards = {a: deltas[s] for s, a in enumerate(self.possible_agents)}
+            else:
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._finish_if_over(after)
+        self.agent_selection = self._selection_after(seat + 1)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        game = self._require_game()
+        seat = self._seat_of[agent]
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        if (
+            self._penalized is None
+            and game.current_player() == seat
+            and not (self.terminations.get(agent) or self.truncations.get(agent))
+        ):
+            mask[game.legal_actions()] = 1
+        return {"observation": self._encode_observation(seat).copy(), "action_mask": mask}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        game = self._require_game()
+        if self.render_mode == "human":
+            text = self._render_text(None)
+            print(text)
+            return None
+        seat = game.current_player()
+        return self._render_text(seat if seat != NO_PLAYER else None)
+
+    def close(self) -> None:
+        pass
+
+    # ---- the flockgym contract beyond PettingZoo ---------------------------
+
+    @property
+    def scores(self) -> dict[str, float]:
+        """Game points per agent (the score sheet), separate from RL rewards."""
+        game = self._require_game()
+        return dict(zip(self.possible_agents, game.scores(), strict=True))
+
+    @property
+    def winners(self) -> list[str]:
+        """Agents that won (several on a tie); empty while the game is running."""
+        game = self._require_game()
+        if not (game.is_over() or game.is_truncated()):
+            return []
+        return [agent_name(s) for s in game.winners()]
+
+    def legal_actions(self, agent: str | None = None) -> list[int]:
+        """Legal action ids of ``agent`` (default: the agent to act); empty if not its turn."""
+        game = self._require_game()
+        seat = self._seat_of[agent or self.agent_selection]
+        if self._penalized is not None or game.current_player() != seat:
+            return []
+        return list(game.legal_actions())
+
+    def action_to_string(self, agent: str, action: int) -> str:
+        """Readable name of action id ``action`` for ``agent``."""
+        self._check_action_range(action)
+        return self._require_game().action_to_string(self._seat_of[agent], int(action))
+
+    def string_to_action(self, agent: str, text: str) -> int:
+        """Action id of a readable action (inverse of :meth:`action_to_string`)."""
+        return self._require_game().string_to_action(self._seat_of[agent], text)
+
+    def state_dict(self) -> dict[str, Any]:
+        """The full state (engine, RNG, AEC bookkeeping) as JSON types."""
+        game = self._require_game()
+        return {
+            "format": STATE_FORMAT,
+            "version": STATE_VERSION,
+            "env": self.env_id,
+            "options": {k: v for k, v in self.options.items() if k != "render_mode"},
+            "game": game.to_dict(),
+            "aec": {
+                "agents": list(self.agents),
+                "agent_selection": self.agent_selection,
+                "rewards": dict(self.rewards),
+                "cumulative_rewards": dict(self._cumulative_rewards),
+                "terminations": dict(self.terminations),
+                "truncations": dict(self.truncations),
+                "skip_agent_selection": self._skip_agent_selection,
+                "penalized": self._penalized,
+            },
+        }
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Restore a state saved by :meth:`state_dict`; the continuation is identical.
+
+        Raises :class:`StateDictError` (a ``ValueError``) naming what is wrong when
+        ``data`` is not such a state, or was saved with options that change the
+        game or its spaces.
+        """
+        self._check_state_header(data)
+        aec = data.get("aec")
+        if not isinstance(aec, dict):
+            raise StateDictError("state dict has no 'aec' section (dict)")
+        try:
+            game = self._game_from_dict(data["game"])
+            agents = [a for a in aec["agents"] if a in self._seat_of]
+            per_agent = {
+                key: {a: aec[key][a] for a in agents}
+                for key in ("rewards", "cumulative_rewards", "terminations", "truncations")
+            }
+            selection = aec["agent_selection"]
+            penalized = aec["penalized"]
+            skip = aec["skip_agent_selection"]
+        except StateDictError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            raise StateDictError(f"state dict is malformed: {type(err).__name__}: {err}") from err
+        if len(agents) != len(aec["agents"]) or selection not in self._seat_of:
+            raise StateDictError(
+                f"state dict names agents {aec['agents']} / selection {selection!r}; "
+                f"this env's agents are {self.possible_agents}"
+            )
+        self.options.update({k: v for k, v in data["options"].items() if k in self.options})
+        self.game = game
+        self.agents = agents
+        self.rewards = {a: float(v) for a, v in per_agent["rewards"].items()}
+        self._cumulative_rewards = {a: float(v) for a, v in per_agent["cumulative_rewards"].items()}
+        self.terminations = {a: bool(v) for a, v in per_agent["terminations"].items()}
+        self.truncations = {a: bool(v) for a, v in per_agent["truncations"].items()}
+        self.infos = {a: {} for a in agents}
+        self.agent_selection = selection
+        self._penalized = penalized
+        self._skip_agent_selection = skip
+        self._on_game_changed()
+
+    # ---- internals ----------------------------------------------------------
+
+    def _require_game(self) -> GameEngine:
+        if self.game is None:
+            raise RuntimeError(f"{self.env_id}: call reset() before using the env")
+        return self.game
+
+    def _check_state_header(self, data: Any) -> None:
+        if not isinstance(data, dict):
+            raise StateDictError(f"state dict must be a dict, got {type(data).__name__}")
+        if data.get("format") != STATE_FORMAT or data.get("version") != STATE_VERSION:
+            raise StateDictError(
+                f"not a flockgym state (format {data.get('format')!r}, version "
+                f"{data.get('version')!r}); expected format {STATE_FORMAT!r} "
+                f"version {STATE_VERSION}"
+            )
+        if data.get("env") != self.env_id:
+            raise StateDictError(
+                f"state dict is for env {data.get('env')!r}, this env is {self.env_id!r}"
+            )
+        saved = data.get("options")
+        if not isinstance(saved, dict):
+            raise StateDictError("state dict has no 'options' section (dict)")
+        structural = {o.name for o in self.option_table() if o.affects_spaces}
+        differing = sorted(k for k in structural if k in saved and saved[k] != self.options.get(k))
+        missing = sorted(structural - set(saved))
+        if differing or missing:
+            detail = ", ".join(
+                f"{k}: saved {saved.get(k)!r}, env {self.options.get(k)!r}"
+                for k in differing + missing
+            )
+            raise StateDictError(
+                f"state dict was saved with other game options ({detail}); "
+                f"create the env with the same options to load it"
+            )
+        if "game" not in data:
+            raise StateDictError("state dict has no 'game' section")
+
+    def _check_action_range(self, action: Any) -> None:
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(
+                self.agent_selection,
+                action,
+                f"not an integer action id in 0..{self.num_actions - 1}",
+                self._legal_strings(),
+            )
+        if not 0 <= int(action) < self.num_actions:
+            raise IllegalActionError(
+                self.agent_selection,
+                action,
+                f"out of range 0..{self.num_actions - 1}",
+                self._legal_strings(),
+            )
+
+    def _validated_action_id(self, agent: str, action: Any) -> int | None:
+        """The action as an int if legal; None if illegal under 'penalize'; else raise."""
+        game = self._require_game()
+        legal = game.legal_actions()
+        ok = (
+            not isinstance(action, bool)
+            and isinstance(action, (int, np.integer))
+            and int(action) in legal
+        )
+        if ok:
+            return int(action)
+        if self.options["illegal_action"] == "penalize":
+            return None
+        self._check_action_range(action)
+        seat = self._seat_of[agent]
+        raise IllegalActionError(
+            agent, int(action), game.action_to_string(seat, int(action)), self._legal_strings()
+        )
+
+    def _legal_strings(self) -> list[str]:
+        game = self._require_game()
+        seat = game.current_player()
+        if seat == NO_PLAYER:
+            return []
+        return [game.action_to_string(seat, a) for a in game.legal_actions()]
+
+    def _penalize(self, seat: int) -> None:
+        """End the game: -1 to the offender, 0 to the others (TerminateIllegalWrapper)."""
+        self._penalized = seat
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent_name(seat)] = -1.0
+        self.terminations = dict.fromkeys(self.agents, True)
+
+    def _finish_if_over(self, scores: list[float]) -> None:
+        """At game end: mark every agent done and pay the final reward."""
+        game = self._require_game()
+        over, truncated = game.is_over(), game.is_truncated()
+        if not (over or truncated):
+            return
+        mode = self.options["reward"]
+        if mode == "win":
+            final = win_rewards(self.num_players, game.winners())
+        elif mode == "rank":
+            final = rank_rewards(scores)
+        else:
+            final = [0.0] * self.num_players
+        for seat, value in enumerate(final):
+            agent = agent_name(seat)
+            self.rewards[agent] = self.rewards.get(agent, 0.0) + value
+        self.terminations = dict.fromkeys(self.agents, over)
+        self.truncations = dict.fromkeys(self.agents, truncated and not over)
+
+    def _selection_after(self, next_seat: int) -> str:
+        """The agent to select next: the engine's player, or any seat once done."""
+        seat = self._require_game().current_player()
+        if self._penalized is not None or seat == NO_PLAYER:
+            return agent_name(next_seat % self.num_players)
+        return agent_name(seat)

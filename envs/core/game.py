@@ -1,0 +1,69 @@
+"""The interface a rules engine offers to the environment layer.
+
+A rules engine is plain Python: it knows the game, owns its seeded generator,
+and imports nothing from gymnasium or PettingZoo. The AEC base class in
+:mod:`flockgym.envs.core.aec` drives any object with this interface, so a new
+game only writes its rules and its observation encoding.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+NO_PLAYER = -1
+"""``current_player()`` when nobody is to act (the game is over)."""
+
+
+class GameEngine(ABC):
+    """A game in progress: whose move it is, what is legal, and how to apply it."""
+
+    num_players: int
+    rng: np.random.Generator
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """Seat to act, or :data:`NO_PLAYER` when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids for the seat to act (empty when over)."""
+
+    @abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action of the seat to act. Raises ``ValueError`` if illegal."""
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the game has ended by its own rules."""
+
+    def is_truncated(self) -> bool:
+        """True when an option-imposed limit (not the rules) stopped the game."""
+        return False
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Game points per seat (the score sheet, not the RL reward)."""
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """Seats that won (several on a tie); only meaningful once over."""
+
+    @abstractmethod
+    def action_to_string(self, seat: int, action: int) -> str:
+        """Readable name of an action id, e.g. ``"9+M"``."""
+
+    @abstractmethod
+    def string_to_action(self, seat: int, text: str) -> int:
+        """Inverse of :meth:`action_to_string`; raises ``ValueError`` naming the forms."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """The full state, RNG included, as JSON types."""
+
+
+def is_legal(engine: GameEngine, action: int) -> bool:
+    """Membership test against the single source of truth, ``legal_actions()``."""
+    return action in engine.legal_actions()

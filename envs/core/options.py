@@ -1,0 +1,135 @@
+"""Declared, validated env options.
+
+Every env declares its options as a table of :class:`Option` rows. Construction
+checks the keyword arguments against that table, so that a typo (``num_player``)
+or an out-of-range value raises :class:`OptionError` (a ``ValueError``) naming
+the option and the allowed values, instead of being silently ignored.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import OptionError
+
+
+@dataclass(frozen=True)
+class Option:
+    """One env option: its default, what is allowed, and what it does."""
+
+    name: str
+    default: Any
+    doc: str
+    choices: Sequence[Any] | None = None
+    check: Callable[[Any], bool] | None = None
+    allowed: str = ""
+    affects_spaces: bool = True
+
+    def validate(self, value: Any) -> Any:
+        """Return ``value`` if allowed, else raise an error naming what is allowed."""
+        if self.choices is not None:
+            if not any(value == c and type(value) is type(c) for c in self.choices):
+                allowed = ", ".join(repr(c) for c in self.choices)
+                raise OptionError(
+                    f"option {self.name}={value!r} is not allowed; allowed values: {allowed}"
+                )
+            return value
+        if self.check is not None and not self.check(value):
+            raise OptionError(
+                f"option {self.name}={value!r} is not allowed; allowed: {self.allowed}"
+            )
+        return value
+
+
+def int_range(name: str, default: int | None, low: int, high: int | None, doc: str) -> Option:
+    """An integer option in ``[low, high]`` (``high=None``: no upper bound)."""
+
+    def check(v: Any) -> bool:
+        if v is None and default is None:
+            return True
+        if isinstance(v, bool) or not isinstance(v, int):
+            return False
+        return v >= low and (high is None or v <= high)
+
+    upper = "" if high is None else f"..{high}"
+    allowed = f"an integer {low}{upper}" if high is not None else f"an integer >= {low}"
+    if default is None:
+        allowed += " or None"
+    return Option(name, default, doc, check=check, allowed=allowed)
+
+
+def common_options(player_counts: Sequence[int], default_players: int) -> list[Option]:
+    """The options every flockgym env accepts, whatever the game."""
+    return [
+        Option(
+            "num_players",
+            default_players,
+            "number of seats, agents player_0 .. player_{n-1}",
+            choices=tuple(player_counts),
+        ),
+        Option(
+            "reward",
+            "win",
+            "RL reward: 'win' (+1 shared by the winners, -1/(n-1) to each other player, "
+            "at game end), 'score' (game points as they are scored), 'rank' (+1 first "
+            "to -1 last, linear, ties averaged, at game end)",
+            choices=("win", "score", "rank"),
+            affects_spaces=False,
+        ),
+        Option(
+            "illegal_action",
+            "raise",
+            "'raise' an IllegalActionError, or 'penalize': end the game with -1 to the "
+            "offender and 0 to the others",
+            choices=("raise", "penalize"),
+            affects_spaces=False,
+        ),
+        Option(
+            "render_mode",
+            None,
+            "None, 'ansi' (render() returns the text view from the current seat) or "
+            "'human' (prints the whole table)",
+            choices=(None, "ansi", "human"),
+            affects_spaces=False,
+        ),
+    ]
+
+
+def resolve_options(table: Sequence[Option], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate ``given`` against ``table``; return every option with defaults filled in."""
+    by_name = {o.name: o for o in table}
+    unknown = sorted(set(given) - set(by_name))
+    if unknown:
+        raise OptionError(
+            f"unknown option(s) {', '.join(unknown)}; allowed options: {', '.join(sorted(by_name))}"
+        )
+    return {name: opt.validate(given.get(name, opt.default)) for name, opt in by_name.items()}
+
+
+def describe_options(table: Sequence[Option]) -> str:
+    """A Markdown table of the options, for docs and ``--help`` output."""
+    rows = ["| option | default | meaning |", "| --- | --- | --- |"]
+    rows += [f"| `{o.name}` | `{o.default!r}` | {o.doc} |" for o in table]
+    return "\n".join(rows)
+
+
+def warn_unknown_reset_options(given: Mapping[str, Any], allowed: Iterable[str]) -> None:
+    """Warn (not raise) about ``reset(options=...)`` keys the env does not know.
+
+    Gymnasium and PettingZoo treat reset options as hints that an env may ignore
+    (PettingZoo's ``api_test`` passes ``{"options": 1}``), so an unknown key is a
+    ``UserWarning`` naming the keys this env reads; a known key with a bad value
+    is still an error.
+    """
+    known = list(allowed)
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        warnings.warn(
+            f"reset option(s) {', '.join(map(str, unknown))} ignored; this env reads: "
+            f"{', '.join(known)}",
+            UserWarning,
+            stacklevel=3,
+        )
