@@ -203,6 +203,10 @@ class Play:
     def from_action(cls, action: int) -> Play:
         return cls(*decode_action(action))
 
+    @classmethod
+    def from_text(cls, text: str) -> Play:
+        return cls.from_action(parse_action(text))
+
     def text(self) -> str:
         return action_text(encode_action(self.number, self.power, self.joker))
 
@@ -315,7 +319,7 @@ class TurnResult:
     def from_dict(cls, d: dict[str, Any]) -> TurnResult:
         return cls(
             destination=int(d["destination"]),
-            plays=tuple(Play.from_action(parse_action(t)) for t in d["plays"]),
+            plays=tuple(Play.from_text(t) for t in d["plays"]),
             outcome=Outcome(str(d["kind"]), d["winner"], int(d["distance"])),
             deltas=tuple(int(x) for x in d["deltas"]),
             deposit_before=int(d["deposit_before"]),
@@ -725,7 +729,7 @@ class AsrusGame(GameEngine):
                 deposit=int(d["deposit"]),
                 round=int(d["round"]),
                 turn=int(d["turn"]),
-                pending=[optional(t, lambda t: Play.from_action(parse_action(t))) for t in d["pending"]],
+                pending=[optional(t, Play.from_text) for t in d["pending"]],
                 revealed=[int(x) for x in d["revealed"]],
                 last_result=optional(d["last_result"], TurnResult.from_dict),
                 last_lottery=optional(d["last_lottery"], LotteryResult.from_dict),
