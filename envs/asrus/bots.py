@@ -1,0 +1,246 @@
+"""A rule-based Asrus player, the baseline a trained agent must beat.
+
+It plays the way a decent casual player does:
+
+* **Near the destination, away from the crowd.** For each card in hand it
+  estimates, from the cards it has not seen this round, how likely the others
+  are to play each distance (players favour close cards), then the chance that
+  its own distance stays unique and that nobody wins closer. It plays the card
+  with the best chance of winning times the points that win would bring.
+* **Specials when they decide the turn.** Close when its best distance is
+  likely to be duplicated; Majority on a number others are likely to crowd;
+  Retrograde with a far card nobody will match; Double (or a Triple joker) on a
+  card it expects to win with; Blackhole when it expects to lose anyway. A
+  special it still holds when the round is about to run out is used on the best
+  remaining chance rather than wasted.
+
+It reads only the ``view`` of its own seat (hand, specials, destination, the
+cards revealed this round, how many cards each player holds) and the action
+mask, like any player at the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..core.bots import legal_from_mask
+from ..core.rng import make_rng
+from . import data
+from .rules import encode_action
+
+CLOSENESS_DECAY = 0.55
+"""How much less likely an opponent is to play a card one step farther away."""
+CLOSE_GAIN_THRESHOLD = 0.2
+MAJORITY_CROWD_THRESHOLD = 0.9
+RETROGRADE_MIN_DISTANCE = 5
+DOUBLE_MIN_WIN_CHANCE = 0.45
+BLACKHOLE_MAX_WIN_CHANCE = 0.08
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One way to play this turn and what we expect of it."""
+
+    number: int
+    power: str | None
+    joker: bool
+    win_chance: float
+    gain: float
+
+    loss_avoided: float = 0.0
+    """What we expect to pay another winner, saved when we win instead."""
+
+    @property
+    def value(self) -> float:
+        return self.win_chance * (self.gain + self.loss_avoided)
+
+
+def unseen_counts(view: dict[str, Any]) -> list[float]:
+    """Copies of each number that could be in an opponent's hand (index = number)."""
+    counts = [0.0] + [float(data.NUMBER_COUNTS[n]) for n in data.NUMBERS]
+    for card in view["hand"]:
+        counts[int(card)] -= 1
+    for card in view["revealed_this_round"]:
+        counts[int(card)] -= 1
+    destination = int(view["destination"])
+    if view["destination_card"] and str(destination) not in view["revealed_this_round"]:
+        counts[destination] -= 1
+    return [max(0.0, c) for c in counts]
+
+
+def opponent_distance_probabilities(
+    unseen: list[float], destination: int, hand_left: int
+) -> dict[float, float]:
+    """Probability that one opponent plays each distance.
+
+    An opponent holds ``hand_left`` cards drawn from the unseen pool; among the
+    distances it holds it prefers close ones (weight decays with distance) and
+    avoids distance 0, which never wins.
+    """
+    pool = max(1.0, sum(unseen))
+    weights: dict[float, float] = {}
+    for number in data.NUMBERS:
+        if unseen[number] <= 0:
+            continue
+        distance = abs(number - destination)
+        holds = 1.0 - (1.0 - unseen[number] / pool) ** max(1, hand_left)
+        preference = 0.05 if distance == 0 else CLOSENESS_DECAY**distance
+        weights[distance] = weights.get(distance, 0.0) + holds * preference
+    total = sum(weights.values()) or 1.0
+    return {d: w / total for d, w in weights.items()}
+
+
+def number_probabilities(unseen: list[float], destination: int, hand_left: int) -> list[float]:
+    """Probability that one opponent plays each number (index = number)."""
+    by_distance = opponent_distance_probabilities(unseen, destination, hand_left)
+    result = [0.0] * 16
+    for number in data.NUMBERS:
+        distance = abs(number - destination)
+        twin = destination - distance if number > destination else destination + distance
+        share_twin = unseen[twin] if 1 <= twin <= 15 and twin != number else 0.0
+        both = unseen[number] + share_twin
+        if both > 0 and distance in by_distance:
+            result[number] = by_distance[distance] * unseen[number] / both
+    return result
+
+
+def win_chance(distance: float, farthest: bool, probs: dict[float, float], opponents: int) -> float:
+    """Chance that ``distance`` wins: nobody else plays it, and no distance that
+    beats it (closer, or farther under Retrograde) is played by exactly one player."""
+    if distance <= 0:
+        return 0.0
+    p_same = probs.get(distance, 0.0)
+    chance = (1.0 - p_same) ** opponents
+    for other, p in probs.items():
+        beats = other > distance if farthest else (0 < other < distance)
+        if beats:
+            unique = opponents * p * (1.0 - p) ** max(0, opponents - 1)
+            chance *= 1.0 - min(1.0, unique)
+    return chance
+
+
+def retrograde_chance(view: dict[str, Any]) -> float:
+    """Chance that some opponent plays Retrograde this turn, assuming each spends
+    its specials evenly over the turns left and a special is R one time in five."""
+    hand_left = max(1, int(view["hand_left"]))
+    me = view["agent"]
+    none = 1.0
+    for agent, held in view["specials_held"].items():
+        if agent != me:
+            none *= 1.0 - min(1.0, held / hand_left) / len(data.SPECIAL_KINDS)
+    return 1.0 - none
+
+
+def mixed_chance(distance: float, retro: float, probs: dict[float, float], opponents: int) -> float:
+    """Win chance when an opponent's Retrograde may flip the turn to farthest-wins."""
+    closest = win_chance(distance, False, probs, opponents)
+    if retro <= 0:
+        return closest
+    return (1.0 - retro) * closest + retro * win_chance(distance, True, probs, opponents)
+
+
+class AsrusHeuristicBot:
+    """Plays near the destination, dodges likely duplicates, saves its specials
+    for turns they decide; see the module docstring."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = make_rng(seed)
+
+    def act(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> int:
+        legal = {int(a) for a in legal_from_mask(observation)}
+        candidates = [c for c in self.candidates(view) if self._encode(c) in legal]
+        if not candidates:
+            return int(self.rng.choice(sorted(legal)))
+        plain = [c for c in candidates if c.power is None]
+        best_plain = max(plain, key=lambda c: c.value)
+        specials = [c for c in candidates if c.power is not None]
+        choice = best_plain
+        if specials:
+            best_special = max(specials, key=lambda c: c.value)
+            if best_special.value > best_plain.value * 1.15 or self._specials_expiring(view):
+                choice = best_special if best_special.value >= best_plain.value else choice
+            blackhole = self._blackhole(view, best_plain, candidates)
+            if blackhole is not None and choice is best_plain:
+                choice = blackhole
+        return self._encode(choice)
+
+    # -- evaluation --
+
+    def candidates(self, view: dict[str, Any]) -> list[Candidate]:
+        """Every card in hand, alone and with each special held, valued."""
+        destination = int(view["destination"])
+        opponents = len(view["points"]) - 1
+        hand_left = int(view["hand_left"])
+        unseen = unseen_counts(view)
+        probs = opponent_distance_probabilities(unseen, destination, hand_left)
+        per_number = number_probabilities(unseen, destination, hand_left)
+        powers = self._powers_held(view)
+        retro = retrograde_chance(view)
+        typical_loss = sum(d * p for d, p in probs.items())
+        result = []
+        for number in sorted({int(c) for c in view["hand"]}):
+            distance = abs(number - destination)
+            base_gain = distance * opponents * (2 if number in (1, 15) else 1)
+            close = mixed_chance(distance, retro, probs, opponents)
+            result.append(Candidate(number, None, False, close, base_gain, typical_loss))
+            for power, joker in powers:
+                chance, gain = self._with_power(
+                    power, number, distance, base_gain, probs, per_number, opponents, retro
+                )
+                result.append(Candidate(number, power, joker, chance, gain, typical_loss))
+        return result
+
+    def _with_power(
+        self,
+        power: str,
+        number: int,
+        distance: int,
+        base_gain: float,
+        probs: dict[float, float],
+        per_number: list[float],
+        opponents: int,
+        retro: float,
+    ) -> tuple[float, float]:
+        plain = mixed_chance(distance, retro, probs, opponents)
+        if power == "C":
+            return mixed_chance(distance - 0.5, retro, probs, opponents), base_gain
+        if power == "D":
+            return plain, 2 * base_gain
+        if power == "T":
+            return plain, 3 * base_gain
+        if power == "R":
+            return win_chance(distance, True, probs, opponents), base_gain
+        if power == "M":
+            crowd = per_number[number] * opponents
+            if distance == 0 or crowd < MAJORITY_CROWD_THRESHOLD:
+                return 0.0, base_gain
+            return min(0.9, crowd / (1.0 + crowd)), base_gain
+        return 0.0, 0.0  # B and X never win a turn by themselves
+
+    def _blackhole(
+        self, view: dict[str, Any], best: Candidate, candidates: list[Candidate]
+    ) -> Candidate | None:
+        """Blackhole (or an Explosion joker) when we expect to lose this turn."""
+        if best.win_chance > BLACKHOLE_MAX_WIN_CHANCE:
+            return None
+        spoilers = [c for c in candidates if c.power in ("B", "X") and c.number == best.number]
+        return spoilers[0] if spoilers else None
+
+    @staticmethod
+    def _specials_expiring(view: dict[str, Any]) -> bool:
+        return len(view["specials"]) >= int(view["hand_left"])
+
+    @staticmethod
+    def _powers_held(view: dict[str, Any]) -> list[tuple[str, bool]]:
+        held = set(view["specials"])
+        powers = [(k, False) for k in data.SPECIAL_KINDS if k in held]
+        if "J" in held:
+            powers += [(p, True) for p in data.JOKER_POWERS]
+        return powers
+
+    @staticmethod
+    def _encode(candidate: Candidate) -> int:
+        return encode_action(candidate.number, candidate.power, candidate.joker)
