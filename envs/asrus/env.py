@@ -87,7 +87,10 @@ GAME_OPTIONS: tuple[Option, ...] = (
         "specials_per_player", None, 0, 13, "special cards per player (None: the table)"
     ),
     int_range("starting_points", None, 1, None, "stones (points) per player (None: the table)"),
-    int_range("rounds", 1, 1, None, "rounds before the game ends (None: no limit, needs target)"),
+    int_range(
+        "rounds", 1, 1, None, "rounds before the game ends (None: no limit, needs target)",
+        allow_none=True,
+    ),
     int_range("target", None, 1, None, "points that end the game at a round's end (None: off)"),
     Option("elimination", True, "end the game once a quarter of the players (rounded up) "
            "have no stones", choices=(True, False)),

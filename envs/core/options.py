@@ -44,11 +44,22 @@ class Option:
         return value
 
 
-def int_range(name: str, default: int | None, low: int, high: int | None, doc: str) -> Option:
-    """An integer option in ``[low, high]`` (``high=None``: no upper bound)."""
+def int_range(
+    name: str,
+    default: int | None,
+    low: int,
+    high: int | None,
+    doc: str,
+    allow_none: bool | None = None,
+) -> Option:
+    """An integer option in ``[low, high]`` (``high=None``: no upper bound).
+
+    ``None`` is allowed when ``allow_none`` is true (default: when the default is None).
+    """
+    none_ok = default is None if allow_none is None else allow_none
 
     def check(v: Any) -> bool:
-        if v is None and default is None:
+        if v is None and none_ok:
             return True
         if isinstance(v, bool) or not isinstance(v, int):
             return False
@@ -56,7 +67,7 @@ def int_range(name: str, default: int | None, low: int, high: int | None, doc: s
 
     upper = "" if high is None else f"..{high}"
     allowed = f"an integer {low}{upper}" if high is not None else f"an integer >= {low}"
-    if default is None:
+    if none_ok:
         allowed += " or None"
     return Option(name, default, doc, check=check, allowed=allowed)
 
