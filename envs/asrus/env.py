@@ -35,7 +35,7 @@ itself, then the player on its left, ...). All entries lie in [0, 1]:
 | deposit | 1 | deposited points / all points in the game |
 | points | n | each player's points / all points in the game (rel) |
 | specials_held | n | special cards each player still holds, / 3 (rel) |
-| hand_left | 1 | number cards left in every hand / hand size |
+| hand_left | 1 | number cards left in every hand / the largest hand the deck allows |
 | committed | n | 1 for players who have committed this turn (rel) |
 | last_numbers | 15n | last turn's number card of each player, one-hot (rel) |
 | last_specials | 13n | last turn's slot of each player, one-hot (rel) |
@@ -59,7 +59,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 from pettingzoo import ParallelEnv
-from pettingzoo.utils import wrappers
 
 from ..core.aec import FlockAECEnv, agent_name
 from ..core.errors import IllegalActionError, OptionError
@@ -67,6 +66,7 @@ from ..core.game import NO_PLAYER
 from ..core.options import Option, int_range, warn_unknown_reset_options
 from ..core.rewards import rank_rewards, score_deltas, win_rewards
 from ..core.rng import make_rng
+from ..core.wrappers import FlockOrderEnforcingWrapper
 from . import data
 from .rules import (
     NUM_ACTIONS,
@@ -119,14 +119,25 @@ def config_from_options(options: dict[str, Any]) -> AsrusConfig:
 
 class AsrusObserver:
     """Observation vectors, views and text for one game, shared by the AEC and
-    the parallel env. Public parts are cached per seat and rebuilt only when
-    the game's ``version`` changes (once per turn)."""
+    the parallel env.
+
+    Everything public is encoded once per turn (when the game's ``version``
+    changes) in absolute seat order; a seat's vector is then one gather through
+    a precomputed index that rotates every per-player field to start at that
+    seat, plus its own hand. This keeps the per-step cost flat in the number of
+    players, which matters because every step observes a new seat.
+    """
+
+    PER_PLAYER = {
+        "points": 1, "specials_held": 1, "committed": 1, "last_numbers": 15,
+        "last_specials": NUM_SLOTS, "last_winner": 1, "lottery_winner": 1,
+    }  # fmt: skip
+    """Fields with one block per player, stored from the observer's seat on."""
 
     def __init__(self, config: AsrusConfig) -> None:
         n = config.num_players
         self.config = config
         self.size = observation_size(n)
-        self._cache: dict[int, tuple[int, np.ndarray]] = {}
         offsets, at = {}, 0
         for name, width in (
             ("hand", 15), ("specials", 6), ("destination", 15), ("destination_card", 1),
@@ -139,59 +150,94 @@ class AsrusObserver:
             at += width
         assert at == self.size
         self.offsets = offsets
+        self._rotations = [self._rotation(seat) for seat in range(n)]
+        assert offsets["hand"] == (0, 15) and offsets["specials"] == (15, 21)
+        self._private_width = 21
+        self._hand_left = offsets["hand_left"][0]
+        self._max_hand = config.max_hand_size
+        self._public: tuple[int, np.ndarray, np.ndarray] | None = None
+        self._cache: dict[int, tuple[int, np.ndarray]] = {}
+
+    def _rotation(self, seat: int) -> np.ndarray:
+        """Gather index: entry i of ``seat``'s vector comes from entry index[i] of
+        the absolute-order vector."""
+        n = self.config.num_players
+        index = np.arange(self.size)
+        for name, width in self.PER_PLAYER.items():
+            lo = self.offsets[name][0]
+            for rel in range(n):
+                source = lo + width * ((seat + rel) % n)
+                index[lo + width * rel : lo + width * (rel + 1)] = np.arange(source, source + width)
+        return index
 
     def reset_cache(self) -> None:
+        self._public = None
         self._cache.clear()
 
     def encode(self, game: AsrusGame, seat: int) -> np.ndarray:
         """The observation of ``seat`` (cached array: copy before handing out)."""
         cached = self._cache.get(seat)
         if cached is None or cached[0] != game.version:
-            cached = (game.version, self._build(game, seat))
+            cached = (game.version, self._for_seat(game, seat))
             self._cache[seat] = cached
         vec = cached[1]
         lo = self.offsets["committed"][0]
         n = self.config.num_players
+        pending = game.pending
         for rel in range(n):
-            vec[lo + rel] = game.pending[(seat + rel) % n] is not None
+            vec[lo + rel] = pending[(seat + rel) % n] is not None
         return vec
 
-    def _build(self, game: AsrusGame, seat: int) -> np.ndarray:
+    def _for_seat(self, game: AsrusGame, seat: int) -> np.ndarray:
+        public = self._public
+        if public is None or public[0] != game.version:
+            public = (game.version, self._public_vector(game), self._private_rows(game))
+            self._public = public
+        vec = public[1][self._rotations[seat]]
+        vec[: self._private_width] = public[2][seat, : self._private_width]
+        vec[self._hand_left] = public[2][seat, -1]
+        return vec
+
+    def _private_rows(self, game: AsrusGame) -> np.ndarray:
+        """Every seat's own hand, specials and hand size, one row per seat, built
+        once per turn (only the owner's row is ever copied into its vector)."""
+        rows = np.empty((self.config.num_players, self._private_width + 1), dtype=np.float32)
+        rows[:, :15] = np.asarray(game.hands, dtype=np.float32)[:, 1:] * (1.0 / 8.0)
+        rows[:, 15:21] = np.asarray(game.specials, dtype=np.float32) * (1.0 / 3.0)
+        rows[:, -1] = sum(game.hands[0]) / self._max_hand  # every hand holds as many cards
+        return rows
+
+    def _public_vector(self, game: AsrusGame) -> np.ndarray:
+        """What every seat sees alike, per-player fields in absolute seat order."""
         n, o = self.config.num_players, self.offsets
         vec = np.zeros(self.size, dtype=np.float32)
         total = max(1, sum(game.points) + game.deposit)
-        rel_seats = [(seat + rel) % n for rel in range(n)]
-        lo = o["hand"][0]
-        vec[lo : lo + 15] = np.asarray(game.hands[seat][1:], dtype=np.float32) / 8.0
-        lo = o["specials"][0]
-        vec[lo : lo + 6] = np.asarray(game.specials[seat], dtype=np.float32) / 3.0
         vec[o["destination"][0] + game.destination - 1] = 1.0
         vec[o["destination_card"][0]] = float(game.destination_card)
         vec[o["deposit"][0]] = game.deposit / total
-        for rel, other in enumerate(rel_seats):
-            vec[o["points"][0] + rel] = game.points[other] / total
-            vec[o["specials_held"][0] + rel] = sum(game.specials[other]) / 3.0
-        vec[o["hand_left"][0]] = sum(game.hands[seat][1:]) / self.config.max_hand_size
+        lo = o["points"][0]
+        vec[lo : lo + n] = np.asarray(game.points, dtype=np.float32) / total
+        lo = o["specials_held"][0]
+        vec[lo : lo + n] = [sum(held) / 3.0 for held in game.specials]
         result = game.last_result
         if result is not None:
-            for rel, other in enumerate(rel_seats):
-                play = result.plays[other]
-                vec[o["last_numbers"][0] + 15 * rel + play.number - 1] = 1.0
-                slot = SLOTS_INDEX[(play.power, play.joker)]
-                vec[o["last_specials"][0] + NUM_SLOTS * rel + slot] = 1.0
+            numbers, specials = o["last_numbers"][0], o["last_specials"][0]
+            for seat, play in enumerate(result.plays):
+                vec[numbers + 15 * seat + play.number - 1] = 1.0
+                vec[specials + NUM_SLOTS * seat + SLOTS_INDEX[(play.power, play.joker)]] = 1.0
             vec[o["last_kind"][0] + OUTCOME_KINDS.index(result.outcome.kind)] = 1.0
             if result.outcome.winner is not None:
-                vec[o["last_winner"][0] + (result.outcome.winner - seat) % n] = 1.0
+                vec[o["last_winner"][0] + result.outcome.winner] = 1.0
             vec[o["last_blackhole"][0]] = float(result.blackhole)
         lo = o["revealed"][0]
-        vec[lo : lo + 15] = np.asarray(game.revealed[1:], dtype=np.float32) / 8.0
+        vec[lo : lo + 15] = np.asarray(game.revealed[1:], dtype=np.float32) * (1.0 / 8.0)
         lo = o["progress"][0]
         vec[lo] = min(1.0, (game.turn - 1) / game_hand_size(game))
         if self.config.rounds:
             vec[lo + 1] = min(1.0, (game.round - 1) / self.config.rounds)
         lottery = game.last_lottery
         if lottery is not None:
-            vec[o["lottery_winner"][0] + (lottery.winner - seat) % n] = 1.0
+            vec[o["lottery_winner"][0] + lottery.winner] = 1.0
             vec[o["lottery_amount"][0]] = lottery.amount / total
         return vec
 
@@ -310,9 +356,12 @@ def describe_result(result: Any) -> str:
             else (f"draw, everyone deposits {result.outcome.distance}")
         )
     else:
-        gain = result.deltas[winner]
-        where = " into the deposit (blackhole)" if result.blackhole else ""
-        what = f"player_{winner} wins ({kind}, distance {result.outcome.distance}) +{gain}{where}"
+        how = f"player_{winner} wins ({kind}, distance {result.outcome.distance})"
+        if result.blackhole:
+            sent = result.deposit_after - result.deposit_before
+            what = f"{how}, but a blackhole sends the {sent} points to the deposit"
+        else:
+            what = f"{how} +{result.deltas[winner]}"
     return f"to {result.destination}: {plays} -> {what}"
 
 
@@ -407,7 +456,7 @@ class raw_env(FlockAECEnv):
             )
         return game
 
-    def _on_game_changed(self) -> None:
+    def _on_new_game(self) -> None:
         self.observer.reset_cache()
 
     def _encode_observation(self, seat: int) -> np.ndarray:
@@ -428,9 +477,7 @@ def env(**options: Any) -> Any:
     ``docs/rules/asrus.md`` (``hand_size``, ``specials_per_player``,
     ``starting_points``, ``rounds``, ``target``, ``elimination``, ``jokers``).
     """
-    wrapped: Any = raw_env(**options)
-    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
-    return wrapped
+    return FlockOrderEnforcingWrapper(raw_env(**options))
 
 
 class parallel_env(ParallelEnv):

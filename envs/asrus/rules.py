@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -191,9 +191,11 @@ class AsrusConfig:
 # ---- one turn, resolved jointly ---------------------------------------------
 
 
-@dataclass(frozen=True)
-class Play:
-    """One player's face-down commitment: a number card and an optional special."""
+class Play(NamedTuple):
+    """One player's face-down commitment: a number card and an optional special.
+
+    A named tuple rather than a dataclass: one is made per player per turn, and
+    tuples are several times cheaper to build and compare."""
 
     number: int
     power: str | None = None
@@ -201,7 +203,9 @@ class Play:
 
     @classmethod
     def from_action(cls, action: int) -> Play:
-        return cls(*decode_action(action))
+        if 0 <= action < NUM_ACTIONS:
+            return PLAYS[action]
+        return cls(*decode_action(action))  # raises, naming the range
 
     @classmethod
     def from_text(cls, text: str) -> Play:
@@ -211,8 +215,11 @@ class Play:
         return action_text(encode_action(self.number, self.power, self.joker))
 
 
-@dataclass(frozen=True)
-class Outcome:
+PLAYS: tuple[Play, ...] = tuple(Play(*decode_action(a)) for a in range(NUM_ACTIONS))
+"""Every possible commitment, indexed by action id (built once)."""
+
+
+class Outcome(NamedTuple):
     """Who won a turn and why, before any points move.
 
     ``kind`` is one of ``majority``, ``closest``, ``farthest`` (Retrograde),
@@ -248,14 +255,15 @@ def decide_winner(destination: int, plays: list[Play]) -> Outcome:
     number wins; otherwise the closest (or, with any Retrograde, the farthest)
     distance that no other play shares wins. Distance 0 never wins.
     """
-    if any(p.power == "X" for p in plays):
+    powers = {p.power for p in plays}
+    if "X" in powers:
         return Outcome("explosion", None, 0)
     original = [abs(p.number - destination) for p in plays]
-    major = major_number(plays)
+    major = major_number(plays) if "M" in powers else None
     on_major = [
         seat
         for seat, p in enumerate(plays)
-        if p.power == "M" and p.number == major and original[seat] > 0
+        if major is not None and p.power == "M" and p.number == major and original[seat] > 0
     ]
     if len(on_major) == 1:
         seat = on_major[0]
@@ -269,7 +277,7 @@ def decide_winner(destination: int, plays: list[Play]) -> Outcome:
     if not candidates:
         nonzero = [d for d in original if d > 0]
         return Outcome("draw", None, min(nonzero) if nonzero else 0)
-    if any(p.power == "R" for p in plays):
+    if "R" in powers:
         seat = max(candidates, key=adjusted.__getitem__)
         return Outcome("farthest", seat, original[seat])
     seat = min(candidates, key=adjusted.__getitem__)
@@ -289,8 +297,7 @@ def payment_per_player(outcome: Outcome, play: Play) -> int:
     return amount
 
 
-@dataclass(frozen=True)
-class TurnResult:
+class TurnResult(NamedTuple):
     """A resolved turn: the revealed plays, the outcome and the points moved."""
 
     destination: int
@@ -446,6 +453,8 @@ class AsrusGame(GameEngine):
     round: int = 1
     turn: int = 1
     pending: list[Play | None] = field(default_factory=list)
+    committed: int = 0
+    """How many seats have committed this turn (they commit in seat order)."""
     revealed: list[int] = field(default_factory=lambda: empty_counts(16))
     """Number cards revealed this round, by number (their copies went to the pile
     or the destination)."""
@@ -534,6 +543,7 @@ class AsrusGame(GameEngine):
             else:
                 self.destination = self.config.fixed_destination or 8
         self.pending = [None] * n
+        self.committed = 0
         self.revealed = empty_counts(16)
         self.turn = 1
         self._changed()
@@ -554,10 +564,7 @@ class AsrusGame(GameEngine):
     def current_player(self) -> int:
         if self.over:
             return NO_PLAYER
-        for seat, play in enumerate(self.pending):
-            if play is None:
-                return seat
-        return NO_PLAYER  # pragma: no cover - a full turn resolves at once
+        return self.committed  # seats commit in order; a full turn resolves at once
 
     def legal_actions(self) -> list[int]:
         seat = self.current_player()
@@ -594,6 +601,7 @@ class AsrusGame(GameEngine):
                 f"{[action_text(a) for a in self.legal_actions()]}"
             )
         self.pending[seat] = Play.from_action(action)
+        self.committed += 1
         if seat == self.config.num_players - 1:
             self._resolve()
 
@@ -625,6 +633,7 @@ class AsrusGame(GameEngine):
         self.last_lottery = None
         self._move_cards(plays, result.outcome.winner)
         self.pending = [None] * self.config.num_players
+        self.committed = 0
         self.turn += 1
         if self._eliminated():
             self.over = True
@@ -739,6 +748,9 @@ class AsrusGame(GameEngine):
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise StateDictError(f"malformed Asrus state: {type(err).__name__}: {err}") from err
+        game.committed = sum(1 for p in game.pending if p is not None)
+        if any(p is None for p in game.pending[: game.committed]):
+            raise StateDictError("Asrus state: seats commit in order, pending has a gap")
         game.check_conservation()
         return game
 

@@ -76,6 +76,8 @@ class FlockAECEnv(AECEnv):
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
         self.game: GameEngine | None = None
         self._penalized: int | None = None
+        self._mask_source: list[int] | None = None
+        self._mask = np.zeros(self.num_actions, dtype=np.int8)
 
     @classmethod
     def option_table(cls) -> list[Option]:
@@ -117,8 +119,9 @@ class FlockAECEnv(AECEnv):
     def _render_text(self, seat: int | None) -> str:
         """Text table from ``seat``'s point of view, or all of it for ``None`` (game hook)."""
 
-    def _on_game_changed(self) -> None:
-        """Called after every applied action and load (game hook: drop caches)."""
+    def _on_new_game(self) -> None:
+        """Called after ``reset`` and ``load_state_dict`` (game hook: drop caches that
+        belong to the previous game object)."""
 
     # ---- PettingZoo API -----------------------------------------------------
 
@@ -147,7 +150,7 @@ class FlockAECEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
-        self._on_game_changed()
+        self._on_new_game()
         self._finish_if_over(self.game.scores())
         self.agent_selection = self._selection_after(0)
 
@@ -163,16 +166,16 @@ class FlockAECEnv(AECEnv):
         if action_id is None:
             self._penalize(seat)
         else:
-            before = game.scores() if self.options["reward"] == "score" else None
+            score_mode = self.options["reward"] == "score"
+            before = game.scores() if score_mode else None
             game.apply_action(action_id)
-            self._on_game_changed()
-            after = game.scores()
             if before is not None:
-                deltas = score_deltas(before, after)
+                deltas = score_deltas(before, game.scores())
                 self.rewards = {a: deltas[s] for s, a in enumerate(self.possible_agents)}
             else:
                 self.rewards = dict.fromkeys(self.agents, 0.0)
-            self._finish_if_over(after)
+            if game.is_over() or game.is_truncated():
+                self._finish_if_over(game.scores())
         self.agent_selection = self._selection_after(seat + 1)
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -181,14 +184,24 @@ class FlockAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self._require_game()
         seat = self._seat_of[agent]
-        mask = np.zeros(self.num_actions, dtype=np.int8)
         if (
             self._penalized is None
             and game.current_player() == seat
             and not (self.terminations.get(agent) or self.truncations.get(agent))
         ):
-            mask[game.legal_actions()] = 1
+            mask = self._mask_of(game.legal_actions())
+        else:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
         return {"observation": self._encode_observation(seat).copy(), "action_mask": mask}
+
+    def _mask_of(self, legal: list[int]) -> np.ndarray:
+        """A fresh int8 mask of ``legal``. Engines hand out a new list whenever
+        legality changes, so a mask built for the same list object is reused."""
+        if legal is not self._mask_source:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+            mask[legal] = 1
+            self._mask_source, self._mask = legal, mask
+        return self._mask.copy()
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -299,7 +312,7 @@ class FlockAECEnv(AECEnv):
         self.agent_selection = selection
         self._penalized = penalized
         self._skip_agent_selection = skip
-        self._on_game_changed()
+        self._on_new_game()
 
     # ---- internals ----------------------------------------------------------
 

@@ -29,7 +29,11 @@ class GameEngine(ABC):
 
     @abstractmethod
     def legal_actions(self) -> list[int]:
-        """Sorted legal action ids for the seat to act (empty when over)."""
+        """Sorted legal action ids for the seat to act (empty when over).
+
+        Callers treat the list as read-only; an engine may hand out the same
+        list object while legality is unchanged (the env caches masks on it)
+        and must hand out a new one when it changes."""
 
     @abstractmethod
     def apply_action(self, action: int) -> None:

@@ -1,0 +1,54 @@
+# flockgym: the two commands a fresh machine needs are `make demo` and `make test`.
+# Each creates the virtual environment and installs the pinned dependencies first.
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
+
+.PHONY: install demo watch test test-slow bench golden lint constraints clean
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev]"
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## The main job: train a small Asrus agent with the quickstart config, then evaluate it.
+demo: install
+	$(VENV)/bin/flockgym train configs/quickstart.yaml
+
+## Watch the heuristic bot play a seeded Asrus game against random bots.
+watch: install
+	$(PY) -m flockgym.envs.demo --env asrus_v0 --players 5 --seed 0 --bots heuristic,random
+
+## The test suite (fast; slow checks are excluded).
+test: install
+	$(PY) -m pytest -n 2 -q
+
+## Slow checks: thousands of random games per env, longer training checks.
+test-slow: install
+	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest -n 2 -q -m slow
+
+## Throughput against PettingZoo's and OpenSpiel's envs (installs the bench extra).
+bench: install
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[bench]"
+	$(PY) benchmarks/throughput.py
+
+golden: install
+	$(PY) -m flockgym.envs.core.playthrough tests/golden
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+constraints: install
+	head -n 3 constraints.txt > constraints.txt.new
+	$(PY) -m pip freeze --exclude-editable | sed 's/+cpu//' >> constraints.txt.new
+	mv constraints.txt.new constraints.txt
+
+clean:
+	rm -rf $(VENV) runs .pytest_cache .ruff_cache .hypothesis
