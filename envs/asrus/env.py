@@ -128,7 +128,7 @@ class AsrusObserver:
     players, which matters because every step observes a new seat.
     """
 
-    PER_PLAYER = {
+    PER_PLAYER: ClassVar[dict[str, int]] = {
         "points": 1, "specials_held": 1, "committed": 1, "last_numbers": 15,
         "last_specials": NUM_SLOTS, "last_winner": 1, "lottery_winner": 1,
     }  # fmt: skip
