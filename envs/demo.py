@@ -48,19 +48,17 @@ def main(argv: list[str] | None = None) -> int:
 
     def show(env_: Any, agent: str, action: int) -> None:
         if not args.quiet:
+            move = env_.unwrapped.action_to_string(agent, action)
             print(env_.render())
-            print(
-                f"--> {agent} ({names[agent]}) plays {env_.unwrapped.action_to_string(agent, action)}\n"
-            )
+            print(f"--> {agent} ({names[agent]}) plays {move}\n")
 
     record = play_game(env, bots, seed=args.seed, on_step=show)
     if not args.quiet:
         print(env.unwrapped._render_text(None))
     print(f"\nResult after {len(record.moves)} moves (seed {args.seed}):")
     for agent, points in sorted(record.scores.items(), key=lambda kv: -kv[1]):
-        print(
-            f"  {agent:<9} {names[agent]:<20} {points:>7.0f} points  return {record.returns[agent]:+.3f}"
-        )
+        outcome = record.returns[agent]
+        print(f"  {agent:<9} {names[agent]:<20} {points:>7.0f} points  return {outcome:+.3f}")
     print("Winner(s): " + ", ".join(f"{w} ({names[w]})" for w in record.winners))
     return 0
 
