@@ -17,9 +17,9 @@ $(STAMP): pyproject.toml constraints.txt
 
 install: $(STAMP)
 
-## The main job: train a small Asrus agent with the quickstart config, then evaluate it.
+## The main job (until training lands: a seeded Asrus game, heuristic bot against random bots).
 demo: install
-	$(VENV)/bin/flockgym train configs/quickstart.yaml
+	$(PY) -m flockgym.envs.demo --env asrus_v0 --players 5 --seed 0 --bots heuristic,random
 
 ## Watch the heuristic bot play a seeded Asrus game against random bots.
 watch: install
