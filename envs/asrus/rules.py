@@ -464,6 +464,7 @@ class AsrusGame(GameEngine):
     version: int = 0
     """Bumped whenever public information changes; observation caches key on it."""
     _legal_cache: dict[int, list[int]] = field(default_factory=dict, repr=False)
+    _masks: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def num_players(self) -> int:  # type: ignore[override]
@@ -576,26 +577,43 @@ class AsrusGame(GameEngine):
         """What ``seat`` may commit this turn (all seats choose at once)."""
         cached = self._legal_cache.get(seat)
         if cached is None:
-            cached = self._legal_for(seat)
+            cached = np.flatnonzero(self.legal_masks()[seat]).tolist()
             self._legal_cache[seat] = cached
         return cached
 
-    def _legal_for(self, seat: int) -> list[int]:
-        hand, held = self.hands[seat], self.specials[seat]
-        slots = [0]
-        slots += [1 + i for i in range(len(data.SPECIAL_KINDS)) if held[i] > 0]
-        if held[JOKER_INDEX] > 0:
-            slots += list(range(1 + len(data.SPECIAL_KINDS), NUM_SLOTS))
-        return [
-            (number - 1) * NUM_SLOTS + slot
-            for number in data.NUMBERS
-            if hand[number] > 0
-            for slot in slots
-        ]
+    def legal_mask(self, num_actions: int) -> np.ndarray:
+        seat = self.current_player()
+        if seat == NO_PLAYER:
+            return np.zeros(num_actions, dtype=np.int8)
+        return self.legal_masks()[seat]
+
+    def legal_masks(self) -> np.ndarray:
+        """Every seat's legal-action mask for this turn, shape (n, 195), int8.
+
+        Built for all seats at once when the turn starts (a card may be played
+        alone, with any special kind its player holds, or with a joker declared
+        as any power); legal_actions() is read off these rows, so the mask and
+        the list cannot disagree. Read-only: callers copy."""
+        if self._masks is None:
+            n = self.config.num_players
+            has_number = np.asarray(self.hands, dtype=np.int16)[:, 1:] > 0
+            held = np.asarray(self.specials, dtype=np.int16) > 0
+            slots = np.empty((n, NUM_SLOTS), dtype=bool)
+            slots[:, 0] = True
+            slots[:, 1 : 1 + JOKER_INDEX] = held[:, :JOKER_INDEX]
+            slots[:, 1 + JOKER_INDEX :] = held[:, JOKER_INDEX : JOKER_INDEX + 1]
+            masks = (has_number[:, :, None] & slots[:, None, :]).reshape(n, NUM_ACTIONS)
+            self._masks = masks.astype(np.int8)
+            self._masks.flags.writeable = False
+        return self._masks
 
     def apply_action(self, action: int) -> None:
         seat = self.current_player()
-        if action not in self.legal_actions():
+        if (
+            seat == NO_PLAYER
+            or not 0 <= action < NUM_ACTIONS
+            or not self.legal_masks()[seat, action]
+        ):
             raise ValueError(
                 f"illegal Asrus action {action} for seat {seat}; legal: "
                 f"{[action_text(a) for a in self.legal_actions()]}"
@@ -694,6 +712,7 @@ class AsrusGame(GameEngine):
 
     def _changed(self) -> None:
         self._legal_cache.clear()
+        self._masks = None
         self.version += 1
 
     # -- serialisation --

@@ -76,8 +76,6 @@ class FlockAECEnv(AECEnv):
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
         self.game: GameEngine | None = None
         self._penalized: int | None = None
-        self._mask_source: list[int] | None = None
-        self._mask = np.zeros(self.num_actions, dtype=np.int8)
 
     @classmethod
     def option_table(cls) -> list[Option]:
@@ -189,19 +187,10 @@ class FlockAECEnv(AECEnv):
             and game.current_player() == seat
             and not (self.terminations.get(agent) or self.truncations.get(agent))
         ):
-            mask = self._mask_of(game.legal_actions())
+            mask = game.legal_mask(self.num_actions).copy()
         else:
             mask = np.zeros(self.num_actions, dtype=np.int8)
         return {"observation": self._encode_observation(seat).copy(), "action_mask": mask}
-
-    def _mask_of(self, legal: list[int]) -> np.ndarray:
-        """A fresh int8 mask of ``legal``. Engines hand out a new list whenever
-        legality changes, so a mask built for the same list object is reused."""
-        if legal is not self._mask_source:
-            mask = np.zeros(self.num_actions, dtype=np.int8)
-            mask[legal] = 1
-            self._mask_source, self._mask = legal, mask
-        return self._mask.copy()
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -371,13 +360,12 @@ class FlockAECEnv(AECEnv):
     def _validated_action_id(self, agent: str, action: Any) -> int | None:
         """The action as an int if legal; None if illegal under 'penalize'; else raise."""
         game = self._require_game()
-        legal = game.legal_actions()
-        ok = (
-            not isinstance(action, bool)
-            and isinstance(action, (int, np.integer))
-            and int(action) in legal
-        )
-        if ok:
+        if (
+            isinstance(action, (int, np.integer))
+            and not isinstance(action, bool)
+            and 0 <= action < self.num_actions
+            and game.legal_mask(self.num_actions)[action]
+        ):
             return int(action)
         if self.options["illegal_action"] == "penalize":
             return None

@@ -31,9 +31,17 @@ class GameEngine(ABC):
     def legal_actions(self) -> list[int]:
         """Sorted legal action ids for the seat to act (empty when over).
 
-        Callers treat the list as read-only; an engine may hand out the same
-        list object while legality is unchanged (the env caches masks on it)
-        and must hand out a new one when it changes."""
+        Callers treat the list as read-only (an engine may cache it)."""
+
+    def legal_mask(self, num_actions: int) -> np.ndarray:
+        """int8 mask of :meth:`legal_actions` for the seat to act.
+
+        Engines may override it with a vectorised, cached version (and return a
+        read-only array); callers copy before handing it out. It must agree
+        with ``legal_actions()`` exactly; the property tests check that."""
+        mask = np.zeros(num_actions, dtype=np.int8)
+        mask[self.legal_actions()] = 1
+        return mask
 
     @abstractmethod
     def apply_action(self, action: int) -> None:
