@@ -676,7 +676,7 @@ class AsrusGame(GameEngine):
             self.destination_card = True
 
     def _eliminated(self) -> bool:
-        if not self.config.elimination:
+        if not self.config.elimination or min(self.points) > 0:
             return False
         broke = sum(1 for p in self.points if p <= 0)
         return broke >= math.ceil(self.config.num_players / 4)

@@ -76,6 +76,7 @@ class FlockAECEnv(AECEnv):
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
         self.game: GameEngine | None = None
         self._penalized: int | None = None
+        self._rewards_nonzero = True
 
     @classmethod
     def option_table(cls) -> list[Option]:
@@ -148,6 +149,7 @@ class FlockAECEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
+        self._rewards_nonzero = True
         self._on_new_game()
         self._finish_if_over(self.game.scores())
         self.agent_selection = self._selection_after(0)
@@ -170,12 +172,15 @@ class FlockAECEnv(AECEnv):
             if before is not None:
                 deltas = score_deltas(before, game.scores())
                 self.rewards = {a: deltas[s] for s, a in enumerate(self.possible_agents)}
-            else:
+            elif self._rewards_nonzero:
                 self.rewards = dict.fromkeys(self.agents, 0.0)
             if game.is_over() or game.is_truncated():
                 self._finish_if_over(game.scores())
         self.agent_selection = self._selection_after(seat + 1)
-        self._accumulate_rewards()
+        # Most steps of most games pay nothing: skip the bookkeeping then.
+        self._rewards_nonzero = any(self.rewards.values())
+        if self._rewards_nonzero:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -301,6 +306,7 @@ class FlockAECEnv(AECEnv):
         self.agent_selection = selection
         self._penalized = penalized
         self._skip_agent_selection = skip
+        self._rewards_nonzero = True
         self._on_new_game()
 
     # ---- internals ----------------------------------------------------------
@@ -412,5 +418,5 @@ class FlockAECEnv(AECEnv):
         """The agent to select next: the engine's player, or any seat once done."""
         seat = self._require_game().current_player()
         if self._penalized is not None or seat == NO_PLAYER:
-            return agent_name(next_seat % self.num_players)
-        return agent_name(seat)
+            return self.possible_agents[next_seat % self.num_players]
+        return self.possible_agents[seat]
