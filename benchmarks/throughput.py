@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
 from flockgym.envs import entry, list_envs, make
 
 BENCH_OPTIONS: dict[str, dict[str, Any]] = {

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from flockgym.envs import list_envs
 from flockgym.envs.core.playthrough import load_specs, playthrough_text
 

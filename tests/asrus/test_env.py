@@ -10,6 +10,8 @@ import warnings
 import numpy as np
 import pettingzoo
 import pytest
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
+
 from flockgym.envs import (
     IllegalActionError,
     OptionError,
@@ -19,7 +21,6 @@ from flockgym.envs import (
     make,
     make_parallel,
 )
-from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
 PLAYER_COUNTS = list(range(3, 10))
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from flockgym.envs import asrus_v0
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from flockgym.envs import asrus_v0
 
 options_strategy = st.fixed_dictionaries(
     {

@@ -10,6 +10,7 @@ turn can be read. Everyone starts with 90 points (3-5 players).
 from __future__ import annotations
 
 import pytest
+
 from flockgym.envs import asrus_v0
 
 AGENTS = [f"player_{i}" for i in range(5)]

@@ -5,6 +5,7 @@ the 8-player destination, jokers, card movement."""
 from __future__ import annotations
 
 import pytest
+
 from flockgym.envs.asrus import data
 from flockgym.envs.asrus.rules import (
     NUM_ACTIONS,

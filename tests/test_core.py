@@ -1,0 +1,93 @@
+"""The shared pieces every env relies on: reward modes, option validation,
+RNG serialisation, the order-enforcing wrapper, and the bots."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from flockgym.envs import RandomBot, asrus_v0, make_bot
+from flockgym.envs.core.options import Option, OptionError, int_range, resolve_options
+from flockgym.envs.core.rewards import rank_rewards, score_deltas, win_rewards
+from flockgym.envs.core.rng import make_rng, rng_from_dict, rng_to_dict
+
+
+@pytest.mark.parametrize(
+    ("players", "winners", "expected"),
+    [
+        (2, [0], [1.0, -1.0]),
+        (4, [2], [-1 / 3, -1 / 3, 1.0, -1 / 3]),
+        (4, [0, 1], [0.5, 0.5, -0.5, -0.5]),
+        (3, [0, 1, 2], [0.0, 0.0, 0.0]),
+    ],
+)
+def test_win_rewards(players, winners, expected):
+    assert win_rewards(players, winners) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    ("scores", "expected"),
+    [
+        ([10, 30, 20], [-1.0, 1.0, 0.0]),
+        ([5, 5, 1, 9], [0.0, 0.0, -1.0, 1.0]),
+        ([7, 7], [0.0, 0.0]),
+    ],
+)
+def test_rank_rewards_are_linear_and_share_ties(scores, expected):
+    assert rank_rewards(scores) == pytest.approx(expected)
+
+
+def test_score_deltas():
+    assert score_deltas([1, 2, 3], [4, 2, 0]) == [3.0, 0.0, -3.0]
+
+
+def test_options_fill_defaults_and_refuse_unknown_or_bad_values():
+    table = [Option("mode", "a", "doc", choices=("a", "b")), int_range("k", 3, 1, 5, "doc")]
+    assert resolve_options(table, {}) == {"mode": "a", "k": 3}
+    assert resolve_options(table, {"k": 5}) == {"mode": "a", "k": 5}
+    with pytest.raises(OptionError, match=r"unknown option\(s\) kk; allowed options: k, mode"):
+        resolve_options(table, {"kk": 1})
+    with pytest.raises(OptionError, match=r"k=6 is not allowed; allowed: an integer 1\.\.5"):
+        resolve_options(table, {"k": 6})
+    with pytest.raises(OptionError, match=r"k=True"):
+        resolve_options(table, {"k": True})
+    with pytest.raises(OptionError, match=r"mode='c' is not allowed; allowed values: 'a', 'b'"):
+        resolve_options(table, {"mode": "c"})
+
+
+def test_rng_state_survives_json():
+    rng = make_rng(7)
+    rng.integers(100, size=10)
+    copy = rng_from_dict(json.loads(json.dumps(rng_to_dict(rng))))
+    assert list(rng.integers(1000, size=20)) == list(copy.integers(1000, size=20))
+
+
+def test_order_enforcing_wrapper_still_refuses_use_before_reset():
+    env = asrus_v0.env()
+    with pytest.raises(AttributeError, match="agents cannot be accessed before reset"):
+        _ = env.agents
+    with pytest.raises(AssertionError, match="reset"):  # PettingZoo's own EnvLogger error
+        env.step(0)
+    env.reset(seed=0)
+    assert env.agents == env.possible_agents
+    assert env._cumulative_rewards == dict.fromkeys(env.possible_agents, 0.0)
+
+
+def test_random_bot_is_seeded_and_legal():
+    env = asrus_v0.env(num_players=3)
+    env.reset(seed=0)
+    observation = env.last()[0]
+    view = env.unwrapped.view(env.agent_selection)
+    a, b = RandomBot(3), RandomBot(3)
+    picks = [a.act(observation, view) for _ in range(20)]
+    assert picks == [b.act(observation, view) for _ in range(20)]
+    assert all(observation["action_mask"][p] for p in picks)
+    with pytest.raises(ValueError, match="allows no action"):
+        a.act({"action_mask": np.zeros(4, dtype=np.int8)}, view)
+
+
+def test_make_bot_names_the_kinds():
+    with pytest.raises(ValueError, match="allowed: 'random', 'heuristic'"):
+        make_bot("asrus_v0", "greedy")
