@@ -271,30 +271,42 @@ class AsrusObserver:
         }  # fmt: skip
 
     def render(self, game: AsrusGame, seat: int | None) -> str:
-        """The table as text, from ``seat`` (or everything, for ``None``)."""
+        """The table as text from ``seat``'s view, or with every hand for ``None``.
+
+        Built from :meth:`view` alone, so the text from a seat can never show
+        more than that seat may see."""
         n = self.config.num_players
-        lines = [
-            f"Asrus  round {game.round}  turn {game.turn}  destination {game.destination}"
-            + ("" if game.destination_card else " (no card)")
-            + f"  deposit {game.deposit}"
-        ]
-        if game.last_result is not None:
-            lines.append("last turn: " + describe_result(game.last_result))
-        if game.last_lottery is not None:
-            lot = game.last_lottery
-            lines.append(f"lottery: player_{lot.winner} drew lowest and takes {lot.amount}")
-        for s in range(n):
-            mark = ">" if s == game.current_player() else " "
-            done = " (committed)" if game.pending[s] is not None else ""
-            line = f"{mark} player_{s}: {game.points[s]:>4} pts  specials {sum(game.specials[s])}"
-            if seat is None or s == seat:
-                hand = " ".join(cards_text(game.hands[s]))
-                special = " ".join(specials_text(game.specials[s])) or "-"
-                line += f"  hand [{hand}]  specials [{special}]"
-            lines.append(line + done)
-        if game.over:
-            lines.append("game over; winners: " + ", ".join(f"player_{w}" for w in game.winners()))
-        return "\n".join(lines)
+        if seat is not None:
+            return render_view(self.view(game, seat))
+        views = [self.view(game, s) for s in range(n)]
+        return render_view(views[0], {v["agent"]: v for v in views})
+
+
+def render_view(view: dict[str, Any], all_views: dict[str, dict[str, Any]] | None = None) -> str:
+    """Text of one seat's view; ``all_views`` adds every seat's own hand."""
+    no_card = "" if view["destination_card"] else " (no card)"
+    lines = [
+        f"Asrus  round {view['round']}  turn {view['turn']}  destination "
+        f"{view['destination']}{no_card}  deposit {view['deposit']}"
+    ]
+    if view["last_turn"] is not None:
+        lines.append("last turn: " + describe_last_turn(view["last_turn"]))
+    if view["lottery"] is not None:
+        lottery = view["lottery"]
+        lines.append(f"lottery: {lottery['winner']} drew lowest and takes {lottery['amount']}")
+    for agent, points in view["points"].items():
+        mark = ">" if agent == view["to_act"] else " "
+        line = f"{mark} {agent}: {points:>4} pts  specials {view['specials_held'][agent]}"
+        shown = all_views[agent] if all_views else (view if agent == view["agent"] else None)
+        if shown is not None:
+            special = " ".join(shown["specials"]) or "-"
+            line += f"  hand [{' '.join(shown['hand'])}]  specials [{special}]"
+        lines.append(line + (" (committed)" if agent in view["committed"] else ""))
+    if view["over"]:
+        best = max(view["points"].values())
+        winners = [a for a, p in view["points"].items() if p == best]
+        lines.append("game over; winners: " + ", ".join(winners))
+    return "\n".join(lines)
 
 
 SLOTS_INDEX = {slot: index for index, slot in enumerate(SLOTS)}
@@ -332,6 +344,7 @@ def result_view(game: AsrusGame, agents: list[str]) -> dict[str, Any]:
         "distance": result.outcome.distance,
         "points_change": dict(zip(agents, result.deltas, strict=True)),
         "blackhole": result.blackhole,
+        "deposit_before": result.deposit_before,
         "deposit_after": result.deposit_after,
     }
 
@@ -346,23 +359,24 @@ def lottery_view(game: AsrusGame, agents: list[str]) -> dict[str, Any]:
     }
 
 
-def describe_result(result: Any) -> str:
-    plays = ", ".join(f"player_{s}: {p.text()}" for s, p in enumerate(result.plays))
-    kind, winner = result.outcome.kind, result.outcome.winner
+def describe_last_turn(last: dict[str, Any]) -> str:
+    """One line for the last turn of a view: the cards, who won and what moved."""
+    plays = ", ".join(f"{agent}: {play}" for agent, play in last["plays"].items())
+    kind, winner = last["kind"], last["winner"]
     if winner is None:
         what = (
             "explosion, nobody scores"
             if kind == "explosion"
-            else (f"draw, everyone deposits {result.outcome.distance}")
+            else f"draw, everyone deposits {last['distance']}"
         )
     else:
-        how = f"player_{winner} wins ({kind}, distance {result.outcome.distance})"
-        if result.blackhole:
-            sent = result.deposit_after - result.deposit_before
+        how = f"{winner} wins ({kind}, distance {last['distance']})"
+        if last["blackhole"]:
+            sent = last["deposit_after"] - last["deposit_before"]
             what = f"{how}, but a blackhole sends the {sent} points to the deposit"
         else:
-            what = f"{how} +{result.deltas[winner]}"
-    return f"to {result.destination}: {plays} -> {what}"
+            what = f"{how} +{last['points_change'][winner]}"
+    return f"to {last['destination']}: {plays} -> {what}"
 
 
 def scenario_to_rules(options: dict[str, Any], n: int) -> dict[str, Any]:
