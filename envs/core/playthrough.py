@@ -8,7 +8,7 @@ the encodings and the seeding: any change in behaviour shows as a diff.
 
 Regenerate after an intended change (and review the diff):
 
-    python -m flockgym.envs.core.playthrough tests/golden
+    python -m flockgym.envs.core.playthrough tests/golden [--env asrus_v0]
 
 ``tests/golden/specs.json`` lists the games: ``[{"name", "env", "options",
 "seed"}, ...]``; each becomes ``<name>.txt``.
@@ -76,10 +76,13 @@ def load_specs(folder: Path) -> list[dict[str, Any]]:
     return json.loads((folder / "specs.json").read_text())
 
 
-def regenerate(folder: Path) -> list[Path]:
-    """Write every playthrough listed in ``folder/specs.json``; returns the paths."""
+def regenerate(folder: Path, env_ids: list[str] | None = None) -> list[Path]:
+    """Write the playthroughs listed in ``folder/specs.json`` (only those of
+    ``env_ids`` when given); returns the paths."""
     written = []
     for spec in load_specs(folder):
+        if env_ids and spec["env"] not in env_ids:
+            continue
         path = folder / f"{spec['name']}.txt"
         path.write_text(playthrough_text(spec["env"], spec.get("options", {}), spec["seed"]))
         written.append(path)
@@ -89,8 +92,9 @@ def regenerate(folder: Path) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="folder holding specs.json")
+    parser.add_argument("--env", action="append", help="only this env id (repeatable)")
     args = parser.parse_args(argv)
-    for path in regenerate(args.folder):
+    for path in regenerate(args.folder, args.env):
         print(f"wrote {path}")
     return 0
 
