@@ -52,6 +52,15 @@ ENVS: dict[str, EnvEntry] = {
         parallel=True,
         summary="Asrus: simultaneous number cards, closest unique distance wins stones",
     ),
+    "astrobirdz_v0": EnvEntry(
+        env_id="astrobirdz_v0",
+        module="flockgym.envs.astrobirdz_v0",
+        player_counts=tuple(range(2, 7)),
+        default_players=4,
+        heuristic_bot="flockgym.envs.astrobirdz.bots:AstrobirdzHeuristicBot",
+        parallel=False,
+        summary="Astrobirdz: trick-taking with guesses, Berzerkerbirdz powers and trump rule cards",
+    ),
 }
 
 

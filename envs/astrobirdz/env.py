@@ -1,0 +1,460 @@
+"""Astrobirdz: trick-taking with guesses, Berzerkerbirdz and trump rule cards (``astrobirdz_v0``).
+
+| | |
+| --- | --- |
+| Import | ``from flockgym.envs import astrobirdz_v0`` |
+| Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 (default 4) |
+| Actions | ``Discrete(125 + n)`` |
+| Observation | ``Box(0, 1, (254 + 131n + n^2,), float32)`` + ``action_mask`` ``(125 + n,)`` int8 |
+| Parallel | ``astrobirdz_v0.parallel_env()``: PettingZoo's turn-based AEC-to-parallel conversion |
+
+Each turn (2p 5 turns, 3p 5, 4p 6, 5p 7, 6p 8; turn t deals t cards) every
+player gets a Berzerkerbird with a power, the turned-up card sets the trump
+colour and a rule for the turn, players guess how many tricks they will win,
+then play tricks (follow the led colour if you can). Points for tricks, for an
+exact guess, for the highest correct guess and the AstroBoard, for the rule
+card and the Berzerkerbird; the highest running total after the last turn
+wins. The full rules, every rule card and our rulings are in
+``docs/rules/astrobirdz.md``.
+
+Decisions that the rulebook has players take at the same time (Orange 7
+discards, Yellow 3/4 passes with a tie, the optional pass-cards rule) are asked
+one seat at a time from the dealer's left; no seat sees another's choice
+before the cards move.
+
+Options
+-------
+``num_players`` (2-6, default 4), ``reward``, ``illegal_action``,
+``render_mode`` (see ``docs/api.md``), and:
+
+- ``berzerkerbirdz`` (``True``): deal the six Berzerkerbirdz and use their
+  powers; ``False``: none, and the dealer rotates left each turn.
+- ``trump_rules`` (``True``): enforce the turned-up card's rule for the turn;
+  ``False``: the card only sets the trump colour (Oh Hell with AstroBoard).
+- ``pass_cards`` (``False``): the optional rule, pass 1-3 cards to the left
+  before the guesses.
+- ``ages`` (``None``): one age per seat for Yellow 7/8 (youngest/oldest picks
+  trump); ``None``: player_0 is the youngest, the last seat the oldest.
+- ``highest_bonus`` (``"among_correct"``): the highest-guess bonus goes to the
+  highest correct guess; ``"highest_overall"``: only to a correct guess that
+  is also the highest guess of the turn.
+- ``highest_bonus_ties`` (``"one"``): tied candidates for that bonus, one gets
+  it (fewest points, then highest Berzerkerbird); ``"all"``: each does.
+
+Scenarios: ``reset(options=...)`` keys ``hands`` ({agent: cards}, the Step 2
+deal of the starting turn, e.g. ``{"player_0": ["R4", "B9"]}``), ``trump`` (the
+turned-up card, ``"R3"``), ``berzerkers`` ({agent: 1-6 or a name}), ``turn``
+(start at turn t) and ``scores`` ({agent: running score}). The rest is dealt
+from the seeded shuffle; later turns are dealt normally.
+
+Actions
+-------
+| segment | ids | meaning | string |
+| --- | --- | --- | --- |
+| play | 0..53 | play card ``colour * 9 + number - 1`` | ``"R4"`` |
+| guess | 54..64 | guess 0..10 tricks | ``"guess 3"`` |
+| trump | 65..70 | choose the trump colour R O Y G B P | ``"trump P"`` |
+| player | 71..69+n | the player k = 1..n-1 seats to the left | ``"player_2"`` |
+| choose | 70+n..123+n | choose a card to discard, pass or trade | ``"choose R4"`` |
+| decline | 124+n | decline an optional power | ``"decline"`` |
+
+Colours are R O Y G B P (red, orange, yellow, green, blue, pink), numbers 1-9.
+A player action names another player relative to the actor (Nitro's peek,
+Surfette's partner, the AstroBoard partner); its string is the absolute agent
+id. ``decline`` refuses Surfette's trade or the AstroBoard power; after
+Surfette has chosen one card it means "trade only that one".
+
+Action mask: exact (1 for every legal action, from the rules engine's
+``legal_actions``); all zeros for an agent not to act.
+
+Observation
+-----------
+From the observer's seat; "per seat" fields list the observer first, then its
+left neighbour, and so on. All entries lie in [0, 1].
+
+| field | size | encoding |
+| --- | --- | --- |
+| phase | 10 | one-hot phase (order below); all zero once over |
+| turn | 8 | one-hot turn number 1..8 |
+| hand_size | 1 | tricks this turn / 10 |
+| trump_card | 54 | one-hot: the turned-up card (its rule holds) |
+| trump_colour | 6 | one-hot: the turn's trump colour (zero while chosen) |
+| trick_trump | 6 | one-hot: this trick's trump (after a 2, 3 or 5 changes it) |
+| led_colour | 6 | one-hot: the colour led in the current trick |
+| trick | n(54+n) | per position in play order: card (54) + who (n, per seat) |
+| played | 54 | cards of this turn's finished tricks |
+| guesses | 11n | per seat: one-hot guess 0..10 (zero: not yet) |
+| tricks_won | n | per seat: tricks held / 10 |
+| scores | n | per seat: running score / 500, capped at 1 |
+| berzerkerbirdz | 6n | per seat: one-hot Berzerkerbird 1..6 (zero: none) |
+| astroboard | n | per seat: 1 for the AstroBoard holder |
+| dealer | n | per seat: 1 for the dealer |
+| peeked | n | per seat: 1 for the player whose hand Nitro looked at |
+| surfette_partner | n | per seat: 1 for Surfette's trade partner |
+| traded | 1 | cards Surfette traded / 2 |
+| hand | 54 | own cards |
+| chosen | 54 | own cards chosen so far to discard, pass or trade |
+| known | 54(n-1) | per other player: cards known in its hand (see below) |
+| discarded | 54 | own cards discarded this turn |
+
+Phases: choose_trump, discard, pass_right, pass_left, surfette_partner,
+surfette_cards, nitro_peek, guess, play, astroboard. ``known`` holds, for each
+other player (left neighbour first), the cards the observer saw in its hand
+(Nitro's peek) or gave it this turn, and that have not been played since.
+
+Nothing hidden leaks: another player's cards appear only in Nitro's ``known``
+row after his peek, or as the cards the observer itself passed or traded;
+Surfette's random draws are seen only by her (and by the partner they left).
+
+Rewards: option ``reward`` = ``win`` (default, at game end), ``score`` (each
+turn's points as they are scored) or ``rank``; game points are
+``env.unwrapped.scores``.
+
+Version history: v0, first release.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, ClassVar
+
+import numpy as np
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+from ..core.aec import FlockAECEnv, agent_name
+from ..core.errors import OptionError
+from ..core.options import Option, warn_unknown_reset_options
+from ..core.wrappers import FlockOrderEnforcingWrapper
+from . import data
+from .actions import ActionLayout
+from .observer import AstrobirdzObserver, observation_size
+from .rules import (
+    BONUS_TIE_MODES,
+    HIGHEST_BONUS_MODES,
+    PHASE_NAMES,
+    AstrobirdzConfig,
+    AstrobirdzGame,
+    Phase,
+    bits,
+)
+
+
+def _ages_ok(value: Any) -> bool:
+    if value is None:
+        return True
+    return isinstance(value, (list, tuple)) and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
+    )
+
+
+GAME_OPTIONS: tuple[Option, ...] = (
+    Option("berzerkerbirdz", True, "deal the six Berzerkerbirdz and use their powers; False: "
+           "none (the dealer rotates left each turn)", choices=(True, False)),
+    Option("trump_rules", True, "enforce the turned-up card's rule for the turn; False: it "
+           "only sets the trump colour", choices=(True, False)),
+    Option("pass_cards", False, "optional rule: pass 1-3 cards to the left before the "
+           "guesses", choices=(True, False)),
+    Option("ages", None, "one age per seat, for the youngest/oldest rule cards; None: "
+           "player_0 is the youngest, the last seat the oldest", check=_ages_ok,
+           allowed="None or a list of one age (number) per seat"),
+    Option("highest_bonus", "among_correct", "who may get the highest-guess bonus: the "
+           "highest correct guess, or 'highest_overall': a correct guess that is also the "
+           "highest guess of the turn", choices=HIGHEST_BONUS_MODES),
+    Option("highest_bonus_ties", "one", "tied candidates for the highest-guess bonus: 'one' "
+           "(fewest points, then highest Berzerkerbird) or 'all'", choices=BONUS_TIE_MODES),
+)  # fmt: skip
+
+SCENARIO_KEYS = ("hands", "trump", "berzerkers", "turn", "scores")
+BIRD_NAMES = {b.name.lower(): b.number for b in data.BERZERKERBIRDZ}
+
+
+def config_from_options(options: dict[str, Any]) -> AstrobirdzConfig:
+    """The rules config of validated env options (re-raised as OptionError)."""
+    ages = options["ages"]
+    config = AstrobirdzConfig(
+        num_players=options["num_players"],
+        berzerkerbirdz=options["berzerkerbirdz"],
+        trump_rules=options["trump_rules"],
+        pass_cards=options["pass_cards"],
+        ages=None if ages is None else tuple(ages),
+        highest_bonus=options["highest_bonus"],
+        highest_bonus_ties=options["highest_bonus_ties"],
+    )
+    try:
+        config.check()
+    except ValueError as err:
+        raise OptionError(f"option {err}") from None
+    return config
+
+
+def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict[str, Any]:
+    """Translate ``reset(options=...)`` (agent ids, card strings) into rules arguments."""
+    warn_unknown_reset_options(options, SCENARIO_KEYS)
+    n = config.num_players
+    seats = {agent_name(s): s for s in range(n)}
+
+    def seat_of(agent: Any) -> int:
+        if agent not in seats:
+            raise OptionError(f"unknown agent {agent!r} in reset options; agents: {list(seats)}")
+        return seats[agent]
+
+    def card_of(text: Any) -> int:
+        try:
+            return data.parse_card(text)
+        except ValueError as err:
+            raise OptionError(str(err)) from None
+
+    def bird_of(value: Any) -> int:
+        if isinstance(value, str) and value.lower() in BIRD_NAMES:
+            return BIRD_NAMES[value.lower()]
+        if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6:
+            return value
+        names = ", ".join(b.name for b in data.BERZERKERBIRDZ)
+        raise OptionError(f"Berzerkerbird {value!r} is not one of 1-6 or {names}")
+
+    def points_of(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise OptionError(f"scores must be whole numbers >= 0, got {value!r}")
+        return value
+
+    def mapping(key: str) -> dict[Any, Any]:
+        value = options.get(key, {})
+        if not isinstance(value, dict):
+            raise OptionError(f"reset option {key!r} must be a dict keyed by agent")
+        return value
+
+    hands = {seat_of(a): [card_of(c) for c in cs] for a, cs in mapping("hands").items()}
+    berzerkers = {seat_of(a): bird_of(b) for a, b in mapping("berzerkers").items()}
+    if berzerkers and not config.berzerkerbirdz:
+        raise OptionError("reset option 'berzerkers' needs berzerkerbirdz=True")
+    turn = options.get("turn", 1)
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= config.turns:
+        raise OptionError(f"reset option turn={turn!r} is not allowed; allowed: 1..{config.turns}")
+    trump = options.get("trump")
+    return {
+        "hands": hands,
+        "trump": None if trump is None else card_of(trump),
+        "berzerkers": berzerkers,
+        "turn": turn,
+        "scores": {seat_of(a): points_of(p) for a, p in mapping("scores").items()},
+    }
+
+
+def new_game_from_scenario(
+    config: AstrobirdzConfig, rng: np.random.Generator, scenario: dict[str, Any]
+) -> AstrobirdzGame:
+    """Deal a game with a scenario; impossible scenarios raise OptionError."""
+    args = scenario_to_rules(scenario, config)
+    try:
+        return AstrobirdzGame.new(config, rng, **args)
+    except ValueError as err:
+        raise OptionError(f"impossible Astrobirdz scenario: {err}") from None
+
+
+def cards_text(mask: int) -> list[str]:
+    return [data.card_text(c) for c in bits(mask)]
+
+
+def bird_name(number: int) -> str | None:
+    return data.bird(number).name if number else None
+
+
+class raw_env(FlockAECEnv):
+    """The unwrapped Astrobirdz AEC env; ``env()`` adds PettingZoo's order checks."""
+
+    env_id: ClassVar[str] = "astrobirdz_v0"
+    player_counts: ClassVar[tuple[int, ...]] = tuple(sorted(data.TURNS))
+    default_players: ClassVar[int] = 4
+    game_options: ClassVar[tuple[Option, ...]] = GAME_OPTIONS
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": "astrobirdz_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        if self.options["ages"] is not None:
+            self.options["ages"] = list(self.options["ages"])
+        self.config = config_from_options(self.options)
+        self.layout = ActionLayout(self.num_players)
+        self.observer = AstrobirdzObserver(self.num_players)
+
+    @property
+    def astrobirdz(self) -> AstrobirdzGame:
+        """The rules engine, typed."""
+        game = self._require_game()
+        assert isinstance(game, AstrobirdzGame)
+        return game
+
+    # -- game hooks --
+
+    def _num_actions(self) -> int:
+        return ActionLayout(self.num_players).size
+
+    def _observation_size(self) -> int:
+        return observation_size(self.num_players)
+
+    def _new_game(self, rng: np.random.Generator, scenario: dict[str, Any]) -> AstrobirdzGame:
+        game = new_game_from_scenario(self.config, rng, scenario)
+        game.record_events = True
+        return game
+
+    def _game_from_dict(self, data_: dict[str, Any]) -> AstrobirdzGame:
+        game = AstrobirdzGame.from_dict(data_)
+        if game.config != self.config:
+            raise OptionError(
+                f"saved Astrobirdz config {game.config} differs from this env's {self.config}"
+            )
+        game.record_events = True
+        return game
+
+    def _on_new_game(self) -> None:
+        game = self.astrobirdz
+        game.events.clear()
+        self.observer.rebuild(game)
+
+    def _encode_observation(self, seat: int) -> np.ndarray:
+        """Bring the store up to date with the engine's events, then gather."""
+        game = self.game
+        observer = self.observer
+        if observer.stale(game):  # type: ignore[arg-type]
+            observer.sync(game)  # type: ignore[arg-type]
+        return observer.encode(seat)
+
+    # -- words --
+
+    def view(self, agent: str) -> dict[str, Any]:
+        """What ``agent`` may see, in words and card strings (JSON types)."""
+        game = self.astrobirdz
+        seat = self._seat_of[agent]
+        agents = self.possible_agents
+        to_act = game.current_player()
+
+        def who(s: int) -> str | None:
+            return agents[s] if s >= 0 else None
+
+        peeked: dict[str, Any] | None = None
+        if game.peeked >= 0:
+            peeked = {"player": agents[game.peeked]}
+            if game.birds[seat] == data.NITRO:
+                peeked["cards"] = cards_text(game.known[seat][game.peeked])
+        rule = game.rule
+        return {
+            "game": "astrobirdz",
+            "agent": agent,
+            "turn": game.turn,
+            "turns": self.config.turns,
+            "phase": PHASE_NAMES[game.phase],
+            "to_act": None if game.over else who(to_act),
+            "dealer": agents[game.dealer],
+            "hand": cards_text(game.hands[seat]),
+            "hand_size": game.hand_size,
+            "trump_card": data.card_text(game.trump_card),
+            "trump_rule": {"title": rule.title, "text": rule.text},
+            "trump_colour": data.COLOURS[game.trump] if game.trump >= 0 else None,
+            "trick": [
+                {"player": agents[s], "card": data.card_text(c)}
+                for s, c in zip(game.trick_order, game.trick, strict=False)
+            ],
+            "trick_order": [agents[s] for s in game.trick_order],
+            "led_colour": data.COLOURS[game.trick[0] // 9] if game.trick else None,
+            "previous_trick": [
+                {"player": agents[s], "card": data.card_text(c)}
+                for s, c in zip(game.previous_order, game.previous_trick, strict=True)
+            ],
+            "trick_winners": [agents[s] for s in game.trick_winners],
+            "played_this_turn": cards_text(game.played),
+            "guess_order": [agents[s] for s in game.guess_order],
+            "guesses": {
+                a: (g if g >= 0 else None) for a, g in zip(agents, game.guesses, strict=True)
+            },
+            "tricks_won": {a: len(w) for a, w in zip(agents, game.won, strict=True)},
+            "scores": dict(zip(agents, game.scores_, strict=True)),
+            "berzerkerbirdz": {a: bird_name(b) for a, b in zip(agents, game.birds, strict=True)},
+            "astroboard": who(game.astroboard),
+            "peeked": peeked,
+            "known_cards": {
+                agents[s]: cards_text(game.known[seat][s])
+                for s in range(self.num_players)
+                if s != seat and game.known[seat][s]
+            },
+            "chosen": [data.card_text(c) for c in game.chosen[seat]],
+            "to_choose": game.need[seat] if game.phase in _CHOOSING else 0,
+            "discarded": cards_text(game.discarded[seat]),
+            "surfette_trade": None
+            if game.partner < 0
+            else {"partner": agents[game.partner], "cards": game.traded},
+            "astroboard_transfer": None
+            if not game.transfer
+            else {"from": agents[game.transfer[0]], "to": agents[game.transfer[1]]},
+            "last_turn": None
+            if game.last_turn is None
+            else {a: item.to_dict() for a, item in zip(agents, game.last_turn, strict=True)},
+            "over": game.over,
+            "winners": [agents[s] for s in game.winners()] if game.over else [],
+        }
+
+    def _render_text(self, seat: int | None) -> str:
+        game = self.astrobirdz
+        rule = game.rule
+        trump = data.COLOUR_NAMES[game.trump] if game.trump >= 0 else "(being chosen)"
+        lines = [
+            f"Astrobirdz  turn {game.turn}/{self.config.turns}  {game.hand_size} tricks  "
+            f"dealer player_{game.dealer}  phase {PHASE_NAMES[game.phase]}",
+            f"trump card {data.card_text(game.trump_card)} ({rule.title}: {rule.text})  "
+            f"trump colour {trump}",
+        ]
+        if game.trick:
+            played = ", ".join(
+                f"player_{s} {data.card_text(c)}"
+                for s, c in zip(game.trick_order, game.trick, strict=False)
+            )
+            lines.append(f"trick: {played}")
+        elif game.previous_trick:
+            played = ", ".join(
+                f"player_{s} {data.card_text(c)}"
+                for s, c in zip(game.previous_order, game.previous_trick, strict=True)
+            )
+            lines.append(f"last trick: {played} -> player_{game.trick_winners[-1]}")
+        for s in range(self.num_players):
+            mark = ">" if s == game.current_player() else " "
+            guess = game.guesses[s] if game.guesses[s] >= 0 else "-"
+            extras = []
+            if game.birds[s]:
+                extras.append(data.bird(game.birds[s]).name)
+            if s == game.astroboard:
+                extras.append("AstroBoard")
+            line = (
+                f"{mark} player_{s}: {game.scores_[s]:>4} pts  guess {guess}  "
+                f"won {len(game.won[s])}  {' '.join(extras)}"
+            )
+            if seat is None or s == seat:
+                line += f"  hand [{' '.join(cards_text(game.hands[s]))}]"
+            lines.append(line.rstrip())
+        if game.over:
+            lines.append("game over; winners: " + ", ".join(f"player_{w}" for w in game.winners()))
+        return "\n".join(lines)
+
+
+_CHOOSING = (Phase.DISCARD, Phase.PASS_RIGHT, Phase.PASS_LEFT, Phase.SURFETTE_CARDS)
+
+
+def env(**options: Any) -> Any:
+    """The Astrobirdz AEC env with PettingZoo's order checks.
+
+    Options (all keyword): ``num_players`` (2-6, default 4), ``reward``,
+    ``illegal_action``, ``render_mode``, and the game options of
+    ``docs/rules/astrobirdz.md`` (``berzerkerbirdz``, ``trump_rules``,
+    ``pass_cards``, ``ages``, ``highest_bonus``, ``highest_bonus_ties``).
+    """
+    return FlockOrderEnforcingWrapper(raw_env(**options))
+
+
+def parallel_env(**options: Any) -> Any:
+    """Astrobirdz through PettingZoo's turn-based AEC-to-parallel conversion:
+    each ``step`` takes a dict of actions and applies the one of the agent to
+    act (``infos[agent]["active_agent"]``); the others are ignored."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return turn_based_aec_to_parallel(env(**options))

@@ -1,0 +1,10 @@
+"""Astrobirdz, version 0: ``env()``, ``raw_env`` and ``parallel_env()`` (PettingZoo's
+turn-based AEC-to-parallel conversion).
+
+See :mod:`flockgym.envs.astrobirdz.env` for the env's documentation page.
+"""
+
+from .astrobirdz.env import __doc__ as __doc__
+from .astrobirdz.env import env, parallel_env, raw_env
+
+__all__ = ["env", "parallel_env", "raw_env"]
