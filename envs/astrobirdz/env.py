@@ -351,7 +351,7 @@ class raw_env(FlockAECEnv):
             "hand": cards_text(game.hands[seat]),
             "hand_size": game.hand_size,
             "trump_card": data.card_text(game.trump_card),
-            "trump_rule": {"title": rule.title, "text": rule.text},
+            "trump_rule": {"card": rule.card, "title": rule.title, "text": rule.text},
             "trump_colour": data.COLOURS[game.trump] if game.trump >= 0 else None,
             "trick": [
                 {"player": agents[s], "card": data.card_text(c)}

@@ -427,7 +427,7 @@ class AstrobirdzGame(GameEngine):
 
     @property
     def layout(self) -> ActionLayout:
-        return ActionLayout(self.config.num_players)
+        return self._layout
 
     @classmethod
     def new(
@@ -702,18 +702,15 @@ class AstrobirdzGame(GameEngine):
 
     def _begin_pass_right(self, which: str, order: list[int]) -> None:
         """Yellow 3/4: lowest or highest numbered card to the right; a player
-        with several such cards chooses which (the others' cards are forced)."""
+        with several such cards chooses which. Every seat is asked, even with a
+        single candidate, so that who deliberates reveals nothing about hands."""
         allowed = []
-        needs: dict[int, int] = {}
         for seat in range(self.config.num_players):
             cards = bits(self.hands[seat])
             numbers = [number_of(c) for c in cards]
             target = min(numbers) if which == "lowest" else max(numbers)
-            candidates = [c for c in cards if number_of(c) == target]
-            allowed.append(mask_of(candidates))
-        for seat in order:
-            needs[seat] = 1 if allowed[seat] & (allowed[seat] - 1) else 0
-        self._begin_choice(Phase.PASS_RIGHT, needs, allowed)
+            allowed.append(mask_of([c for c in cards if number_of(c) == target]))
+        self._begin_choice(Phase.PASS_RIGHT, dict.fromkeys(order, 1), allowed)
 
     def _choose(self, card: int) -> None:
         seat = self.actor
@@ -739,11 +736,7 @@ class AstrobirdzGame(GameEngine):
                     self.discards.append(card)
             self.hand_size -= 1
         elif phase == Phase.PASS_RIGHT:
-            moves = []
-            for seat in range(n):
-                card = self.chosen[seat][0] if self.chosen[seat] else bits(self.allowed[seat])[0]
-                moves.append((seat, (seat - 1) % n, [card]))
-            self._move_cards(moves)
+            self._move_cards([(s, (s - 1) % n, self.chosen[s]) for s in range(n)])
         else:
             self._move_cards([(s, (s + 1) % n, self.chosen[s]) for s in range(n)])
         self.chosen = [[] for _ in range(n)]

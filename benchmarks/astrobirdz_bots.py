@@ -1,0 +1,121 @@
+"""How much better the Astrobirdz heuristic bot plays than the random bot.
+
+Two measurements over seeded games, played through the AEC loop:
+
+1. **One heuristic seat against random bots**: the heuristic bot takes each seat
+   in turn (so no seat position is favoured); its win rate (ties share the
+   win) against the 1/n a random bot gets, and its mean points against the
+   random seats' mean points.
+2. **All-heuristic table against all-random table**: mean points per player
+   and the share of exact guesses, on the same seeds.
+
+    python benchmarks/astrobirdz_bots.py [--games 2000] [--players 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+
+from flockgym.envs import RandomBot, make
+from flockgym.envs.astrobirdz.bots import AstrobirdzHeuristicBot
+from flockgym.envs.core.play import play_game
+
+
+@dataclass
+class Tally:
+    """Running totals for one kind of seat."""
+
+    wins: float = 0.0
+    points: float = 0.0
+    seats: int = 0
+
+    def add(self, points: float, win_share: float) -> None:
+        self.seats += 1
+        self.points += points
+        self.wins += win_share
+
+    @property
+    def mean_points(self) -> float:
+        return self.points / max(1, self.seats)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / max(1, self.seats)
+
+
+def one_heuristic_seat(games: int, players: int, seed: int) -> tuple[Tally, Tally]:
+    env = make("astrobirdz_v0", num_players=players)
+    heuristic, random_seats = Tally(), Tally()
+    for game in range(games):
+        hero = game % players
+        bots = {
+            f"player_{s}": AstrobirdzHeuristicBot(seed + game)
+            if s == hero
+            else RandomBot(seed + game * 31 + s)
+            for s in range(players)
+        }
+        record = play_game(env, bots, seed=seed + game)
+        share = 1.0 / len(record.winners)
+        for s in range(players):
+            agent = f"player_{s}"
+            win = share if agent in record.winners else 0.0
+            (heuristic if s == hero else random_seats).add(record.scores[agent], win)
+    return heuristic, random_seats
+
+
+def whole_table(games: int, players: int, seed: int, kind: str) -> tuple[float, float]:
+    """Mean points per player and exact-guess share for a table of one bot kind."""
+    env = make("astrobirdz_v0", num_players=players)
+    points, exact, guesses = 0.0, 0, 0
+    for game in range(games):
+        bots = {
+            f"player_{s}": AstrobirdzHeuristicBot(seed + game * 31 + s)
+            if kind == "heuristic"
+            else RandomBot(seed + game * 31 + s)
+            for s in range(players)
+        }
+        env.reset(seed=seed + game)
+        raw = env.unwrapped
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            game_state = raw.astrobirdz
+            turn = game_state.turn
+            env.step(bots[agent].act(observation, raw.view(agent)))
+            if game_state.turn != turn or game_state.over:
+                for item in game_state.last_turn or []:
+                    exact += item.guess == item.tricks
+                    guesses += 1
+        points += sum(raw.scores.values()) / players
+    return points / games, exact / max(1, guesses)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1000)
+    args = parser.parse_args()
+    start = time.perf_counter()
+    hero, rest = one_heuristic_seat(args.games, args.players, args.seed)
+    print(f"astrobirdz_v0, {args.players} players, {args.games} games per measurement")
+    print(
+        f"one heuristic seat vs random bots: win rate {hero.win_rate:.3f} "
+        f"(a random seat: {rest.win_rate:.3f}, fair share {1 / args.players:.3f}); "
+        f"mean points {hero.mean_points:.1f} vs {rest.mean_points:.1f} per random seat"
+    )
+    h_points, h_exact = whole_table(args.games, args.players, args.seed, "heuristic")
+    r_points, r_exact = whole_table(args.games, args.players, args.seed, "random")
+    print(
+        f"all-heuristic table: {h_points:.1f} points per player, exact guesses {h_exact:.3f}; "
+        f"all-random table: {r_points:.1f} points per player, exact guesses {r_exact:.3f}"
+    )
+    print(f"({time.perf_counter() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

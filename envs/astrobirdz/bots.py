@@ -1,0 +1,228 @@
+"""A rule-based Astrobirdz player, the baseline a trained agent must beat.
+
+It plays the way a decent casual player does:
+
+* **Guess from the hand.** Each card gets a chance of taking a trick: trump
+  cards (and cards the rule protects) by their value, off-colour 9s and 8s a
+  fair chance that shrinks with more players, low cards almost none. The rule
+  card's value changes (1s or 4s as 10, 9s as 0) count. The guess is the
+  rounded sum, nudged up when it holds the AstroBoard-worthy hand of a Max who
+  has seen every other guess.
+* **Play to make the guess.** While it still needs tricks it wins as cheaply as
+  it can (the lowest card that beats the trick, when it is last or the card is
+  strong), and otherwise throws its lowest card. Once it has enough it ducks:
+  the highest card that does not take the trick, or the lowest card if it must.
+  Leading, it leads its strongest card when it needs tricks and its weakest
+  when it does not.
+* **Powers used sensibly.** It names the trump colour it is strongest in,
+  discards and passes its weakest cards (keeping trump), picks the tied card
+  to pass that is not trump, lets Surfette trade away cards below 4, peeks at
+  the next player to guess, and uses the AstroBoard whenever it can (with the
+  partner who has the fewest points).
+
+It reads only its own seat's ``view`` and the action mask.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.bots import legal_from_mask
+from ..core.rng import make_rng
+from . import data
+from .actions import ActionLayout
+from .data import NO_RULE, RULE_CARDS, Effect, colour_of, number_of, parse_card
+from .rules import trick_winner
+
+TRUMP_WIN = {9: 0.95, 8: 0.85, 7: 0.7, 6: 0.55, 5: 0.45, 4: 0.35}
+"""Chance that a trump card of this value takes a trick (4 players)."""
+LOW_TRUMP_WIN = 0.25
+OFF_WIN = {9: 0.55, 8: 0.3, 7: 0.12}
+"""Chance that an off-colour card of this value takes a trick (4 players)."""
+SURFETTE_TRADE_BELOW = 4
+"""Surfette trades away non-trump cards below this value."""
+
+
+def effect_of(view: dict[str, Any]) -> Effect:
+    """The rule in force, from the rule card named in the view."""
+    card = view["trump_rule"]["card"]
+    return NO_RULE.effect if card == NO_RULE.card else RULE_CARDS[parse_card(card)].effect
+
+
+def value_of(card: int, effect: Effect) -> float:
+    """The card's value this turn (1s or 4s as 10, 9s as 0; 8s above 9s under Blue 8)."""
+    number = number_of(card)
+    for printed, counted in effect.values:
+        if number == printed:
+            return counted
+    if effect.eights_beat_nines and number == 8:
+        return 9.5
+    return number
+
+
+def is_trumpish(card: int, trump: int, effect: Effect) -> bool:
+    return colour_of(card) == trump or number_of(card) in effect.protected
+
+
+def win_chance(card: int, trump: int, effect: Effect, players: int) -> float:
+    """Rough chance that ``card`` takes a trick, fewer with more players."""
+    value = value_of(card, effect)
+    crowd = 4.0 / max(2, players)
+    if is_trumpish(card, trump, effect):
+        chance = TRUMP_WIN.get(int(min(value, 9)), LOW_TRUMP_WIN if value >= 1 else 0.1)
+        return min(0.98, chance * (0.85 + 0.15 * crowd))
+    chance = OFF_WIN.get(int(min(value, 9)), 0.03)
+    return min(0.9, chance * crowd)
+
+
+def strength(card: int, trump: int, effect: Effect) -> float:
+    """Ordering key: how strong a card is in this turn (trumps above the rest)."""
+    return value_of(card, effect) + (20.0 if is_trumpish(card, trump, effect) else 0.0)
+
+
+class AstrobirdzHeuristicBot:
+    """See the module docstring. ``seed`` only breaks exact ties."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = make_rng(seed)
+
+    def act(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> int:
+        legal = set(int(a) for a in legal_from_mask(observation))
+        n = len(view["scores"])
+        seat = int(view["agent"].split("_")[1])
+        layout = ActionLayout(n)
+        choice = self._decide(view, layout, seat, legal)
+        if choice is None or choice not in legal:
+            return int(self.rng.choice(sorted(legal)))
+        return choice
+
+    # -- dispatch --
+
+    def _decide(
+        self, view: dict[str, Any], layout: ActionLayout, seat: int, legal: set[int]
+    ) -> int | None:
+        phase = view["phase"]
+        hand = [parse_card(c) for c in view["hand"]]
+        effect = effect_of(view)
+        trump = data.COLOURS.index(view["trump_colour"]) if view["trump_colour"] else -1
+        n = len(view["scores"])
+        if phase == "play":
+            return layout.play(self._play(view, hand, trump, effect, n, legal))
+        if phase == "guess":
+            return layout.guess(self._guess(view, hand, trump, effect, n))
+        if phase == "choose_trump":
+            return layout.trump(self._best_colour(hand, effect))
+        if phase in ("discard", "pass_left", "pass_right", "surfette_cards"):
+            return self._choose_card(view, hand, trump, effect, layout, legal)
+        if phase == "nitro_peek":
+            return self._peek_target(view, layout, seat)
+        if phase == "surfette_partner":
+            weak = self._weak_cards(hand, trump, effect)
+            return layout.player(seat, (seat + 1) % n) if weak else layout.decline
+        if phase == "astroboard":
+            return self._astroboard(view, layout, seat, legal)
+        return None
+
+    # -- guessing --
+
+    def _guess(
+        self, view: dict[str, Any], hand: list[int], trump: int, effect: Effect, n: int
+    ) -> int:
+        expected = sum(win_chance(c, trump, effect, n) for c in hand)
+        return max(0, min(len(hand), round(expected)))
+
+    def _peek_target(self, view: dict[str, Any], layout: ActionLayout, seat: int) -> int:
+        """Look at the next player still to guess (or the left neighbour)."""
+        n = len(view["scores"])
+        agents = [f"player_{s}" for s in range(n)]
+        for agent in view["guess_order"]:
+            if agent != view["agent"] and view["guesses"][agent] is None:
+                return layout.player(seat, agents.index(agent))
+        return layout.player(seat, (seat + 1) % n)
+
+    # -- choosing cards and colours --
+
+    def _best_colour(self, hand: list[int], effect: Effect) -> int:
+        """The colour whose cards would make the most tricks as trump."""
+        totals = [0.0] * data.NUM_COLOURS
+        for card in hand:
+            totals[colour_of(card)] += 1.0 + value_of(card, effect) / 10.0
+        return int(np.argmax(totals))
+
+    def _weak_cards(self, hand: list[int], trump: int, effect: Effect) -> list[int]:
+        return [
+            c
+            for c in hand
+            if not is_trumpish(c, trump, effect) and value_of(c, effect) < SURFETTE_TRADE_BELOW
+        ]
+
+    def _choose_card(
+        self,
+        view: dict[str, Any],
+        hand: list[int],
+        trump: int,
+        effect: Effect,
+        layout: ActionLayout,
+        legal: set[int],
+    ) -> int | None:
+        """The weakest card that may be chosen; Surfette stops after her weak cards."""
+        candidates = [c for c in hand if layout.choose(c) in legal]
+        if view["phase"] == "surfette_cards" and view["chosen"]:
+            weak = [c for c in self._weak_cards(hand, trump, effect) if c in candidates]
+            if not weak:
+                return layout.decline
+            candidates = weak
+        if not candidates:
+            return None
+        return layout.choose(min(candidates, key=lambda c: strength(c, trump, effect)))
+
+    def _astroboard(
+        self, view: dict[str, Any], layout: ActionLayout, seat: int, legal: set[int]
+    ) -> int | None:
+        """Always use the board; with the partner who has the fewest points."""
+        n = len(view["scores"])
+        partners = [s for s in range(n) if s != seat and layout.player(seat, s) in legal]
+        if not partners:
+            return layout.decline
+        best = min(partners, key=lambda s: view["scores"][f"player_{s}"])
+        return layout.player(seat, best)
+
+    # -- playing --
+
+    def _play(
+        self,
+        view: dict[str, Any],
+        hand: list[int],
+        trump: int,
+        effect: Effect,
+        n: int,
+        legal: set[int],
+    ) -> int:
+        me = view["agent"]
+        playable = [c for c in hand if c in legal]
+        need = (view["guesses"][me] or 0) - view["tricks_won"][me]
+        trick = [parse_card(p["card"]) for p in view["trick"]]
+
+        def key(card: int) -> float:
+            return strength(card, trump, effect)
+
+        if not trick:
+            if need > 0:
+                return max(playable, key=key)
+            return min(playable, key=key)
+        last = len(trick) == n - 1
+        winners = [c for c in playable if trick_winner([*trick, c], trump, effect) == len(trick)]
+        if need > 0:
+            if winners:
+                cheapest = min(winners, key=key)
+                strong = win_chance(cheapest, trump, effect, n) >= 0.5
+                if last or strong:
+                    return cheapest
+                return max(winners, key=key)
+            return min(playable, key=key)
+        losers = [c for c in playable if c not in winners]
+        if losers:
+            return max(losers, key=key)
+        return max(playable, key=key) if last else min(playable, key=key)
