@@ -1,0 +1,149 @@
+"""The command line: help, argument errors, eval output, list, and a person
+playing through stdin."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from training_helpers import tiny_raw_config
+
+from flockgym.training.cli import main
+from flockgym.training.play import play_terminal
+
+COMMANDS = ["train", "eval", "plot", "play", "list", "baselines"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help(command: str, capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--help"])
+    assert exit_info.value.code == 0
+    assert "usage: flockgym " + command in capsys.readouterr().out
+
+
+def test_the_console_script_module_runs() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "flockgym.training.cli", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0
+    assert all(command in done.stdout for command in COMMANDS)
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["eval", "--env", "nope_v0", "--players", "random", "--games", "1"], "--env"),
+        (["eval", "--env", "asrus_v0", "--players", "random", "--games", "0"], "--games"),
+        (["eval", "--env", "asrus_v0", "--games", "1"], "--players"),
+        (["eval", "--env", "asrus_v0", "--players", "randm", "--games", "1"], "randm"),
+        (
+            ["eval", "--env", "asrus_v0", "--players", "random", "--option", "num_players=2"],
+            "num_players=2",
+        ),
+        (["play", "asrus_v0", "--seat", "9", "--opponents", "random"], "--seat 9"),
+        (["play", "asrus_v0", "--opponents", "random,random"], "--opponents"),
+        (["train"], "CONFIG"),
+        (["train", "missing.yaml"], "missing.yaml"),
+        (["train", "--resume", "nowhere"], "nowhere"),
+        (["plot", "nowhere"], "nowhere"),
+        (["frobnicate"], "frobnicate"),
+    ],
+)
+def test_a_bad_argument_exits_nonzero_naming_it(argv: list[str], named: str, capsys) -> None:
+    try:
+        code = main(argv)
+    except SystemExit as exit_info:  # argparse's own errors
+        code = exit_info.code
+    assert code == 2
+    assert named in capsys.readouterr().err
+
+
+def test_eval_prints_and_saves_json_and_markdown(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "eval"
+    code = main(
+        [
+            "eval",
+            "--env",
+            "asrus_v0",
+            "--players",
+            "random,random",
+            "--games",
+            "2",
+            "--out",
+            str(out),
+            "--no-progress",
+            "--option",
+            "num_players=3",
+        ]
+    )
+    assert code == 0
+    printed = capsys.readouterr().out
+    data = json.loads((out / "tournament.json").read_text())
+    assert data["env_options"]["num_players"] == 3
+    assert [s["name"] for s in data["standings"]] == ["random", "random#2"]
+    assert (out / "tournament.md").read_text() in printed
+
+
+def test_train_from_the_command_line_with_overrides(tmp_path: Path) -> None:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump(tiny_raw_config("asrus_v0", tmp_path / "runs")))
+    assert main(["train", str(path), "--set", "total_steps=256", "--set", "seed=5"]) == 0
+    run = tmp_path / "runs" / "run"
+    assert yaml.safe_load((run / "config.yaml").read_text())["seed"] == 5
+    assert main(["plot", str(run), "--out", str(tmp_path / "curves.png")]) == 0
+    assert (tmp_path / "curves.png").exists()
+
+
+def test_list_names_every_env(capsys) -> None:
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "asrus_v0" in out and "configs/asrus/ppo.yaml" in out
+
+
+class Person:
+    """Stdin of a person who reads the legal moves on screen: first some
+    nonsense, then alternately a move's string and its ``#id``."""
+
+    def __init__(self, screen: io.StringIO) -> None:
+        self.screen = screen
+        self.lines = 0
+
+    def readline(self) -> str:
+        self.lines += 1
+        if self.lines == 1:
+            return "no idea\n"
+        if self.lines == 2:
+            return "#9999\n"
+        listed = self.screen.getvalue().rsplit("legal moves: ", 1)[1].splitlines()[0]
+        text, action_id = re.match(r"(.+?) \(#(\d+)\)", listed).groups()
+        return f"{text}\n" if self.lines % 2 else f"#{action_id}\n"
+
+
+def test_a_person_plays_a_whole_game_through_stdin(env_id: str) -> None:
+    screen = io.StringIO()
+    person = Person(screen)
+    summary = play_terminal(env_id, seat=1, opponents="random", seed=3, stdin=person, stdout=screen)
+    shown = screen.getvalue()
+    assert "'no idea' is not a legal move now" in shown
+    assert "'#9999' is not a legal move now" in shown
+    assert "you are player_1" in shown and "final points:" in shown
+    assert summary["text"] in shown
+    assert 1 <= summary["rank"] <= len(summary["scores"])
+    assert person.lines > 3
+
+
+def test_play_on_the_command_line_ends_cleanly_when_input_ends(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "asrus_v0", "--seat", "0", "--opponents", "random", "--seed", "1"]) == 1
+    captured = capsys.readouterr()
+    assert "legal moves:" in captured.out and "you left the game" in captured.err

@@ -1,0 +1,156 @@
+"""Config validation: every mistake names the key, the value and what is allowed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from training_helpers import tiny_raw_config
+
+from flockgym.envs import list_envs
+from flockgym.training.baselines import game_folder
+from flockgym.training.config import ConfigError, apply_override, load_config, validate_config
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def write(tmp_path: Path, raw: dict) -> Path:
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    return path
+
+
+def error_of(tmp_path: Path, raw: dict, overrides: list[str] | None = None) -> str:
+    with pytest.raises(ConfigError) as info:
+        load_config(write(tmp_path, raw), overrides)
+    return str(info.value)
+
+
+def test_a_valid_config_fills_every_default(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, tiny_raw_config("asrus_v0", tmp_path)))
+    assert config.algo.learning_rate == 3e-4
+    assert config.vec_env == "DummyVecEnv"
+    assert config.torch_threads == 1
+    assert config.algo.net_arch == [32, 32]
+
+
+def test_a_typo_names_the_key_and_the_allowed_keys(tmp_path: Path) -> None:
+    raw = tiny_raw_config("asrus_v0", tmp_path)
+    raw["n_env"] = 4
+    message = error_of(tmp_path, raw)
+    assert "unknown key n_env" in message
+    assert "n_envs" in message
+
+
+def test_a_typo_in_a_section_names_the_dotted_key(tmp_path: Path) -> None:
+    raw = tiny_raw_config("asrus_v0", tmp_path)
+    raw["opponents"]["snapshot_evry"] = 10
+    message = error_of(tmp_path, raw)
+    assert "opponents.snapshot_evry" in message
+    assert "snapshot_every" in message
+
+
+def test_a_typo_in_the_algo_section_names_the_learner_keys(tmp_path: Path) -> None:
+    raw = tiny_raw_config("asrus_v0", tmp_path)
+    raw["algo"]["learnin_rate"] = 1e-3
+    message = error_of(tmp_path, raw)
+    assert "unknown key algo.learnin_rate" in message
+    assert "learning_rate" in message
+
+
+def test_a_wrong_type_names_key_value_and_expectation(tmp_path: Path) -> None:
+    raw = tiny_raw_config("asrus_v0", tmp_path)
+    raw["algo"]["learning_rate"] = "fast"
+    message = error_of(tmp_path, raw)
+    assert "algo.learning_rate = 'fast'" in message
+    assert "number" in message
+
+
+def test_a_value_out_of_range_says_the_bound(tmp_path: Path) -> None:
+    raw = tiny_raw_config("asrus_v0", tmp_path)
+    raw["n_envs"] = 0
+    message = error_of(tmp_path, raw)
+    assert "n_envs = 0" in message
+    assert "greater than or equal to 1" in message
+
+
+def test_a_choice_lists_the_allowed_values(tmp_path: Path) -> None:
+    raw = tiny_raw_config("asrus_v0", tmp_path)
+    raw["vec_env"] = "ProcVecEnv"
+    message = error_of(tmp_path, raw)
+    assert "vec_env = 'ProcVecEnv'" in message
+    assert "DummyVecEnv" in message and "SubprocVecEnv" in message
+
+
+def test_a_missing_key_is_named(tmp_path: Path) -> None:
+    raw = tiny_raw_config("asrus_v0", tmp_path)
+    del raw["total_steps"]
+    assert "missing key total_steps" in error_of(tmp_path, raw)
+
+
+def test_unknown_env_and_learner_list_what_is_registered(tmp_path: Path) -> None:
+    raw = tiny_raw_config("asrus_v0", tmp_path)
+    raw["env"]["id"] = "asrsu_v0"
+    message = error_of(tmp_path, raw)
+    assert "env.id = 'asrsu_v0'" in message and "asrus_v0" in message
+    raw = tiny_raw_config("asrus_v0", tmp_path)
+    raw["algo"]["name"] = "ppo2"
+    message = error_of(tmp_path, raw)
+    assert "algo.name = 'ppo2'" in message and "maskable_ppo" in message
+
+
+def test_env_options_are_checked_by_the_env(tmp_path: Path) -> None:
+    raw = tiny_raw_config("asrus_v0", tmp_path)
+    raw["env"]["options"] = {"num_players": 2}
+    message = error_of(tmp_path, raw)
+    assert "env.options" in message and "num_players=2" in message
+
+
+def test_batch_larger_than_a_rollout_is_refused(tmp_path: Path) -> None:
+    raw = tiny_raw_config("asrus_v0", tmp_path)
+    raw["algo"]["batch_size"] = 4096
+    message = error_of(tmp_path, raw)
+    assert "algo.batch_size = 4096" in message and "n_envs" in message
+
+
+def test_overrides_are_read_as_yaml_and_validated(tmp_path: Path) -> None:
+    path = write(tmp_path, tiny_raw_config("asrus_v0", tmp_path))
+    config = load_config(
+        path,
+        ["algo.learning_rate=3e-4", "algo.net_arch=[16, 16]", "opponents.pool=[random]", "seed=9"],
+    )
+    assert config.algo.learning_rate == pytest.approx(3e-4)
+    assert config.algo.net_arch == [16, 16]
+    assert config.seed == 9
+    message = error_of(tmp_path, tiny_raw_config("asrus_v0", tmp_path), ["algo.gamma=high"])
+    assert "algo.gamma = 'high'" in message
+
+
+def test_malformed_overrides_and_files_are_errors(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"key\.path=value"):
+        apply_override({}, "seed")
+    with pytest.raises(ConfigError, match="is a value, not a section"):
+        apply_override({"seed": 1}, "seed.x=2")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("env: [unclosed")
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        load_config(bad)
+    with pytest.raises(ConfigError, match="cannot read config"):
+        load_config(tmp_path / "missing.yaml")
+
+
+def test_every_shipped_config_is_valid() -> None:
+    paths = sorted((REPO / "configs").rglob("*.yaml"))
+    assert paths
+    for path in paths:
+        raw = yaml.safe_load(path.read_text())
+        if raw["env"]["id"] not in list_envs():
+            continue  # written ahead of its env's registration
+        validate_config(raw)
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_every_registered_env_has_a_ppo_config(env_id: str) -> None:
+    path = REPO / "configs" / game_folder(env_id) / "ppo.yaml"
+    assert load_config(path).env.id == env_id

@@ -1,0 +1,108 @@
+"""Training runs end to end: a smoke run per env, the run folder, determinism
+(same config and seed, same weights) and resuming a crashed run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+import yaml
+from training_helpers import baseline_bots, tiny_config
+
+from flockgym.training import load_policy
+from flockgym.training import train as train_module
+from flockgym.training.runs import read_progress, read_state
+from flockgym.training.train import resume_run, train
+
+
+def weights(path: Path) -> dict[str, torch.Tensor]:
+    return load_policy(path).network.state_dict()
+
+
+def same_weights(a: Path, b: Path) -> bool:
+    wa, wb = weights(a), weights(b)
+    return wa.keys() == wb.keys() and all(torch.equal(wa[k], wb[k]) for k in wa)
+
+
+def test_smoke_run_writes_a_self_describing_folder(env_id: str, tmp_path: Path) -> None:
+    config = tiny_config(
+        env_id,
+        tmp_path,
+        total_steps=2048,
+        opponents__snapshot_every=1024,
+        eval={"every": 1024, "games": 2, "opponents": baseline_bots(env_id), "tournament_games": 2},
+    )
+    run = train(config, config_stem="tiny")
+    assert run == tmp_path / "run"
+    resolved = yaml.safe_load((run / "config.yaml").read_text())
+    assert resolved["algo"]["learning_rate"] == 3e-4 and resolved["env"]["id"] == env_id
+    info = json.loads((run / "run.json").read_text())
+    assert info["seed"] == 3 and info["git_commit"] and info["steps_per_second"] > 0
+    assert {"torch", "stable-baselines3", "sb3-contrib", "flockgym"} <= set(info["versions"])
+    state = read_state(run)
+    assert state.finished and state.step == 2048
+    assert state.snapshots == ["snapshots/step_000001024.zip", "snapshots/step_000002048.zip"]
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == [
+        f"step_{step:09d}.zip" for step in (512, 1024, 1536, 2048)
+    ]
+    policy = load_policy(run / "final.zip", env_id=env_id)
+    assert policy.meta.steps == 2048 and policy.meta.env_id == env_id
+    evals = [r for r in read_progress(run) if r["kind"] == "eval"]
+    assert [r["step"] for r in evals] == [1024] * len(baseline_bots(env_id)) + [2048] * len(
+        baseline_bots(env_id)
+    )
+    assert any(r["kind"] == "selfplay" and r["opponent"] == "snapshot" for r in read_progress(run))
+    assert list((run / "tb").iterdir()), "no TensorBoard events"
+    assert (run / "tournament" / "tournament.md").exists()
+    assert (run / "learning_curves.png").stat().st_size > 1000
+
+
+def test_same_config_and_seed_give_the_same_weights(tmp_path: Path) -> None:
+    first = train(tiny_config("asrus_v0", tmp_path / "a", opponents__snapshot_every=512))
+    second = train(tiny_config("asrus_v0", tmp_path / "b", opponents__snapshot_every=512))
+    assert same_weights(first / "final.zip", second / "final.zip")
+    other = train(tiny_config("asrus_v0", tmp_path / "c", opponents__snapshot_every=512, seed=4))
+    assert not same_weights(first / "final.zip", other / "final.zip")
+
+
+class Crash(Exception):
+    pass
+
+
+def test_a_crashed_run_resumes_to_the_same_weights(tmp_path: Path, monkeypatch) -> None:
+    changes = {
+        "total_steps": 1536,
+        "opponents__snapshot_every": 512,
+        "eval": {"every": 512, "games": 2, "opponents": ["random"]},
+    }
+    whole = train(tiny_config("asrus_v0", tmp_path / "whole", **changes))
+
+    save = train_module.save_checkpoint
+
+    def save_then_crash(*args, **kwargs):
+        save(*args, **kwargs)
+        if args[4] == 1024:  # the step: crash just after the second checkpoint
+            raise Crash
+
+    monkeypatch.setattr(train_module, "save_checkpoint", save_then_crash)
+    with pytest.raises(Crash):
+        train(tiny_config("asrus_v0", tmp_path / "crashed", **changes))
+    monkeypatch.undo()
+    crashed = tmp_path / "crashed" / "run"
+    assert read_state(crashed).step == 1024 and not (crashed / "final.zip").exists()
+    resumed = resume_run(crashed)
+    assert same_weights(whole / "final.zip", resumed / "final.zip")
+    assert read_state(resumed).snapshots == read_state(whole).snapshots
+    steps = [(r["kind"], r["opponent"], r["step"]) for r in read_progress(resumed)]
+    assert steps == [(r["kind"], r["opponent"], r["step"]) for r in read_progress(whole)]
+    assert len(json.loads((resumed / "run.json").read_text())["resumed"]) == 1
+
+
+def test_resuming_a_finished_run_asks_for_more_steps(tmp_path: Path) -> None:
+    run = train(tiny_config("asrus_v0", tmp_path, total_steps=512))
+    with pytest.raises(ValueError, match="raise total_steps"):
+        resume_run(run)
+    resume_run(run, ["total_steps=1024"])
+    assert read_state(run).step == 1024

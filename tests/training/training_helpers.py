@@ -1,0 +1,63 @@
+"""Helpers of the training tests: tiny configs that train in seconds, and the
+`env_id` fixture (re-exported by conftest.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from flockgym.envs import list_envs, make_bot
+from flockgym.training.config import TrainConfig, validate_config
+
+
+def heuristic_available(env_id: str) -> bool:
+    """The heuristic bots arrive env by env; tests use them where they exist."""
+    try:
+        make_bot(env_id, "heuristic", 0)
+    except (ImportError, AttributeError):
+        return False
+    return True
+
+
+def baseline_bots(env_id: str) -> list[str]:
+    return ["random", "heuristic"] if heuristic_available(env_id) else ["random"]
+
+
+def tiny_raw_config(env_id: str, out: Path, **changes: Any) -> dict[str, Any]:
+    """A config dict for a run of a few thousand steps on 2 envs."""
+    raw: dict[str, Any] = {
+        "env": {"id": env_id, "options": {}},
+        "algo": {
+            "name": "maskable_ppo",
+            "n_steps": 128,
+            "batch_size": 128,
+            "n_epochs": 2,
+            "net_arch": [32, 32],
+        },
+        "opponents": {"pool": baseline_bots(env_id)},
+        "n_envs": 2,
+        "total_steps": 1024,
+        "seed": 3,
+        "progress_bar": False,
+        "eval": {"every": 0, "games": 2, "opponents": ["random"]},
+        "output": {"dir": str(out), "name": "run", "checkpoint_every": 512},
+    }
+    for key, value in changes.items():
+        section, _, field = key.partition("__")
+        if field:
+            raw[section][field] = value
+        else:
+            raw[key] = value
+    return raw
+
+
+def tiny_config(env_id: str, out: Path, **changes: Any) -> TrainConfig:
+    return validate_config(tiny_raw_config(env_id, out, **changes))
+
+
+@pytest.fixture(params=list_envs())
+def env_id(request: pytest.FixtureRequest) -> str:
+    """Every registered env, one at a time."""
+    return request.param

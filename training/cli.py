@@ -1,0 +1,280 @@
+"""The ``flockgym`` command: train, eval, plot, play, list, baselines.
+
+Every subcommand has ``--help``. A bad argument exits with status 2 and a
+message naming it (argparse's own errors, and ours: configs, bot specs,
+checkpoints, env options); a game the person leaves exits with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from flockgym.envs import FlockgymError, entry, list_envs
+
+USAGE_ERRORS: tuple[type[Exception], ...] = (FlockgymError,)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from .config import ConfigError
+    from .play import GameAbandoned
+    from .policies import BotSpecError, CheckpointError
+    from .runs import RunError
+
+    try:
+        return int(args.run(args) or 0)
+    except (ConfigError, BotSpecError, CheckpointError, RunError, FlockgymError) as err:
+        print(f"flockgym {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except GameAbandoned as err:
+        print(f"game abandoned: {err}", file=sys.stderr)
+        return 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="flockgym",
+        description="Train, evaluate and play flockgym agents.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser(
+        "train",
+        help="train from a YAML config, or resume a run",
+        description="Train from a YAML config (configs/<game>/<algo>.yaml), or "
+        "continue an interrupted run from its newest checkpoint.",
+    )
+    p.add_argument("config", nargs="?", help="YAML config file (not needed with --resume)")
+    p.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config value, e.g. --set algo.learning_rate=3e-4 "
+        "(repeatable; the value is read as YAML)",
+    )
+    p.add_argument(
+        "--resume",
+        metavar="RUN_DIR",
+        type=Path,
+        help="continue this run folder from its newest checkpoint",
+    )
+    p.set_defaults(run=run_train)
+
+    p = sub.add_parser(
+        "eval",
+        help="play a duplicate tournament between bots and checkpoints",
+        description="Play N seeded deals, each at every table of the seating, "
+        "and report win rates and mean points (95%% CIs) and Elo ratings.",
+    )
+    p.add_argument(
+        "--env",
+        required=True,
+        choices=list_envs(),
+        metavar="ENV_ID",
+        help=f"env id: {', '.join(list_envs())}",
+    )
+    p.add_argument(
+        "--players",
+        required=True,
+        metavar="SPEC,SPEC,...",
+        help="bot specs: random, heuristic, path/to/checkpoint.zip (or a run "
+        "folder), optionally @greedy or @sample",
+    )
+    p.add_argument(
+        "--games",
+        type=positive_int,
+        default=100,
+        metavar="N",
+        help="number of deals (each is played at every table; default 100)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    p.add_argument(
+        "--seating",
+        choices=("rotate", "field"),
+        default="rotate",
+        help="rotate: everyone everywhere (default); field: the first player "
+        "against a field of the second",
+    )
+    p.add_argument(
+        "--option",
+        dest="options",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="env option, e.g. --option num_players=4 (repeatable)",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="folder for tournament.json and tournament.md (default runs/eval/<env>-<time>)",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=run_eval)
+
+    p = sub.add_parser(
+        "plot",
+        help="PNG of a run's learning curves",
+        description="Plot win rate against each opponent over steps.",
+    )
+    p.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run folder")
+    p.add_argument("--out", type=Path, help="PNG path (default RUN_DIR/learning_curves.png)")
+    p.set_defaults(run=run_plot)
+
+    p = sub.add_parser(
+        "play",
+        help="play a game in the terminal against bots",
+        description="Play one game from a seat, against bots or checkpoints.",
+    )
+    p.add_argument(
+        "env", choices=list_envs(), metavar="ENV_ID", help=f"env id: {', '.join(list_envs())}"
+    )
+    p.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
+    p.add_argument(
+        "--opponents",
+        default="heuristic",
+        metavar="SPEC,...",
+        help="one bot spec for every other seat, or one per seat (default heuristic)",
+    )
+    p.add_argument("--seed", type=int, help="deal seed (default: a random one, printed)")
+    p.add_argument(
+        "--option",
+        dest="options",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="env option, e.g. --option num_players=4 (repeatable)",
+    )
+    p.set_defaults(run=run_play)
+
+    p = sub.add_parser("list", help="registered envs, their bots, configs and checkpoints")
+    p.set_defaults(run=run_list)
+
+    p = sub.add_parser(
+        "baselines",
+        help="regenerate docs/baselines.md",
+        description="Heuristic against random (and shipped checkpoints) for "
+        "every registered env, written as Markdown.",
+    )
+    p.add_argument("--games", type=positive_int, default=200, metavar="N", help="deals (200)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    p.add_argument("--out", type=Path, default=Path("docs/baselines.md"), help="Markdown file")
+    p.add_argument(
+        "--checkpoints",
+        type=Path,
+        default=Path("checkpoints"),
+        help="folder of shipped checkpoints, by game (default checkpoints)",
+    )
+    p.set_defaults(run=run_baselines)
+    return parser
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``--option key=value`` pairs (values read as YAML: 4, true, null)."""
+    options = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise FlockgymError(f"--option {item!r} must look like key=value")
+        options[key] = yaml.safe_load(value)
+    return options
+
+
+# ---- subcommands ------------------------------------------------------------------------
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from .train import resume_run, train_from_file
+
+    if args.resume is not None:
+        if args.config is not None:
+            raise FlockgymError("give either CONFIG or --resume RUN_DIR, not both")
+        resume_run(args.resume, args.overrides)
+    elif args.config is None:
+        raise FlockgymError("CONFIG is required (or --resume RUN_DIR)")
+    else:
+        train_from_file(args.config, args.overrides)
+    return 0
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from .evaluate import save_result, tournament
+    from .policies import make_participant, parse_specs
+
+    options = parse_options(args.options)
+    specs = parse_specs(args.players)
+    players = [make_participant(spec, args.env, options) for spec in specs]
+    result = tournament(
+        args.env,
+        players,
+        args.games,
+        args.seed,
+        options,
+        seating=args.seating,
+        progress=not args.no_progress,
+    )
+    out = args.out or Path("runs") / "eval" / f"{args.env}-{time.strftime('%Y%m%d-%H%M%S')}"
+    json_path, md_path = save_result(result, out)
+    print(result.to_markdown())
+    print(f"saved {json_path} and {md_path}")
+    return 0
+
+
+def run_plot(args: argparse.Namespace) -> int:
+    from .plot import plot_run
+
+    print(plot_run(args.run_dir, args.out))
+    return 0
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from .play import play_terminal
+
+    play_terminal(args.env, args.seat, args.opponents, args.seed, parse_options(args.options))
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from .baselines import game_folder
+
+    for env_id in list_envs():
+        item = entry(env_id)
+        game = game_folder(env_id)
+        configs = sorted(str(p) for p in Path("configs", game).glob("*.yaml"))
+        shipped = sorted(str(p) for p in Path("checkpoints", game).glob("*.zip"))
+        print(f"{env_id}: {item.summary}")
+        print(
+            f"  players {min(item.player_counts)}-{max(item.player_counts)} "
+            f"(default {item.default_players}); bots: random, heuristic "
+            f"({item.heuristic_bot})"
+        )
+        print(f"  configs: {', '.join(configs) or '-'}")
+        print(f"  checkpoints: {', '.join(shipped) or '-'}")
+    return 0
+
+
+def run_baselines(args: argparse.Namespace) -> int:
+    from .baselines import write_baselines
+
+    print(write_baselines(args.out, args.games, args.seed, args.checkpoints))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,293 @@
+"""Training configs: plain YAML, validated into typed sections.
+
+A config names the env, the learner and its hyperparameters, the opponent
+scheme, the vectorisation, the budget, the seed, the evaluation schedule and
+the output folder. Every field has a default and a docstring (its
+``description``), so the resolved config written into a run folder documents
+itself.
+
+Loading is two steps, because the ``algo`` section's keys depend on the learner
+it names: first the common sections, then ``algo`` against that learner's own
+parameter model (:mod:`flockgym.training.learners`). Any mistake, in either
+step, raises :class:`ConfigError` naming the key, the value given and what is
+allowed; nothing is silently ignored.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError
+
+from flockgym.envs import OptionError, list_envs, make
+
+from .learners import AlgoParams, get_learner, learner_names
+
+
+class ConfigError(ValueError):
+    """A config file, or a ``--set`` override, is not valid; the message says why."""
+
+
+class Section(BaseModel):
+    """Base of every config section: unknown keys are errors, values are checked
+    when assigned too."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class EnvConfig(Section):
+    """Which game to train on."""
+
+    id: str = Field(description="registered env id, e.g. asrus_v0 (`flockgym list` shows them)")
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="env options given to flockgym.envs.make (num_players, reward, game "
+        "options); see docs/api.md and the game's rules page",
+    )
+    reward_scale: float = Field(
+        1.0,
+        gt=0,
+        description="the learner's rewards are multiplied by this (e.g. 0.02 with reward: score, "
+        "where points swing by tens, so that the value loss does not swamp the policy's gradient)",
+    )
+
+
+class OpponentsConfig(Section):
+    """Who fills the seats the learner does not take."""
+
+    pool: list[str] = Field(
+        default_factory=lambda: ["random", "heuristic"],
+        description="bot specs that stay in the pool for the whole run: 'random', "
+        "'heuristic' or a checkpoint path; one is drawn per episode and fills every other seat",
+    )
+    snapshot_every: int = Field(
+        0,
+        ge=0,
+        description="add a frozen copy of the learner to the pool every this many steps (0: never)",
+    )
+    max_snapshots: int = Field(5, ge=1, description="only the newest snapshots stay in the pool")
+    snapshot_share: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="probability that an episode's opponents are a snapshot, once there is one",
+    )
+    snapshot_play: Literal["sample", "greedy"] = Field(
+        "sample", description="snapshots sample their moves from the policy, or play its argmax"
+    )
+
+
+class EvalConfig(Section):
+    """Evaluation of the learner during and after training."""
+
+    every: int = Field(
+        0, ge=0, description="evaluate every this many steps (0: only at the end of the run)"
+    )
+    games: int = Field(
+        20,
+        ge=2,
+        description="deals per opponent; each deal is replayed with the learner in "
+        "every seat and the opponent in all the others",
+    )
+    opponents: list[str] = Field(
+        default_factory=lambda: ["random", "heuristic"],
+        description="bot specs the learner is evaluated against, one at a time",
+    )
+    learner_play: Literal["greedy", "sample"] = Field(
+        "greedy", description="how the learner picks moves when evaluated"
+    )
+    seed: int = Field(
+        12345,
+        ge=0,
+        description="seed of the evaluation deals: fixed, so every evaluation plays the same hands",
+    )
+    tournament_games: int = Field(
+        0,
+        ge=0,
+        description="after training, a tournament of the final policy and the "
+        "opponents over this many deals, saved in the run folder (0: none)",
+    )
+
+
+class OutputConfig(Section):
+    """Where the run folder goes and how often it is written."""
+
+    dir: str = Field("runs", description="parent folder of the run folders")
+    name: str | None = Field(
+        None, description="run folder name (default: the config file's stem and the UTC time)"
+    )
+    checkpoint_every: int = Field(
+        100_000,
+        ge=1,
+        description="write a resumable checkpoint every this many steps (and always at the end)",
+    )
+
+
+class TrainConfig(Section):
+    """One training run, from YAML."""
+
+    env: EnvConfig
+    algo: SerializeAsAny[AlgoParams] = Field(
+        description="the learner, by name, and its hyperparameters (see learners.py)"
+    )
+    opponents: OpponentsConfig = Field(default_factory=OpponentsConfig)
+    n_envs: int = Field(8, ge=1, description="parallel envs the learner collects from")
+    vec_env: Literal["DummyVecEnv", "SubprocVecEnv"] = Field(
+        "DummyVecEnv",
+        description="DummyVecEnv steps the envs in this process (fastest on a few cores); "
+        "SubprocVecEnv gives each env its own process (for bigger machines)",
+    )
+    total_steps: int = Field(ge=1, description="learner steps (its own moves) to train for")
+    seed: int = Field(0, ge=0, description="the one seed everything else is derived from")
+    torch_threads: int = Field(1, ge=1, description="torch intra-op threads (1 is fastest here)")
+    progress_bar: bool = Field(True, description="show a progress bar with steps per second")
+    eval: EvalConfig = Field(default_factory=EvalConfig)
+    output: OutputConfig = Field(default_factory=OutputConfig)
+
+
+# ---- loading ------------------------------------------------------------------
+
+
+def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainConfig:
+    """Read a YAML config, apply ``key.path=value`` overrides, and validate it."""
+    path = Path(path)
+    try:
+        raw = yaml.safe_load(path.read_text())
+    except OSError as err:
+        raise ConfigError(f"cannot read config {path}: {err.strerror}") from None
+    except yaml.YAMLError as err:
+        raise ConfigError(f"{path} is not valid YAML: {err}") from None
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: a config is a mapping of sections, got {type(raw).__name__}")
+    for item in overrides or []:
+        apply_override(raw, item)
+    try:
+        return validate_config(raw)
+    except ConfigError as err:
+        raise ConfigError(f"{path}: {err}") from None
+
+
+def apply_override(raw: dict[str, Any], item: str) -> None:
+    """Set ``a.b.c=value`` in ``raw``; the value is read as YAML (``3e-4``, ``[64, 64]``)."""
+    key, sep, text = item.partition("=")
+    if not sep or not key.strip():
+        raise ConfigError(f"override {item!r} must look like key.path=value")
+    parts = key.strip().split(".")
+    node = raw
+    for i, part in enumerate(parts[:-1]):
+        child = node.setdefault(part, {})
+        if not isinstance(child, dict):
+            raise ConfigError(
+                f"override {item!r}: {'.'.join(parts[: i + 1])} is a value, not a section"
+            )
+        node = child
+    try:
+        node[parts[-1]] = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        raise ConfigError(f"override {item!r}: the value is not valid YAML: {err}") from None
+
+
+def validate_config(raw: dict[str, Any]) -> TrainConfig:
+    """Validate a raw config dict: the common sections, the ``algo`` section
+    against its learner's parameters, then the env options by building the env."""
+    try:
+        config = TrainConfig.model_validate(raw)
+    except ValidationError as err:
+        raise ConfigError(describe_errors(err, TrainConfig)) from None
+    learner = get_learner_or_error(config.algo.name)
+    try:
+        params = learner.params_model.model_validate(raw["algo"])
+    except ValidationError as err:
+        raise ConfigError(describe_errors(err, learner.params_model, prefix=("algo",))) from None
+    config.algo = params
+    problems = learner.check(params, config.n_envs)
+    if problems:
+        raise ConfigError("; ".join(problems))
+    check_env(config.env)
+    return config
+
+
+def get_learner_or_error(name: str) -> Any:
+    try:
+        return get_learner(name)
+    except KeyError:
+        raise ConfigError(
+            f"algo.name = {name!r} is not a registered learner; allowed: "
+            f"{', '.join(learner_names())}"
+        ) from None
+
+
+def check_env(env: EnvConfig) -> None:
+    """The env id must be registered and its options accepted by the env itself."""
+    if env.id not in list_envs():
+        raise ConfigError(
+            f"env.id = {env.id!r} is not a registered env; allowed: {', '.join(list_envs())}"
+        )
+    try:
+        make(env.id, **env.options)
+    except OptionError as err:
+        raise ConfigError(f"env.options: {err}") from None
+
+
+def describe_errors(
+    err: ValidationError, model: type[BaseModel], prefix: tuple[str, ...] = ()
+) -> str:
+    """One line per problem: the dotted key, the value given, and what is allowed."""
+    lines = []
+    for problem in err.errors():
+        loc = tuple(str(p) for p in problem["loc"])
+        key = ".".join(prefix + loc)
+        if problem["type"] == "extra_forbidden":
+            allowed = ", ".join(fields_at(model, loc[:-1]))
+            lines.append(f"unknown key {key}; allowed keys here: {allowed}")
+        elif problem["type"] == "missing":
+            lines.append(f"missing key {key} ({field_description(model, loc)})")
+        else:
+            lines.append(f"{key} = {problem['input']!r}: {problem['msg']}")
+    return "invalid config: " + "; ".join(lines)
+
+
+def fields_at(model: type[BaseModel], loc: tuple[str, ...]) -> list[str]:
+    """Names of the fields of the (nested) section at ``loc``."""
+    for part in loc:
+        annotation = model.model_fields[part].annotation
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            return []
+        model = annotation
+    return list(model.model_fields)
+
+
+def field_description(model: type[BaseModel], loc: tuple[str, ...]) -> str:
+    for part in loc[:-1]:
+        annotation = model.model_fields[part].annotation
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            return ""
+        model = annotation
+    field = model.model_fields.get(loc[-1]) if loc else None
+    return field.description or "" if field else ""
+
+
+def config_to_yaml(config: TrainConfig) -> str:
+    """The resolved config (every default filled in) as YAML, for the run folder."""
+    return yaml.safe_dump(config.model_dump(mode="json"), sort_keys=False)
+
+
+def learner_params(config: TrainConfig) -> AlgoParams:
+    """The ``algo`` section, typed by its learner."""
+    return config.algo
+
+
+__all__ = [
+    "ConfigError",
+    "EnvConfig",
+    "EvalConfig",
+    "OpponentsConfig",
+    "OutputConfig",
+    "TrainConfig",
+    "apply_override",
+    "config_to_yaml",
+    "load_config",
+    "validate_config",
+]

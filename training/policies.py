@@ -1,0 +1,375 @@
+"""Trained policies and bot specs: everything that can sit at a table.
+
+* A checkpoint is the learner's own zip (``model.save``) plus a
+  ``flockgym.json`` member saying which env, options and shapes it was trained
+  for. :func:`load_policy` reads that first, so a wrong file or a mismatched
+  env fails with a message naming both sides, then loads the policy network's
+  weights only (no unpickling).
+* A :class:`Policy` answers ``act(observation, action_mask) -> action``;
+  :class:`PolicyBot` adapts it to the env's ``Bot`` protocol
+  (``act(observation_dict, view)``).
+* A bot spec string names a participant anywhere one is asked for:
+  ``random``, ``heuristic``, or a checkpoint path (``path/to/ckpt.zip``, or a
+  run folder for its final policy), optionally suffixed ``@greedy`` (the
+  default: the most probable legal move) or ``@sample`` (drawn from the policy).
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from flockgym.envs import Bot, OptionError, entry, make, make_bot
+from flockgym.envs.core.rng import make_rng
+
+from .learners import get_learner
+
+CHECKPOINT_FORMAT = "flockgym-checkpoint"
+CHECKPOINT_VERSION = 1
+META_MEMBER = "flockgym.json"
+PLAY_MODES = ("greedy", "sample")
+Play = Literal["greedy", "sample"]
+
+
+class CheckpointError(ValueError):
+    """A checkpoint cannot be read, or was trained for another env or shape."""
+
+
+class BotSpecError(ValueError):
+    """A bot spec string names nothing we can seat."""
+
+
+# ---- checkpoint metadata ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckpointMeta:
+    """What a checkpoint was trained for: written beside the weights in the zip."""
+
+    env_id: str
+    env_options: dict[str, Any]
+    observation_size: int
+    num_actions: int
+    algo: str
+    network: dict[str, Any]
+    steps: int = 0
+    seed: int = 0
+    git_commit: str = "unknown"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        options = ", ".join(f"{k}={v!r}" for k, v in sorted(self.env_options.items()))
+        return (
+            f"{self.env_id} ({options or 'default options'}; observation "
+            f"({self.observation_size},), {self.num_actions} actions)"
+        )
+
+
+def env_shapes(env_id: str, env_options: dict[str, Any]) -> tuple[int, int, dict[str, Any]]:
+    """Observation size, number of actions and resolved options of an env config."""
+    env = make(env_id, **env_options).unwrapped
+    agent = env.possible_agents[0]
+    size = int(env.observation_space(agent)["observation"].shape[0])
+    options = {k: v for k, v in env.options.items() if k != "render_mode"}
+    return size, int(env.action_space(agent).n), options
+
+
+def write_meta(path: Path, meta: CheckpointMeta) -> None:
+    """Add ``flockgym.json`` to the zip the learner saved at ``path``."""
+    payload = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **asdict(meta)}
+    with zipfile.ZipFile(path, "a") as archive:
+        archive.writestr(META_MEMBER, json.dumps(payload, indent=2))
+
+
+def read_meta(path: str | Path) -> CheckpointMeta:
+    """The metadata of a checkpoint; :class:`CheckpointError` says what is wrong."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"checkpoint {path} does not exist")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            if META_MEMBER not in archive.namelist():
+                raise CheckpointError(
+                    f"{path} is not a flockgym checkpoint: the zip has no {META_MEMBER} "
+                    f"(train with `flockgym train` to make one)"
+                )
+            payload = json.loads(archive.read(META_MEMBER))
+    except zipfile.BadZipFile:
+        raise CheckpointError(f"{path} is not a checkpoint: not a zip file") from None
+    except json.JSONDecodeError as err:
+        raise CheckpointError(f"{path}: {META_MEMBER} is not valid JSON ({err})") from None
+    if payload.get("format") != CHECKPOINT_FORMAT or payload.get("version") != CHECKPOINT_VERSION:
+        raise CheckpointError(
+            f"{path}: unknown checkpoint format {payload.get('format')!r} version "
+            f"{payload.get('version')!r}; expected {CHECKPOINT_FORMAT!r} {CHECKPOINT_VERSION}"
+        )
+    fields = {k: v for k, v in payload.items() if k not in ("format", "version")}
+    try:
+        return CheckpointMeta(**fields)
+    except TypeError as err:
+        raise CheckpointError(f"{path}: malformed {META_MEMBER}: {err}") from None
+
+
+# ---- policies -------------------------------------------------------------------------
+
+
+class Policy:
+    """A trained policy: ``act(observation, action_mask) -> action`` (always legal).
+
+    ``play='greedy'`` picks the most probable legal action; ``'sample'`` draws
+    one from the policy's probabilities with its own seeded generator.
+    """
+
+    def __init__(
+        self, network: Any, meta: CheckpointMeta, play: Play = "greedy", seed: int | None = None
+    ) -> None:
+        if play not in PLAY_MODES:
+            raise ValueError(f"play={play!r}; allowed: {', '.join(PLAY_MODES)}")
+        self.network = network
+        self.meta = meta
+        self.learner = get_learner(meta.algo)
+        self.play = play
+        self.rng = make_rng(seed)
+
+    def act(self, observation: Any, action_mask: Any = None) -> int:
+        """The move for ``observation`` (the vector, or the env's dict with its mask)."""
+        return self.choose(observation, action_mask, self.play, self.rng)
+
+    def probabilities(self, observation: Any, action_mask: Any = None) -> np.ndarray:
+        """The policy's distribution over actions, zero on every masked action."""
+        vector, mask = self._split(observation, action_mask)
+        logits = self.learner.action_logits(self.network, vector[None, :])[0].astype(np.float64)
+        logits[~mask] = -np.inf
+        logits -= logits.max()
+        weights = np.exp(logits)
+        return weights / weights.sum()
+
+    def choose(
+        self, observation: Any, action_mask: Any, play: Play, rng: np.random.Generator
+    ) -> int:
+        probs = self.probabilities(observation, action_mask)
+        if play == "greedy":
+            return int(np.argmax(probs))
+        return int(rng.choice(probs.size, p=probs))
+
+    def as_bot(self, play: Play | None = None, seed: int | None = None) -> PolicyBot:
+        """This policy as an env ``Bot`` (``act(observation_dict, view)``)."""
+        return PolicyBot(self, play or self.play, seed)
+
+    def check_env(self, env_id: str, env_options: dict[str, Any]) -> None:
+        """Raise :class:`CheckpointError` unless this policy fits that env config."""
+        try:
+            size, actions, options = env_shapes(env_id, env_options)
+        except OptionError as err:
+            raise CheckpointError(f"cannot build {env_id} to check the checkpoint: {err}") from None
+        if (env_id, size, actions) != (
+            self.meta.env_id,
+            self.meta.observation_size,
+            self.meta.num_actions,
+        ):
+            asked = CheckpointMeta(env_id, options, size, actions, "", {})
+            raise CheckpointError(
+                f"checkpoint was trained for {self.meta.describe()}; asked to play "
+                f"{asked.describe()}"
+            )
+
+    def _split(self, observation: Any, action_mask: Any) -> tuple[np.ndarray, np.ndarray]:
+        if isinstance(observation, dict):
+            if action_mask is None:
+                action_mask = observation["action_mask"]
+            observation = observation["observation"]
+        vector = np.asarray(observation, dtype=np.float32).reshape(-1)
+        if vector.size != self.meta.observation_size:
+            raise CheckpointError(
+                f"observation of size {vector.size}; this policy was trained on "
+                f"{self.meta.describe()}"
+            )
+        if action_mask is None:
+            raise ValueError("act() needs the action mask (or the env's observation dict)")
+        mask = np.asarray(action_mask).reshape(-1).astype(bool)
+        if mask.size != self.meta.num_actions or not mask.any():
+            raise ValueError(
+                f"action mask must have {self.meta.num_actions} entries with at least one "
+                f"legal action; got {mask.size} entries, {int(mask.sum())} legal"
+            )
+        return vector, mask
+
+
+class PolicyBot:
+    """A :class:`Policy` seated as an env bot: the env's ``Bot`` protocol."""
+
+    def __init__(self, policy: Policy, play: Play = "greedy", seed: int | None = None) -> None:
+        self.policy = policy
+        self.play = play
+        self.rng = make_rng(seed)
+
+    def act(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> int:
+        return self.policy.choose(observation, None, self.play, self.rng)
+
+
+def load_policy(
+    path: str | Path,
+    *,
+    play: Play = "greedy",
+    seed: int | None = None,
+    env_id: str | None = None,
+    env_options: dict[str, Any] | None = None,
+) -> Policy:
+    """The policy of a checkpoint; with ``env_id``, checked against that env config.
+
+    A missing, malformed or mismatched file raises :class:`CheckpointError`
+    naming what the checkpoint was trained for and what is asked.
+    """
+    path = Path(path)
+    meta = read_meta(path)
+    try:
+        learner = get_learner(meta.algo)
+    except KeyError:
+        raise CheckpointError(f"{path}: trained with unknown learner {meta.algo!r}") from None
+    try:
+        network = learner.load_network(path, meta.network, meta.observation_size, meta.num_actions)
+    except (KeyError, RuntimeError, ValueError, zipfile.BadZipFile) as err:
+        raise CheckpointError(
+            f"{path}: the weights do not match {meta.describe()} with network {meta.network}: {err}"
+        ) from None
+    policy = Policy(network, meta, play=play, seed=seed)
+    if env_id is not None:
+        policy.check_env(env_id, env_options or {})
+    return policy
+
+
+@lru_cache(maxsize=64)
+def _cached_policy(path: str, mtime_ns: int) -> Policy:
+    return load_policy(path)
+
+
+def shared_policy(path: str | Path) -> Policy:
+    """``load_policy`` once per file and process: self-play envs in one process
+    share the network (each seat draws with its own generator)."""
+    path = Path(path).resolve()
+    if not path.is_file():
+        raise CheckpointError(f"checkpoint {path} does not exist")
+    return _cached_policy(str(path), path.stat().st_mtime_ns)
+
+
+# ---- bot specs -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A parsed bot spec: a baseline bot kind, or a checkpoint and how it plays."""
+
+    text: str
+    kind: Literal["random", "heuristic", "checkpoint"]
+    path: Path | None = None
+    play: Play = "greedy"
+
+
+SPEC_HELP = (
+    "a bot spec is 'random', 'heuristic', or a checkpoint: path/to/file.zip or a run "
+    "folder, optionally with @greedy (default) or @sample"
+)
+
+
+def parse_spec(text: str) -> BotSpec:
+    """Parse one bot spec (see the module docstring); :class:`BotSpecError` if it names nothing."""
+    cleaned = text.strip()
+    if cleaned in ("random", "heuristic"):
+        return BotSpec(cleaned, cleaned)
+    target, _, play = cleaned.rpartition("@") if "@" in cleaned else (cleaned, "", "greedy")
+    if play not in PLAY_MODES:
+        raise BotSpecError(f"bot spec {text!r}: unknown play mode @{play}; {SPEC_HELP}")
+    path = Path(target)
+    if path.is_dir():
+        path = run_policy_file(path)
+    elif path.suffix != ".zip":
+        raise BotSpecError(f"unknown bot spec {text!r}; {SPEC_HELP}")
+    elif not path.is_file():
+        raise BotSpecError(f"bot spec {text!r}: checkpoint {path} does not exist")
+    return BotSpec(cleaned, "checkpoint", path, play)  # type: ignore[arg-type]
+
+
+def parse_specs(text: str) -> list[BotSpec]:
+    """Comma-separated bot specs."""
+    items = [item for item in text.split(",") if item.strip()]
+    if not items:
+        raise BotSpecError(f"no bot specs in {text!r}; {SPEC_HELP}")
+    return [parse_spec(item) for item in items]
+
+
+def run_policy_file(run_dir: Path) -> Path:
+    """The policy a run folder stands for: its final policy, else its newest checkpoint."""
+    final = run_dir / "final.zip"
+    if final.is_file():
+        return final
+    checkpoints = sorted((run_dir / "checkpoints").glob("*.zip"))
+    if not checkpoints:
+        raise BotSpecError(f"{run_dir} is a folder with no final.zip and no checkpoints/*.zip")
+    return checkpoints[-1]
+
+
+# ---- participants ----------------------------------------------------------------------
+
+
+@dataclass
+class Participant:
+    """A bot spec made concrete for one env: a name and a factory of fresh bots
+    (one per seat and game, each with its own seed)."""
+
+    name: str
+    new_bot: Callable[[int], Bot]
+    spec: str = ""
+
+
+def make_participant(
+    spec: BotSpec | str,
+    env_id: str,
+    env_options: dict[str, Any] | None = None,
+    name: str | None = None,
+) -> Participant:
+    """Check ``spec`` against the env (heuristic available, checkpoint shapes) and
+    return a participant that makes its bots."""
+    if isinstance(spec, str):
+        spec = parse_spec(spec)
+    label = name or spec.text
+    if spec.kind == "random":
+        return Participant(label, lambda seed: make_bot(env_id, "random", seed), spec.text)
+    if spec.kind == "heuristic":
+        check_heuristic(env_id)
+        return Participant(label, lambda seed: make_bot(env_id, "heuristic", seed), spec.text)
+    assert spec.path is not None
+    policy = shared_policy(spec.path)
+    policy.check_env(env_id, env_options or {})
+    return policy_participant(label, policy, spec.play, spec.text)
+
+
+def policy_participant(name: str, policy: Policy, play: Play, spec: str = "") -> Participant:
+    """A participant whose bots all play ``policy`` (each seat with its own generator)."""
+    return Participant(name, lambda seed: policy.as_bot(play, seed), spec or name)
+
+
+def check_heuristic(env_id: str) -> None:
+    """Fail early, and clearly, if the env's heuristic bot cannot be built."""
+    try:
+        make_bot(env_id, "heuristic", 0)
+    except (ImportError, AttributeError) as err:
+        raise BotSpecError(
+            f"the heuristic bot of {env_id} ({entry(env_id).heuristic_bot}) is not available: {err}"
+        ) from None
+
+
+def unique_names(names: list[str]) -> list[str]:
+    """``random, random`` -> ``random, random#2``: tables need distinct names."""
+    seen: dict[str, int] = {}
+    result = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        result.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return result

@@ -1,0 +1,215 @@
+"""Self-play as a single-agent gymnasium env: the learner's seat, the others' bots inside.
+
+Each episode the learner takes one seat (rotating from episode to episode) and
+one opponent drawn from the pool fills every other seat. The opponents move
+inside :meth:`SelfPlayEnv.step`, so from the learner's side a step is "my move,
+then everyone else's until it is my turn again or the game is over".
+
+The learner's reward for a step is everything the AEC env paid it since its
+previous move, read the way ``env.last()`` reads it (``_cumulative_rewards``),
+including the final result when the game ends on another player's move. So the
+learner's episode return is exactly its game result (a test checks it). The
+bug this avoids: ending the episode on the winner's move, so the losers never
+see their -1 (PettingZoo's SB3 action-mask tutorial, PettingZoo issue #1147).
+
+The observation is the env's observation vector; the mask is offered through
+``action_masks()``, as sb3-contrib's MaskablePPO expects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import torch
+
+from flockgym.envs import Bot, make
+from flockgym.envs.core.rng import make_rng
+
+from .policies import Participant, make_participant, policy_participant, shared_policy
+
+SNAPSHOT = "snapshot"
+"""Label of snapshot opponents in the per-opponent statistics."""
+
+MAX_REDEALS = 100
+
+
+class OpponentPool:
+    """What one self-play env draws its opponents from: fixed participants (bots,
+    checkpoints) and the newest frozen snapshots of the learner."""
+
+    def __init__(self, fixed: list[Participant], snapshot_share: float, max_snapshots: int) -> None:
+        self.fixed = fixed
+        self.snapshots: list[Participant] = []
+        self.snapshot_share = snapshot_share
+        self.max_snapshots = max_snapshots
+
+    def add_snapshot(self, participant: Participant) -> None:
+        self.snapshots = [*self.snapshots, participant][-self.max_snapshots :]
+
+    def draw(self, rng: np.random.Generator) -> tuple[str, Participant]:
+        """(statistics label, participant) of the next episode's opponents."""
+        use_snapshot = self.snapshots and (not self.fixed or rng.random() < self.snapshot_share)
+        if use_snapshot:
+            return SNAPSHOT, self.snapshots[int(rng.integers(len(self.snapshots)))]
+        chosen = self.fixed[int(rng.integers(len(self.fixed)))]
+        return chosen.name, chosen
+
+
+class SelfPlayEnv(gym.Env):
+    """One seat of a flockgym AEC env for a single-agent learner (see module doc).
+
+    ``seat_offset`` staggers the seat rotation of parallel copies, so that a
+    vector of envs covers every seat from the first episodes.
+    """
+
+    metadata = {"render_modes": []}  # noqa: RUF012 (gymnasium's convention)
+
+    def __init__(
+        self,
+        env_id: str,
+        env_options: dict[str, Any],
+        pool: list[str],
+        snapshots: Sequence[str] = (),
+        snapshot_share: float = 0.5,
+        max_snapshots: int = 5,
+        snapshot_play: str = "sample",
+        seat_offset: int = 0,
+        reward_scale: float = 1.0,
+    ) -> None:
+        self.game = make(env_id, **env_options)
+        self.raw = self.game.unwrapped
+        self.env_id = env_id
+        self.env_options = dict(env_options)
+        self.agents = list(self.raw.possible_agents)
+        space = self.raw.observation_space(self.agents[0])
+        self.observation_space = space["observation"]
+        self.action_space = self.raw.action_space(self.agents[0])
+        self.snapshot_play = snapshot_play
+        self.pool = OpponentPool(
+            [make_participant(spec, env_id, env_options) for spec in pool],
+            snapshot_share,
+            max_snapshots,
+        )
+        for path in snapshots:
+            self.add_snapshot(path)
+        self.seat_offset = seat_offset
+        self.reward_scale = reward_scale
+        self.rng = make_rng(None)
+        self.episode = 0
+        self.learner = self.agents[0]
+        self.opponent = ""
+        self.bots: dict[str, Bot] = {}
+        self.carried = 0.0
+
+    def add_snapshot(self, path: str) -> None:
+        """Put the frozen policy at ``path`` into this env's opponent pool."""
+        policy = shared_policy(path)
+        policy.check_env(self.env_id, self.env_options)
+        self.pool.add_snapshot(policy_participant(Path(path).stem, policy, self.snapshot_play))
+
+    # ---- gymnasium API -------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """A new game: the next seat for the learner, fresh opponents, a new deal.
+        ``seed`` restarts this env's generator (deals, seats, opponents, their moves)."""
+        super().reset(seed=seed)
+        if seed is not None:
+            self.rng = make_rng(seed)
+            self.episode = 0
+        for _ in range(MAX_REDEALS):
+            self._new_game()
+            self._play_opponents()
+            if not self._learner_done():
+                # Points scored before the learner's first move are paid with it.
+                self.carried = float(self.raw._cumulative_rewards[self.learner])
+                return self._observation(), {}
+        raise RuntimeError(
+            f"{self.env_id}: {MAX_REDEALS} deals in a row ended before {self.learner} moved"
+        )
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """The learner's move, then the opponents' until it is its turn or the game ends."""
+        self.game.step(int(action))  # zeroes the learner's cumulative reward first
+        self._play_opponents()
+        reward = float(self.raw._cumulative_rewards[self.learner]) + self.carried
+        self.carried = 0.0
+        reward *= self.reward_scale
+        terminated = bool(self.raw.terminations[self.learner])
+        truncated = bool(self.raw.truncations[self.learner])
+        info = self._result() if terminated or truncated else {}
+        return self._observation(), reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal moves of the learner now (MaskablePPO reads this before each step)."""
+        return self.raw.observe(self.learner)["action_mask"].astype(bool)
+
+    # ---- internals -------------------------------------------------------------------
+
+    def _new_game(self) -> None:
+        n = len(self.agents)
+        self.learner = self.agents[(self.seat_offset + self.episode) % n]
+        self.episode += 1
+        self.opponent, participant = self.pool.draw(self.rng)
+        seeds = self.rng.integers(2**63, size=n)
+        self.bots = {
+            agent: participant.new_bot(int(seeds[i]))
+            for i, agent in enumerate(self.agents)
+            if agent != self.learner
+        }
+        self.game.reset(seed=int(self.rng.integers(2**63)))
+
+    def _play_opponents(self) -> None:
+        """Step the other seats until the learner is to act or is done."""
+        while not self._learner_done():
+            agent = self.game.agent_selection
+            if agent == self.learner:
+                return
+            if self.raw.terminations[agent] or self.raw.truncations[agent]:
+                self.game.step(None)
+                continue
+            observation = self.raw.observe(agent)
+            self.game.step(self.bots[agent].act(observation, self.raw.view(agent)))
+
+    def _learner_done(self) -> bool:
+        return bool(self.raw.terminations[self.learner] or self.raw.truncations[self.learner])
+
+    def _observation(self) -> np.ndarray:
+        return self.raw.observe(self.learner)["observation"]
+
+    def _result(self) -> dict[str, Any]:
+        """The finished game from the learner's side, for per-opponent statistics."""
+        winners = self.raw.winners
+        share = 1.0 / len(winners) if self.learner in winners else 0.0
+        return {
+            "game_result": {
+                "opponent": self.opponent,
+                "seat": self.agents.index(self.learner),
+                "win": share,
+                "points": float(self.raw.scores[self.learner]),
+            }
+        }
+
+
+def make_selfplay_env(torch_threads: int, seat_offset: int, **kwargs: Any) -> SelfPlayEnv:
+    """Factory for the vec envs (a top-level function, so subprocesses can pickle it).
+    Snapshot opponents run torch in here; a subprocess must not grab every core."""
+    torch.set_num_threads(torch_threads)
+    return SelfPlayEnv(seat_offset=seat_offset, **kwargs)
+
+
+def make_vec_env(vec_env: str, n_envs: int, torch_threads: int, env_kwargs: dict[str, Any]) -> Any:
+    """``n_envs`` self-play envs in the named vec-env class, with episode monitoring."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    factories = [
+        partial(make_selfplay_env, torch_threads, rank, **env_kwargs) for rank in range(n_envs)
+    ]
+    venv = DummyVecEnv(factories) if vec_env == "DummyVecEnv" else SubprocVecEnv(factories)
+    return VecMonitor(venv)

@@ -1,0 +1,357 @@
+"""``flockgym train CONFIG``: self-play training of a mask-aware learner.
+
+Read :func:`train` top to bottom: run folder, seeds, envs and learner, then the
+loop (one learner iteration at a time; snapshots, evaluations and checkpoints
+when their step comes), then the final policy, evaluation, tournament and plot.
+
+Reproducibility: everything random is derived from ``config.seed`` here. The
+envs are reset at every checkpoint with seeds derived from (seed, step), and a
+checkpoint stores the weights, the optimizer, the opponent pool and the global
+generators, so that a run resumed from a checkpoint continues exactly as the
+uninterrupted run would have (same final weights, on CPU).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import configure
+from tqdm import tqdm
+
+from .config import TrainConfig, config_to_yaml, load_config
+from .evaluate import derive_seed, save_result, tournament
+from .learners import Learner, get_learner
+from .policies import (
+    CheckpointMeta,
+    Policy,
+    env_shapes,
+    make_participant,
+    policy_participant,
+    write_meta,
+)
+from .runs import (
+    RunState,
+    append_progress,
+    git_commit,
+    new_run_dir,
+    read_state,
+    restore_rng_states,
+    rng_states,
+    truncate_progress,
+    update_run_info,
+    write_run_info,
+    write_state,
+)
+from .selfplay import make_vec_env
+
+
+def train(config: TrainConfig, config_stem: str = "config", resume: Path | None = None) -> Path:
+    """Train as ``config`` says (or continue the run in ``resume``); return the run folder."""
+    # ---- run folder -------------------------------------------------------------------
+    if resume is not None:
+        run_dir, state = resume, read_state(resume)
+        truncate_progress(run_dir, state.step)
+    else:
+        run_dir = new_run_dir(config.output.dir, config.output.name, config.env.id, config_stem)
+        state = None
+    (run_dir / "config.yaml").write_text(config_to_yaml(config))
+    write_run_info(run_dir, config.seed, resumed=state is not None)
+
+    # ---- seeds: everything below derives from config.seed ------------------------------
+    seed_everything(config.seed, config.torch_threads)
+
+    # ---- opponents and evaluation bots: fail now, not an hour in ------------------------
+    env_id, env_options = config.env.id, config.env.options
+    for spec in {*config.opponents.pool, *config.eval.opponents}:
+        make_participant(spec, env_id, env_options)
+
+    # ---- envs and learner --------------------------------------------------------------
+    learner = get_learner(config.algo.name)
+    snapshots = list(state.snapshots) if state else []
+    venv = make_vec_env(
+        config.vec_env,
+        config.n_envs,
+        config.torch_threads,
+        env_kwargs={
+            "env_id": env_id,
+            "env_options": env_options,
+            "pool": config.opponents.pool,
+            "snapshots": [str(run_dir / s) for s in snapshots],
+            "snapshot_share": config.opponents.snapshot_share,
+            "max_snapshots": config.opponents.max_snapshots,
+            "snapshot_play": config.opponents.snapshot_play,
+            "reward_scale": config.env.reward_scale,
+        },
+    )
+    if state is not None:
+        model = learner.load(run_dir / state.checkpoint, venv)
+        restore_rng_states(state.rng)  # after load: loading reseeds the globals
+    else:
+        model = learner.build(venv, config.algo, config.seed)
+    model.set_logger(configure(str(run_dir / "tb"), ["tensorboard"]))
+    episodes = EpisodeResults()
+
+    # ---- the loop ------------------------------------------------------------------------
+    step = model.num_timesteps
+    if not config.opponents.pool and not snapshots:
+        # Pure self-play starts against the untrained learner.
+        snapshots.append(save_snapshot(model, learner, config, run_dir, step, venv))
+    start_segment(model, venv, config.seed, step)
+    bar = tqdm(
+        total=config.total_steps,
+        initial=step,
+        unit="step",
+        unit_scale=True,
+        disable=not config.progress_bar,
+        dynamic_ncols=True,
+    )
+    train_seconds, steps_at_start = 0.0, step
+    while step < config.total_steps:
+        started = time.perf_counter()
+        model.learn(1, callback=episodes, reset_num_timesteps=False)  # one rollout + update
+        train_seconds += time.perf_counter() - started
+        previous, step = step, model.num_timesteps
+        bar.update(step - previous)
+        log_selfplay(model, run_dir, step, episodes.pop())
+        model.logger.record("time/steps_per_second", (step - steps_at_start) / train_seconds)
+
+        if crossed(previous, step, config.opponents.snapshot_every):
+            snapshots.append(save_snapshot(model, learner, config, run_dir, step, venv))
+        if crossed(previous, step, config.eval.every) and step < config.total_steps:
+            bar.write(evaluate_and_log(model, learner, config, run_dir, step))
+        if crossed(previous, step, config.output.checkpoint_every) and step < config.total_steps:
+            save_checkpoint(model, learner, config, run_dir, step, snapshots, finished=False)
+            start_segment(model, venv, config.seed, step)
+        model.logger.dump(step)
+    bar.close()
+    venv.close()
+
+    # ---- the end: final policy, evaluation, tournament, plot ------------------------------
+    save_checkpoint(model, learner, config, run_dir, step, snapshots, finished=True)
+    final = run_dir / "final.zip"
+    save_policy(model, learner, config, final, step)
+    print(evaluate_and_log(model, learner, config, run_dir, step))
+    model.logger.dump(step)
+    if train_seconds > 0:
+        speed = (step - steps_at_start) / train_seconds
+        update_run_info(run_dir, steps_per_second=round(speed, 1), final_step=step)
+        print(f"trained {step - steps_at_start} steps at {speed:.0f} steps/s")
+    if config.eval.tournament_games:
+        policy = Policy(model.policy, meta_for(config, learner, step))
+        players = [policy_participant("final", policy, config.eval.learner_play, str(final))]
+        players += [make_participant(spec, env_id, env_options) for spec in config.eval.opponents]
+        result = tournament(
+            env_id,
+            players,
+            config.eval.tournament_games,
+            config.eval.seed,
+            env_options,
+            progress=config.progress_bar,
+        )
+        save_result(result, run_dir / "tournament")
+        print(result.to_markdown())
+    from .plot import plot_run
+
+    print(f"learning curves: {plot_run(run_dir)}")
+    print(f"run folder: {run_dir}")
+    return run_dir
+
+
+def train_from_file(path: str | Path, overrides: list[str] | None = None) -> Path:
+    """``flockgym train CONFIG [--set key=value ...]``."""
+    config = load_config(path, overrides)
+    return train(config, config_stem=Path(path).stem)
+
+
+def resume_run(run_dir: str | Path, overrides: list[str] | None = None) -> Path:
+    """``flockgym train --resume RUN_DIR``: continue from its newest checkpoint,
+    with its own resolved config (``--set`` may change e.g. ``total_steps``)."""
+    run_dir = Path(run_dir)
+    config = load_config(run_dir / "config.yaml", overrides)
+    state = read_state(run_dir)
+    if state.finished and state.step >= config.total_steps:
+        raise ValueError(
+            f"{run_dir} finished at step {state.step}; to train on, raise total_steps "
+            f"(--set total_steps=...)"
+        )
+    return train(config, resume=run_dir)
+
+
+# ---- the pieces the loop calls ------------------------------------------------------------
+
+
+def seed_everything(seed: int, torch_threads: int) -> None:
+    """The global generators and torch's threads, in one place."""
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    torch.set_num_threads(torch_threads)
+
+
+def start_segment(model: Any, venv: Any, seed: int, step: int) -> None:
+    """Reset every env with seeds derived from (seed, step) before the next rollout.
+    Done at the start and at every checkpoint, so a run resumed from the checkpoint
+    at ``step`` sees exactly the games the uninterrupted run saw."""
+    venv.seed(derive_seed(seed, step))
+    model._last_obs = None  # learn() resets the envs when it has no last observation
+
+
+def crossed(previous: int, step: int, every: int) -> bool:
+    """Whether a multiple of ``every`` lies in (previous, step]; ``every=0``: never."""
+    return every > 0 and step // every > previous // every
+
+
+class EpisodeResults(BaseCallback):
+    """Collects the finished self-play games' results (from the envs' infos)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.results: list[dict[str, Any]] = []
+
+    def _on_step(self) -> bool:
+        for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
+            if done and "game_result" in info:
+                self.results.append(info["game_result"])
+        return True
+
+    def pop(self) -> list[dict[str, Any]]:
+        results, self.results = self.results, []
+        return results
+
+
+def log_selfplay(model: Any, run_dir: Path, step: int, results: list[dict[str, Any]]) -> None:
+    """Win rate and points of the learner against each opponent in this iteration."""
+    by_opponent: dict[str, list[dict[str, Any]]] = {}
+    for result in results:
+        by_opponent.setdefault(result["opponent"], []).append(result)
+    for opponent, games in sorted(by_opponent.items()):
+        win_rate = float(np.mean([g["win"] for g in games]))
+        points = float(np.mean([g["points"] for g in games]))
+        model.logger.record(f"selfplay/win_rate/{opponent}", win_rate)
+        model.logger.record(f"selfplay/points/{opponent}", points)
+        append_progress(
+            run_dir,
+            {
+                "kind": "selfplay",
+                "step": step,
+                "opponent": opponent,
+                "episodes": len(games),
+                "win_rate": win_rate,
+                "mean_points": points,
+            },
+        )
+
+
+def evaluate_and_log(
+    model: Any, learner: Learner, config: TrainConfig, run_dir: Path, step: int
+) -> str:
+    """The learner against each evaluation opponent, one against a field, on the
+    same seeded deals every time; logged and returned as one line."""
+    policy = Policy(model.policy, meta_for(config, learner, step))
+    me = policy_participant("learner", policy, config.eval.learner_play)
+    parts = []
+    for spec in config.eval.opponents:
+        opponent = make_participant(spec, config.env.id, config.env.options)
+        result = tournament(
+            config.env.id,
+            [me, opponent],
+            config.eval.games,
+            config.eval.seed,
+            config.env.options,
+            seating="field",
+        )
+        mine = result.standings[0]
+        model.logger.record(f"eval/win_rate/{spec}", mine.win_rate)
+        model.logger.record(f"eval/points/{spec}", mine.mean_points)
+        append_progress(
+            run_dir,
+            {
+                "kind": "eval",
+                "step": step,
+                "opponent": spec,
+                "games": mine.games,
+                "win_rate": mine.win_rate,
+                "win_rate_ci": mine.win_rate_ci,
+                "mean_points": mine.mean_points,
+                "mean_points_ci": mine.mean_points_ci,
+                "num_players": result.num_players,
+            },
+        )
+        parts.append(f"vs {spec} {mine.win_rate:.1%} ± {mine.win_rate_ci:.1%}")
+    return f"step {step}: win rate " + ", ".join(parts)
+
+
+def meta_for(config: TrainConfig, learner: Learner, step: int) -> CheckpointMeta:
+    """What a checkpoint of this run says it was trained for."""
+    size, actions, options = env_shapes(config.env.id, config.env.options)
+    return CheckpointMeta(
+        env_id=config.env.id,
+        env_options=options,
+        observation_size=size,
+        num_actions=actions,
+        algo=learner.name,
+        network=learner.network_config(config.algo),
+        steps=step,
+        seed=config.seed,
+        git_commit=git_commit(),
+    )
+
+
+def save_policy(
+    model: Any,
+    learner: Learner,
+    config: TrainConfig,
+    path: Path,
+    step: int,
+    resumable: bool = False,
+) -> Path:
+    """A zip with ``flockgym.json``, loadable by ``load_policy``: the policy network
+    alone (small), or the learner's whole state for ``--resume``."""
+    if resumable:
+        model.save(path)
+    else:
+        learner.save_network(model, path)
+    write_meta(path, meta_for(config, learner, step))
+    return path
+
+
+def save_snapshot(
+    model: Any, learner: Learner, config: TrainConfig, run_dir: Path, step: int, venv: Any
+) -> str:
+    """Freeze the learner into the opponent pool of every env; return its path
+    relative to the run folder."""
+    relative = f"snapshots/step_{step:09d}.zip"
+    save_policy(model, learner, config, run_dir / relative, step)
+    venv.env_method("add_snapshot", str(run_dir / relative))
+    return relative
+
+
+def save_checkpoint(
+    model: Any,
+    learner: Learner,
+    config: TrainConfig,
+    run_dir: Path,
+    step: int,
+    snapshots: list[str],
+    finished: bool,
+) -> None:
+    """A resumable checkpoint, then ``state.json`` pointing at it (written last,
+    atomically: a crash in between leaves the previous checkpoint in charge)."""
+    relative = f"checkpoints/step_{step:09d}.zip"
+    save_policy(model, learner, config, run_dir / relative, step, resumable=True)
+    write_state(
+        run_dir,
+        RunState(
+            step=step,
+            checkpoint=relative,
+            snapshots=list(snapshots),
+            rng=rng_states(),
+            finished=finished,
+        ),
+    )
