@@ -408,6 +408,9 @@ class AstrobirdzGame(GameEngine):
     transfer: list[int] = field(default_factory=list)
     """The AstroBoard power used this turn: [from, to], or [] if not."""
     last_turn: list[TurnScore] | None = None
+    """Each seat's tally for the last scored turn."""
+    last_trick_winners: list[int] = field(default_factory=list)
+    """Who won each trick of the last scored turn, in play (before the AstroBoard)."""
     over: bool = False
     record_events: bool = False
     events: list[tuple[int, ...]] = field(default_factory=list, repr=False)
@@ -964,6 +967,7 @@ class AstrobirdzGame(GameEngine):
             trump=self.trump,
         )
         self.last_turn = score_turn(self.config, self.rule.effect, facts)
+        self.last_trick_winners = list(self.trick_winners)
         for seat, item in enumerate(self.last_turn):
             self.scores_[seat] += item.total
         if self.turn >= self.config.turns:
@@ -1013,6 +1017,7 @@ class AstrobirdzGame(GameEngine):
             "last_turn": None
             if self.last_turn is None
             else [item.to_dict() for item in self.last_turn],
+            "last_trick_winners": list(self.last_trick_winners),
             "over": self.over,
         }
 
@@ -1060,6 +1065,7 @@ class AstrobirdzGame(GameEngine):
                 last_turn=None
                 if d["last_turn"] is None
                 else [TurnScore(**{k: int(v) for k, v in item.items()}) for item in d["last_turn"]],
+                last_trick_winners=[int(x) for x in d["last_trick_winners"]],
                 over=bool(d["over"]),
             )
             game.played = mask_of([c for ts in game.won for t in ts for c in t])

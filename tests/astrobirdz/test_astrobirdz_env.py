@@ -1,0 +1,440 @@
+"""The Astrobirdz env against the contract of docs/api.md: PettingZoo's own
+tests for every player count, registry, options, scenarios, action strings,
+illegal actions, rewards, views, rendering, the state_dict round trip, and
+the documentation tables against the code."""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+
+import numpy as np
+import pettingzoo
+import pytest
+from astrobirdz_helpers import game, step, steps, table
+from pettingzoo.test import api_test, render_test, seed_test
+
+from flockgym.envs import (
+    IllegalActionError,
+    OptionError,
+    StateDictError,
+    astrobirdz_v0,
+    list_envs,
+    make,
+    make_bot,
+    make_parallel,
+)
+from flockgym.envs.astrobirdz import data
+from flockgym.envs.astrobirdz import env as env_module
+from flockgym.envs.astrobirdz.actions import ActionLayout
+from flockgym.envs.astrobirdz.bots import AstrobirdzHeuristicBot
+from flockgym.envs.astrobirdz.observer import field_table, observation_size, observed_width
+from flockgym.envs.astrobirdz.rules import bits
+
+PLAYER_COUNTS = [2, 3, 4, 5, 6]
+
+
+def random_steps(env, rng: np.random.Generator, count: int) -> None:
+    for _ in range(count):
+        if not env.agents:
+            return
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+
+def play_out(env, rng: np.random.Generator) -> dict[str, float]:
+    returns = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        returns[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    return returns
+
+
+# ---- PettingZoo's own tests ------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_pettingzoo_api_and_seed(players):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(astrobirdz_v0.env(num_players=players), num_cycles=300)
+        seed_test(lambda: astrobirdz_v0.env(num_players=players), num_cycles=300)
+
+
+def test_pettingzoo_api_with_every_option():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(astrobirdz_v0.env(num_players=4, pass_cards=True), num_cycles=300)
+        api_test(astrobirdz_v0.env(num_players=3, berzerkerbirdz=False), num_cycles=200)
+        api_test(astrobirdz_v0.env(num_players=5, trump_rules=False), num_cycles=200)
+
+
+def test_pettingzoo_render():
+    render_test(lambda render_mode: astrobirdz_v0.env(num_players=4, render_mode=render_mode))
+
+
+# ---- registry ----------------------------------------------------------------------
+
+
+def test_registry_pettingzoo_registry_and_bots():
+    assert "astrobirdz_v0" in list_envs()
+    assert isinstance(make("astrobirdz_v0", num_players=2).unwrapped, astrobirdz_v0.raw_env)
+    aec = pettingzoo.make("aec", "flockgym/astrobirdz-v0", num_players=5)
+    assert aec.unwrapped.num_players == 5
+    assert isinstance(make_bot("astrobirdz_v0", "heuristic", seed=1), AstrobirdzHeuristicBot)
+
+
+def test_parallel_env_plays_a_whole_game():
+    par = make_parallel("astrobirdz_v0", num_players=3)
+    observations, _ = par.reset(seed=3)
+    rng = np.random.default_rng(3)
+    steps_taken = 0
+    while par.agents:
+        active = par.aec_env.agent_selection
+        mask = observations[active]["action_mask"]
+        actions = dict.fromkeys(par.agents, 0)
+        actions[active] = int(rng.choice(np.flatnonzero(mask)))
+        observations, *_ = par.step(actions)
+        steps_taken += 1
+    assert steps_taken > 30 and par.unwrapped.astrobirdz.over
+
+
+# ---- options -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"num_player": 4}, r"unknown option\(s\) num_player; allowed options: .*num_players"),
+        ({"num_players": 7}, r"num_players=7 is not allowed; allowed values: 2, 3, 4, 5, 6"),
+        ({"reward": "points"}, r"allowed values: 'win', 'score', 'rank'"),
+        ({"pass_cards": "yes"}, r"pass_cards='yes' is not allowed; allowed values: True, False"),
+        ({"berzerkerbirdz": 1}, r"allowed values: True, False"),
+        ({"trump_rules": None}, r"allowed values: True, False"),
+        ({"ages": "old"}, r"ages='old' is not allowed; allowed: None or a list"),
+        ({"ages": [1, 2]}, r"one age per seat \(4 numbers\)"),
+        ({"highest_bonus": "max"}, r"allowed values: 'among_correct', 'highest_overall'"),
+        ({"highest_bonus_ties": "none"}, r"allowed values: 'one', 'all'"),
+    ],
+)
+def test_bad_options_raise_value_errors_naming_the_allowed_values(options, message):
+    with pytest.raises(OptionError, match=message):
+        astrobirdz_v0.env(**options)
+
+
+# ---- scenarios ---------------------------------------------------------------------------
+
+
+def test_scenario_places_hands_trump_birds_turn_and_scores():
+    env = table(3, hands={0: ["R1", "R2", "R3"]}, trump="B9", berzerkers={1: "Nitro", 2: 1},
+                turn=3, scores={2: 40})  # fmt: skip
+    g = game(env)
+    view = env.unwrapped.view("player_0")
+    assert view["hand"] == ["R1", "R2", "R3"] and view["turn"] == 3
+    assert view["trump_card"] == "B9" and view["trump_rule"]["title"] == "Blue Nitro #9"
+    assert g.birds[1] == 5 and g.birds[2] == 1
+    assert env.unwrapped.scores["player_2"] == 40
+    assert all(len(env.unwrapped.view(f"player_{s}")["hand"]) == 3 for s in range(3))
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"hands": {"player_7": ["R1"]}}, r"unknown agent 'player_7'"),
+        ({"hands": {"player_0": ["R1"], "player_1": ["R1"]}}, r"names a card twice"),
+        ({"hands": {"player_0": ["R1"]}, "trump": "R1"}, r"names a card twice"),
+        ({"hands": {"player_0": ["X1"]}}, r"colour letter R O Y G B P"),
+        ({"hands": {"player_0": ["R1", "R2"]}}, r"has 2 cards; turn 1 deals 1"),
+        ({"trump": "R0"}, r"cannot read card 'R0'"),
+        ({"berzerkers": {"player_0": 7}}, r"not one of 1-6 or Zoom, Max"),
+        ({"berzerkers": {"player_0": 2, "player_1": 2}}, r"distinct numbers 1-6"),
+        ({"turn": 9}, r"turn=9 is not allowed; allowed: 1\.\.6"),
+        ({"turn": 0}, r"allowed: 1\.\.6"),
+        ({"scores": {"player_0": -3}}, r"whole numbers >= 0"),
+        ({"hands": ["R1"]}, r"must be a dict keyed by agent"),
+    ],
+)
+def test_impossible_scenarios_raise(options, message):
+    env = astrobirdz_v0.env(num_players=4)
+    with pytest.raises(OptionError, match=message):
+        env.reset(seed=0, options=options)
+
+
+def test_berzerkers_scenario_needs_the_birds_on():
+    env = astrobirdz_v0.env(num_players=3, berzerkerbirdz=False)
+    with pytest.raises(OptionError, match="needs berzerkerbirdz=True"):
+        env.reset(seed=0, options={"berzerkers": {"player_0": 1}})
+
+
+def test_unknown_reset_option_warns_and_names_the_known_keys():
+    env = astrobirdz_v0.env(num_players=3)
+    with pytest.warns(UserWarning, match="reads: hands, trump, berzerkers, turn, scores"):
+        env.reset(seed=0, options={"hand": {}})
+
+
+def test_seeds_reproduce_and_unseeded_resets_continue():
+    a, b = astrobirdz_v0.env(num_players=4), astrobirdz_v0.env(num_players=4)
+    a.reset(seed=5)
+    b.reset(seed=5)
+    assert a.unwrapped.state_dict() == b.unwrapped.state_dict()
+    a.reset()
+    b.reset()
+    assert a.unwrapped.state_dict() == b.unwrapped.state_dict()
+    b.reset(seed=6)
+    assert a.unwrapped.view("player_0")["hand"] != b.unwrapped.view("player_0")["hand"] or (
+        a.unwrapped.view("player_1")["hand"] != b.unwrapped.view("player_1")["hand"]
+    )
+
+
+# ---- action strings ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_every_action_id_has_a_string_that_reads_back(players):
+    env = astrobirdz_v0.env(num_players=players)
+    env.reset(seed=0)
+    raw = env.unwrapped
+    assert raw.action_space("player_0").n == 125 + players
+    for seat in range(players):
+        agent = f"player_{seat}"
+        texts = [raw.action_to_string(agent, a) for a in range(raw.num_actions)]
+        assert len(set(texts)) == raw.num_actions
+        assert [raw.string_to_action(agent, t) for t in texts] == list(range(raw.num_actions))
+
+
+def test_action_strings_by_segment():
+    layout = ActionLayout(4)
+    assert [layout.to_string(0, a) for a in (0, 13, 53)] == ["R1", "O5", "P9"]
+    assert layout.to_string(0, 54) == "guess 0" and layout.to_string(0, 64) == "guess 10"
+    assert layout.to_string(0, 65) == "trump R" and layout.to_string(0, 70) == "trump P"
+    assert [layout.to_string(2, a) for a in (71, 72, 73)] == ["player_3", "player_0", "player_1"]
+    assert layout.to_string(0, 74) == "choose R1" and layout.to_string(0, 127) == "choose P9"
+    assert layout.to_string(0, 128) == "decline"
+    assert layout.from_string(1, "  Guess  3 ") == 57
+    with pytest.raises(ValueError, match=r"write a card to play \('R4'\), 'guess 3'"):
+        layout.from_string(0, "play R4")
+    with pytest.raises(ValueError, match="another player"):
+        layout.from_string(0, "player_0")
+
+
+# ---- illegal actions -----------------------------------------------------------------------
+
+
+def test_illegal_action_names_agent_action_and_legal_moves_and_changes_nothing():
+    env = table(2, hands={0: ["R4"], 1: ["B9"]}, trump="R3", berzerkerbirdz=False)
+    before = json.dumps(env.unwrapped.state_dict())
+    with pytest.raises(IllegalActionError) as info:
+        env.step(env.unwrapped.string_to_action("player_1", "B9"))
+    message = str(info.value)
+    assert "illegal action 44 (B9) for player_1" in message
+    assert "legal actions: guess 0, guess 1" in message
+    assert json.dumps(env.unwrapped.state_dict()) == before
+
+
+@pytest.mark.parametrize("bad", [-1, 200, 2.0, "R4", None, True])
+def test_malformed_actions_raise(bad):
+    env = astrobirdz_v0.env(num_players=3)
+    env.reset(seed=0)
+    with pytest.raises(IllegalActionError):
+        env.step(bad)
+
+
+def test_penalize_ends_the_game_with_minus_one_to_the_offender():
+    env = astrobirdz_v0.env(num_players=3, illegal_action="penalize")
+    env.reset(seed=0)
+    offender = env.agent_selection
+    illegal = int(np.flatnonzero(env.last()[0]["action_mask"] == 0)[0])
+    env.step(illegal)
+    rewards = {}
+    for agent in env.agent_iter():
+        _, reward, terminated, _, _ = env.last()
+        assert terminated
+        rewards[agent] = reward
+        env.step(None)
+    assert rewards[offender] == -1.0
+    assert all(v == 0.0 for a, v in rewards.items() if a != offender)
+
+
+# ---- rewards -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["win", "score", "rank"])
+def test_reward_modes(mode):
+    env = astrobirdz_v0.env(num_players=4, reward=mode)
+    env.reset(seed=9)
+    returns = play_out(env, np.random.default_rng(9))
+    scores = env.unwrapped.scores
+    if mode == "score":
+        assert returns == pytest.approx(scores)
+    else:
+        assert sum(returns.values()) == pytest.approx(0.0)
+        best = max(scores, key=scores.get)
+        assert returns[best] == max(returns.values())
+    assert set(env.unwrapped.winners) == {a for a, s in scores.items() if s == max(scores.values())}
+
+
+# ---- views and rendering ----------------------------------------------------------------------
+
+
+def test_view_is_json_and_names_no_card_of_another_hand():
+    """A view may show another player's cards only as cards it knows (given by
+    it, or Nitro's peek); never any other card held by another player."""
+    for players, seed in ((2, 2), (4, 3), (6, 4)):
+        env = astrobirdz_v0.env(num_players=players, pass_cards=True)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(60):
+            if not env.agents:
+                break
+            g = game(env)
+            for seat, agent in enumerate(env.possible_agents):
+                view = env.unwrapped.view(agent)
+                json.dumps(view)
+                assert view["hand"] == [data.card_text(c) for c in bits(g.hands[seat])]
+                allowed = {c for row in view["known_cards"].values() for c in row}
+                allowed |= set((view["peeked"] or {}).get("cards", []))
+                public = dict(view)
+                for private in ("hand", "known_cards", "peeked", "chosen", "discarded"):
+                    public.pop(private)
+                text = json.dumps(public)
+                for other in range(players):
+                    if other != seat:
+                        for card in bits(g.hands[other]):
+                            name = data.card_text(card)
+                            assert name in allowed or f'"{name}"' not in text, (agent, name)
+            random_steps(env, rng, 1)
+
+
+def test_render_ansi_shows_only_the_seat_to_act():
+    env = astrobirdz_v0.env(num_players=3, render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    seat = int(env.agent_selection[-1])
+    assert "Astrobirdz" in text and "trump card" in text
+    assert text.count("hand [") == 1
+    assert f"player_{seat}:" in text
+
+
+def test_render_human_prints_every_hand(capsys):
+    env = astrobirdz_v0.env(num_players=3, render_mode="human")
+    env.reset(seed=1)
+    assert env.render() is None
+    assert capsys.readouterr().out.count("hand [") == 3
+
+
+# ---- state dict ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", [{"num_players": 2}, {"num_players": 4, "pass_cards": True},
+                                     {"num_players": 6, "berzerkerbirdz": False}])  # fmt: skip
+@pytest.mark.parametrize("cut", [5, 23, 61])
+def test_state_dict_round_trip_mid_game_continues_identically(options, cut):
+    a, b = astrobirdz_v0.env(**options), astrobirdz_v0.env(**options)
+    a.reset(seed=cut)
+    random_steps(a, np.random.default_rng(cut), cut)
+    blob = json.dumps(a.unwrapped.state_dict())
+    b.reset(seed=999)
+    b.unwrapped.load_state_dict(json.loads(blob))
+    ra, rb = np.random.default_rng(1), np.random.default_rng(1)
+    while a.agents:
+        assert a.agent_selection == b.agent_selection
+        oa, ob = a.last()[0], b.last()[0]
+        assert np.array_equal(oa["observation"], ob["observation"])
+        assert np.array_equal(oa["action_mask"], ob["action_mask"])
+        random_steps(a, ra, 1)
+        random_steps(b, rb, 1)
+    assert a.unwrapped.scores == b.unwrapped.scores
+
+
+def test_state_dict_round_trip_inside_a_surfette_trade():
+    env = table(3, berzerkers={0: 6, 1: 1, 2: 4}, turn=3, trump="R3")
+    steps(env, [(0, "player_1")])
+    step(env, 0, env.unwrapped.action_to_string("player_0", int(np.flatnonzero(
+        env.last()[0]["action_mask"])[0])))  # fmt: skip
+    other = astrobirdz_v0.env(num_players=3)
+    other.reset(seed=1)
+    other.unwrapped.load_state_dict(json.loads(json.dumps(env.unwrapped.state_dict())))
+    assert np.array_equal(other.last()[0]["observation"], env.last()[0]["observation"])
+    assert other.unwrapped.view("player_0")["chosen"] == env.unwrapped.view("player_0")["chosen"]
+
+
+def corrupt(state: dict, path: list, value) -> dict:
+    state = json.loads(json.dumps(state))
+    target = state
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return state
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (["format"], "other", "not a flockgym state"),
+        (["env"], "asrus_v0", "for env 'asrus_v0'"),
+        (["options", "pass_cards"], True, "saved with other game options"),
+        (["game", "hands", 0], ["R1", "R1"], "cards do not add up"),
+        (["game", "deck"], [], "cards do not add up"),
+        (["game", "turn"], 12, "outside the chart"),
+        (["game", "phase"], "dance", "malformed Astrobirdz state"),
+        (["game", "guesses"], [0], "one entry per seat"),
+        (["game", "actor"], 9, "actor 9 outside"),
+        (["game", "rng"], {"bit_generator": "MT"}, "PCG64"),
+        (["game"], None, "malformed Astrobirdz state"),
+    ],
+)
+def test_malformed_state_dicts_raise_state_dict_error(path, value, message):
+    env = astrobirdz_v0.env(num_players=3)
+    env.reset(seed=0)
+    random_steps(env, np.random.default_rng(0), 7)
+    state = corrupt(env.unwrapped.state_dict(), path, value)
+    with pytest.raises(StateDictError, match=message):
+        env.unwrapped.load_state_dict(state)
+
+
+def test_state_dict_of_another_player_count_is_refused():
+    env = astrobirdz_v0.env(num_players=3)
+    env.reset(seed=0)
+    other = astrobirdz_v0.env(num_players=4)
+    other.reset(seed=0)
+    with pytest.raises(StateDictError, match="num_players"):
+        other.unwrapped.load_state_dict(env.unwrapped.state_dict())
+
+
+# ---- documentation against the code ----------------------------------------------------------
+
+
+def test_the_documented_observation_table_matches_the_layout():
+    doc = env_module.__doc__
+    rows = re.findall(r"^\| (\w+) \| ([^|]+) \|", doc, flags=re.MULTILINE)
+    documented = [(name, size.strip()) for name, size in rows if name not in ("field", "segment")]
+    fields = field_table(4)
+    names = [f.name for f in fields]
+    assert [name for name, _ in documented if name in names] == names
+    sizes = dict(documented)
+    for n in PLAYER_COUNTS:
+        widths = {f.name: observed_width(f, n) for f in field_table(n)}
+        assert {name: doc_size(sizes[name], n) for name in widths} == widths
+        assert sum(widths.values()) == observation_size(n) == 254 + 131 * n + n * n
+
+
+def doc_size(text: str, n: int) -> int:
+    """A documented size such as ``11n``, ``n(54+n)`` or ``54(n-1)`` for ``n`` players."""
+    expression = re.sub(r"(\d|n)(n|\()", r"\1*\2", text.replace(" ", ""))
+    assert re.fullmatch(r"[\dn+*()-]+", expression), text
+    return int(eval(expression, {"__builtins__": {}}, {"n": n}))
+
+
+def test_the_documented_action_table_matches_the_layout():
+    for n in PLAYER_COUNTS:
+        layout = ActionLayout(n)
+        assert layout.size == 125 + n
+        assert layout.choose_offset == 70 + n and layout.decline == 124 + n

@@ -1,0 +1,172 @@
+"""The six Berzerkerbirdz powers, each a real decision where the card gives
+one, and each bird's points."""
+
+from __future__ import annotations
+
+import numpy as np
+from astrobirdz_helpers import (
+    cards,
+    game,
+    hand,
+    legal_strings,
+    observation_field,
+    step,
+    steps,
+    table,
+    totals_of,
+    turn_totals,
+)
+
+from flockgym.envs.astrobirdz import data
+from flockgym.envs.astrobirdz.rules import Phase, bits
+
+
+def test_zoom_leads_the_first_trick_and_scores_2():
+    # Zoom (player_1) deals; without Zoom's power player_2 (dealer's left) would lead
+    env = table(3, berzerkers={0: 2, 1: 1, 2: 4}, hands={0: ["B1"], 1: ["R5"], 2: ["G1"]},
+                trump="R3")  # fmt: skip
+    g = game(env)
+    assert g.dealer == 1 and g.guess_order == [2, 1, 0]  # Max (player_0) guesses last
+    steps(env, [(2, "guess 0"), (1, "guess 1"), (0, "guess 0")])
+    assert env.agent_selection == "player_1" and g.trick_order == [1, 2, 0]
+    steps(env, [(1, "R5"), (2, "G1"), (0, "B1")])
+    assert totals_of(env, "berzerkerbird") == [3, 2, 0]
+    assert turn_totals(env) == [5 + 3, 1 + 5 + 5 + 5 + 2, 5 + 0]
+
+
+def test_max_guesses_after_everyone_else_and_scores_3():
+    env = table(4, berzerkers={0: 2, 1: 1, 2: 4, 3: 3})
+    g = game(env)
+    assert g.dealer == 1
+    assert g.guess_order == [2, 3, 1, 0]
+    seen = []
+    while g.phase == Phase.GUESS:
+        seen.append(env.agent_selection)
+        step(env, int(env.agent_selection[-1]), "guess 0")
+    assert seen == ["player_2", "player_3", "player_1", "player_0"]
+    assert data.bird(data.MAX).points == 3
+
+
+def test_speedster_plays_last_and_never_leads():
+    # Zoom (player_0) leads; Speedster (player_1) plays after player_2
+    hands = {0: ["B1", "G1"], 1: ["B9", "G9"], 2: ["B2", "G2"]}
+    env = table(3, berzerkers={0: 1, 1: 3, 2: 4}, hands=hands, trump="R3", turn=2)
+    g = game(env)
+    guesses = {0: 0, 1: 2, 2: 0}
+    steps(env, [(s, f"guess {guesses[s]}") for s in g.guess_order])
+    assert g.trick_order == [0, 2, 1]
+    steps(env, [(0, "B1"), (2, "B2"), (1, "B9")])
+    # Speedster won: the player on his left leads and he plays last again
+    assert g.trick_order == [2, 0, 1]
+    steps(env, [(2, "G2"), (0, "G1"), (1, "G9")])
+    assert totals_of(env, "berzerkerbird") == [2, 4, 0]
+
+
+def turbo_table(birds: dict[int, int]):
+    """3 players, turn 1: player_0 holds the red 9; both player_0 and player_1 guess 1."""
+    env = table(3, berzerkers=birds, hands={0: ["R9"], 1: ["B1"], 2: ["G1"]}, trump="R3")
+    return env
+
+
+def test_turbo_wins_astroboard_ties_and_scores_5_more_with_the_bonus():
+    env = turbo_table({0: 4, 1: 6, 2: 5})  # Turbo deals; Surfette decides first
+    step(env, 1, "decline")
+    steps(env, [(1, "guess 1"), (2, "player_0"), (2, "guess 0"), (0, "guess 1")])
+    g = game(env)
+    assert g.astroboard == 0  # the tie with Surfette (6) goes to Turbo (4)
+    steps(env, [(1, "B1"), (2, "G1"), (0, "R9")])
+    assert totals_of(env, "turbo") == [5, 0, 0]
+    # Turbo: 1 trick + 5 exact + 5 highest + 5 AstroBoard + 5 Turbo, bird 0 points
+    assert turn_totals(env) == [21, 0 - 1 + 7, 5 + 6]
+
+
+def test_without_turbo_an_astroboard_tie_goes_to_the_highest_bird():
+    env = turbo_table({0: 2, 1: 6, 2: 5})
+    step(env, 1, "decline")
+    steps(env, [(1, "guess 1"), (2, "player_0"), (2, "guess 0"), (0, "guess 1")])
+    assert game(env).astroboard == 1
+
+
+def test_nitro_chooses_whose_hand_to_see_just_before_his_guess():
+    hands = {0: ["R9", "R8"], 1: ["B1", "B2"], 2: ["G1", "G2"]}
+    env = table(3, berzerkers={0: 4, 1: 5, 2: 1}, hands=hands, trump="R3", turn=2)
+    g = game(env)
+    assert g.guess_order == [0, 1, 2] and g.phase == Phase.GUESS  # Zoom (player_2) deals
+    step(env, 0, "guess 1")
+    assert g.phase == Phase.NITRO_PEEK and env.agent_selection == "player_1"
+    assert legal_strings(env) == ["player_2", "player_0"]
+    step(env, 1, "player_0")
+    # Nitro's observation has player_0's hand in the row of the player two seats left
+    known = observation_field(env, 1, "known")
+    assert np.flatnonzero(known[54:]).tolist() == bits(cards(["R9", "R8"]))
+    assert known[:54].sum() == 0
+    view = env.unwrapped.view("player_1")
+    assert view["peeked"] == {"player": "player_0", "cards": ["R8", "R9"]}
+    # the others know whom he looked at, not what he saw
+    assert env.unwrapped.view("player_2")["peeked"] == {"player": "player_0"}
+    assert observation_field(env, 2, "known").sum() == 0
+    assert observation_field(env, 2, "peeked")[1] == 1  # player_0 is player_2's left
+    step(env, 1, "guess 0")
+    step(env, 2, "guess 1")
+    step(env, 2, "G1")  # Zoom leads
+    step(env, 0, "R9")
+    known = observation_field(env, 1, "known")
+    assert np.flatnonzero(known[54:]).tolist() == bits(cards(["R8"]))
+
+
+def surfette_table():
+    hands = {0: ["R1", "R2", "B9"], 1: ["G5", "G6", "G7"], 2: ["Y5", "Y6", "Y7"]}
+    return table(3, berzerkers={0: 6, 1: 1, 2: 4}, hands=hands, trump="R3", turn=3)
+
+
+def test_surfette_may_decline():
+    env = surfette_table()
+    g = game(env)
+    assert g.phase == Phase.SURFETTE_PARTNER and env.agent_selection == "player_0"
+    assert legal_strings(env) == ["player_1", "player_2", "decline"]
+    step(env, 0, "decline")
+    assert g.phase == Phase.GUESS and hand(env, 0) == ["R1", "R2", "B9"]
+    assert g.traded == 0
+
+
+def test_surfette_trades_one_card_with_a_player_she_chooses():
+    env = surfette_table()
+    step(env, 0, "player_2")
+    assert legal_strings(env) == ["choose R1", "choose R2", "choose B9"]
+    step(env, 0, "choose R1")
+    assert legal_strings(env) == ["choose R2", "choose B9", "decline"]
+    before_p1 = env.unwrapped.observe("player_1")["observation"]
+    step(env, 0, "decline")  # trade only the red 1
+    g = game(env)
+    assert g.traded == 1 and g.partner == 2
+    mine, theirs = set(hand(env, 0)), set(hand(env, 2))
+    assert len(mine) == 3 and {"R2", "B9"} <= mine and "R1" not in mine
+    (drawn,) = mine - {"R2", "B9"}
+    assert drawn in {"Y5", "Y6", "Y7"}
+    assert theirs == {"Y5", "Y6", "Y7", "R1"} - {drawn}
+    # the draw is Surfette's to see (and the partner's, whose card it was): not player_1's
+    assert env.unwrapped.view("player_0")["known_cards"] == {"player_2": ["R1"]}
+    assert env.unwrapped.view("player_2")["known_cards"] == {"player_0": [drawn]}
+    assert env.unwrapped.view("player_1")["known_cards"] == {}
+    after_p1 = env.unwrapped.observe("player_1")["observation"]
+    observer = env.unwrapped.observer
+    private = slice(observer.obs_at["hand"], observer.size)
+    assert np.array_equal(before_p1[private], after_p1[private])
+    assert observation_field(env, 1, "traded")[0] == 0.5
+    assert observation_field(env, 1, "surfette_partner")[1] == 1  # player_2, left of 1
+
+
+def test_surfette_trades_two_cards():
+    env = surfette_table()
+    steps(env, [(0, "player_1"), (0, "choose R1"), (0, "choose R2")])
+    g = game(env)
+    assert g.traded == 2 and g.phase == Phase.GUESS
+    assert "B9" in hand(env, 0) and len(set(hand(env, 0)) & {"G5", "G6", "G7"}) == 2
+    assert {"R1", "R2"} <= set(hand(env, 1)) and len(hand(env, 1)) == 3
+
+
+def test_surfette_with_one_card_trades_it_at_once():
+    env = table(2, berzerkers={0: 6, 1: 3}, hands={0: ["R1"], 1: ["B9"]}, trump="R3")
+    steps(env, [(0, "player_1"), (0, "choose R1")])
+    assert hand(env, 0) == ["B9"] and hand(env, 1) == ["R1"]
+    assert game(env).phase == Phase.GUESS

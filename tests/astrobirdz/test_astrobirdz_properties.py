@@ -1,0 +1,194 @@
+"""Random games for 2-6 players and every option: cards are conserved, masks
+are exact (checked against a legality oracle written here from the rules, and
+against the engine refusing everything else), the incremental observations
+equal a rebuild from scratch, no observation changes when hidden cards move,
+and every game ends after the Player Chart's number of turns with the running
+totals adding up. A small version runs by default; the big one is ``slow``."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+from astrobirdz_helpers import all_cards
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from flockgym.envs import astrobirdz_v0
+from flockgym.envs.astrobirdz import data
+from flockgym.envs.astrobirdz.actions import GUESS_OFFSET, TRUMP_OFFSET
+from flockgym.envs.astrobirdz.observer import AstrobirdzObserver
+from flockgym.envs.astrobirdz.rules import AstrobirdzGame, Phase, bits
+
+OPTIONS = st.fixed_dictionaries(
+    {
+        "num_players": st.integers(2, 6),
+        "berzerkerbirdz": st.booleans(),
+        "trump_rules": st.booleans(),
+        "pass_cards": st.booleans(),
+    }
+)
+
+
+def oracle(g: AstrobirdzGame) -> set[int]:
+    """The legal actions, worked out from the rules without the engine's own
+    ``legal_actions``."""
+    n, seat = g.config.num_players, g.actor
+    layout = g.layout
+    hand = [c for c in range(data.NUM_CARDS) if g.hands[seat] >> c & 1]
+    others = {layout.player(seat, s) for s in range(n) if s != seat}
+    if g.phase == Phase.PLAY:
+        if g.trick:
+            led = [c for c in hand if c // 9 == g.trick[0] // 9]
+            return set(led or hand)
+        return set(hand)
+    if g.phase == Phase.GUESS:
+        return {GUESS_OFFSET + k for k in range(len(hand) + 1)}
+    if g.phase == Phase.CHOOSE_TRUMP:
+        return {TRUMP_OFFSET + c for c in range(6)}
+    if g.phase == Phase.NITRO_PEEK:
+        return others
+    if g.phase == Phase.SURFETTE_PARTNER:
+        return others | {layout.decline}
+    if g.phase == Phase.ASTROBOARD:
+        short = g.guesses[seat] - len(g.won[seat])
+        partners = {
+            layout.player(seat, s)
+            for s in range(n)
+            if s != seat and len(g.won[s]) - g.guesses[s] == short
+        }
+        return partners | {layout.decline}
+    chosen = set(g.chosen[seat])
+    if g.phase == Phase.PASS_RIGHT:
+        numbers = [c % 9 for c in hand]
+        target = min(numbers) if g.rule.effect.pass_right == "lowest" else max(numbers)
+        pool = [c for c in hand if c % 9 == target]
+    else:
+        pool = hand
+    legal = {layout.choose(c) for c in pool if c not in chosen}
+    if g.phase == Phase.SURFETTE_CARDS and chosen:
+        legal.add(layout.decline)
+    return legal
+
+
+def check_state(
+    env, reference: AstrobirdzObserver, rng: np.random.Generator, deep: bool, share: float
+) -> None:
+    """Check the invariants; the observation checks on a ``share`` of the steps."""
+    raw = env.unwrapped
+    g: AstrobirdzGame = raw.astrobirdz
+    assert all_cards(g) == list(range(data.NUM_CARDS))
+    in_trick = set(g.trick_order[: len(g.trick)])
+    for seat, held in enumerate(g.hands):  # every hand the same size, less the card played
+        assert len(bits(held)) == g.hand_size - len(g.trick_winners) - (seat in in_trick)
+    acting = env.agent_selection
+    observations = share >= 1 or rng.random() < share
+    if observations:
+        reference.rebuild(g)
+    for seat, agent in enumerate(env.possible_agents):
+        observation = raw.observe(agent)
+        vector, mask = observation["observation"], observation["action_mask"]
+        if observations:
+            assert raw.observation_space(agent).contains(observation)
+            assert np.array_equal(vector, reference.encode(seat)), (agent, g.phase)
+        if agent != acting or g.over:
+            assert not mask.any()
+    if g.over:
+        return
+    mask = raw.observe(acting)["action_mask"]
+    legal = set(np.flatnonzero(mask).tolist())
+    assert legal == oracle(g) == set(g.legal_actions())
+    if deep:
+        # the engine refuses every other action before changing anything ...
+        before = g.to_dict()
+        for action in range(raw.num_actions):
+            if action not in legal:
+                with pytest.raises(ValueError, match="illegal Astrobirdz action"):
+                    g.apply_action(action)
+        assert g.to_dict() == before
+        # ... and applies every legal one (on a copy)
+        for action in legal:
+            probe = copy.deepcopy(g)
+            probe.record_events = False
+            probe.apply_action(action)
+    if observations:
+        check_hidden_cards_do_not_show(raw, g, rng)
+
+
+def check_hidden_cards_do_not_show(raw, g: AstrobirdzGame, rng: np.random.Generator) -> None:
+    """Swap a card between two other players' hands (cards the observer does
+    not know): the observer's vector must not change."""
+    n = g.config.num_players
+    if n < 3:
+        return
+    observer = int(rng.integers(n))
+    a, b = [s for s in range(n) if s != observer][:2]
+    known_a = g.known[observer][a]
+    known_b = g.known[observer][b]
+    hidden_a = [c for c in bits(g.hands[a]) if not known_a >> c & 1]
+    hidden_b = [c for c in bits(g.hands[b]) if not known_b >> c & 1]
+    if not hidden_a or not hidden_b:
+        return
+    swapped = copy.deepcopy(g)
+    ca, cb = hidden_a[0], hidden_b[0]
+    swapped.hands[a] ^= (1 << ca) | (1 << cb)
+    swapped.hands[b] ^= (1 << ca) | (1 << cb)
+    before, after = AstrobirdzObserver(n), AstrobirdzObserver(n)
+    before.rebuild(g)
+    after.rebuild(swapped)
+    assert np.array_equal(before.encode(observer), after.encode(observer))
+
+
+def play_checked(
+    options: dict, seed: int, policy_seed: int, deep: bool = False, share: float = 1.0
+) -> None:
+    env = astrobirdz_v0.env(**options)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(policy_seed)
+    reference = AstrobirdzObserver(options["num_players"])
+    g = env.unwrapped.astrobirdz
+    totals = [0] * options["num_players"]
+    turns_scored = 0
+    for _ in env.agent_iter():
+        check_state(env, reference, rng, deep, share)
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        turn = g.turn
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        if g.turn != turn or g.over:
+            turns_scored += 1
+            totals = [t + item.total for t, item in zip(totals, g.last_turn, strict=True)]
+            assert min(item.total for item in g.last_turn) >= 0
+    assert g.over and turns_scored == data.TURNS[options["num_players"]]
+    assert g.scores_ == totals
+    assert env.unwrapped.winners == [
+        f"player_{s}" for s in range(len(totals)) if totals[s] == max(totals)
+    ]
+
+
+@settings(max_examples=12)
+@given(OPTIONS, st.integers(0, 2**31), st.integers(0, 2**31))
+def test_random_games_keep_every_invariant(options, seed, policy_seed):
+    play_checked(options, seed, policy_seed)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_every_legal_action_applies_and_every_other_is_refused(players):
+    play_checked({"num_players": players, "pass_cards": players % 2 == 0}, players, 1, deep=True)
+
+
+@pytest.mark.slow
+@settings(max_examples=2000)
+@given(OPTIONS, st.integers(0, 2**31), st.integers(0, 2**31))
+def test_thousands_of_random_games_keep_every_invariant(options, seed, policy_seed):
+    play_checked(options, seed, policy_seed, share=0.2)
+
+
+@pytest.mark.slow
+@settings(max_examples=60)
+@given(OPTIONS, st.integers(0, 2**31), st.integers(0, 2**31))
+def test_many_games_checked_action_by_action(options, seed, policy_seed):
+    play_checked(options, seed, policy_seed, deep=True)
