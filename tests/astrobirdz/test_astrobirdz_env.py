@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pettingzoo
@@ -438,3 +439,16 @@ def test_the_documented_action_table_matches_the_layout():
         layout = ActionLayout(n)
         assert layout.size == 125 + n
         assert layout.choose_offset == 70 + n and layout.decline == 124 + n
+
+
+def test_the_rules_page_lists_every_rule_card_and_option_as_the_code_has_them():
+    page = (Path(__file__).parents[2] / "docs" / "rules" / "astrobirdz.md").read_text()
+    rows = re.findall(r"^\| ([ROYGBP][1-9]) \| ([^|]+) \| ([^|]+) \|", page, flags=re.MULTILINE)
+    assert [(c, t.strip(), x.strip()) for c, t, x in rows] == [
+        (r.card, r.title, r.text) for r in data.RULE_CARDS
+    ]
+    for option in env_module.GAME_OPTIONS:
+        assert f"| `{option.name}` | " in page
+    section = page.split("## Rulings")[1].split("## ")[0]
+    rulings = re.findall(r"^\| (\d+) \| ", section, flags=re.MULTILINE)
+    assert rulings == [str(i) for i in range(1, len(rulings) + 1)] and len(rulings) >= 20
