@@ -184,7 +184,7 @@ class AstrobirdzObserver:
 
     def stale(self, game: AstrobirdzGame) -> bool:
         """True if the engine changed since the last :meth:`sync`."""
-        return bool(game.events) or int(game.phase) != self._phase
+        return bool(game.events) or game.phase != self._phase
 
     # -- writing --
 
@@ -194,8 +194,10 @@ class AstrobirdzObserver:
     def sync(self, game: AstrobirdzGame) -> None:
         """Apply the engine's new events, then clear its log."""
         events = game.events
-        if any(e[0] == EV_REBUILD for e in events):
-            self.rebuild(game)
+        for event in events:
+            if event[0] == EV_REBUILD:
+                self.rebuild(game)
+                break
         else:
             for event in events:
                 self._apply(game, event)

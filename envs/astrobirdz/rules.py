@@ -401,6 +401,8 @@ class AstrobirdzGame(GameEngine):
     known: list[list[int]] = field(default_factory=list)
     """``known[o][s]``: cards seat ``o`` gave seat ``s`` or saw in its hand (Nitro's
     peek) this turn and that have not been played since."""
+    known_any: bool = False
+    """True once any ``known`` entry was set this turn (lets plays skip the rows)."""
     discarded: list[int] = field(default_factory=list)
     """Per seat, bitmask of the cards it discarded this turn."""
     hand_size: int = 0
@@ -474,13 +476,12 @@ class AstrobirdzGame(GameEngine):
 
     def legal_mask(self, num_actions: int) -> np.ndarray:
         """int8 mask of :meth:`legal_actions`, cached until the next action
-        (read-only: callers copy it)."""
+        (callers copy it and never write to it)."""
         mask = self._mask
         if mask is None:
             mask = np.zeros(num_actions, dtype=np.int8)
             for action in self.legal_actions():  # faster than fancy indexing for a few ids
                 mask[action] = 1
-            mask.flags.writeable = False
             self._mask = mask
         return mask
 
@@ -602,6 +603,7 @@ class AstrobirdzGame(GameEngine):
         self.previous_trick, self.previous_order = [], []
         self.won, self.trick_winners, self.played = [[] for _ in range(n)], [], 0
         self.known = [_new_list(n, 0) for _ in range(n)]
+        self.known_any = False
         self.discarded = _new_list(n, 0)
         self.transfer = []
 
@@ -759,6 +761,7 @@ class AstrobirdzGame(GameEngine):
             given = mask_of(cards)
             self.hands[receiver] |= given
             self.known[giver][receiver] |= given
+            self.known_any = True
             row = self.known[receiver]
             for other in range(self.config.num_players):
                 row[other] &= ~given
@@ -854,6 +857,7 @@ class AstrobirdzGame(GameEngine):
     def _peek(self, target: int) -> None:
         self.peeked = target
         self.known[self.actor][target] = self.hands[target]
+        self.known_any = True
         self.phase = Phase.GUESS
         self._emit(EV_PEEK, self.actor, target)
 
@@ -896,10 +900,11 @@ class AstrobirdzGame(GameEngine):
         seat, trick, bit = self.actor, self.trick, 1 << card
         self.hands[seat] &= ~bit
         knew = 0
-        for observer, row in enumerate(self.known):
-            if row[seat] & bit:
-                row[seat] &= ~bit
-                knew |= 1 << observer
+        if self.known_any:
+            for observer, row in enumerate(self.known):
+                if row[seat] & bit:
+                    row[seat] &= ~bit
+                    knew |= 1 << observer
         trick.append(card)
         position = len(trick) - 1
         if self.record_events:
@@ -1069,6 +1074,7 @@ class AstrobirdzGame(GameEngine):
                 over=bool(d["over"]),
             )
             game.played = mask_of([c for ts in game.won for t in ts for c in t])
+            game.known_any = any(any(row) for row in game.known)
             game.check_consistency()
         except StateDictError:
             raise
