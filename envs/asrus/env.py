@@ -150,13 +150,21 @@ class AsrusObserver:
             at += width
         assert at == self.size
         self.offsets = offsets
-        self._rotations = [self._rotation(seat) for seat in range(n)]
+        self._rotations = np.stack([self._rotation(seat) for seat in range(n)])
+        self._committed_lo = offsets["committed"][0]
+        self._committed_flags = np.array(
+            [[[float((seat + rel) % n < count) for rel in range(n)] for count in range(n + 1)]
+             for seat in range(n)],
+            dtype=np.float32,
+        )  # fmt: skip
+        """[seat, c, rel]: 1 when, with c seats committed (in seat order), the
+        player ``rel`` seats from ``seat`` has committed."""
+        self._turn_key: tuple[int, int] | None = None
+        self._matrix = np.zeros((n, self.size), dtype=np.float32)
         assert offsets["hand"] == (0, 15) and offsets["specials"] == (15, 21)
         self._private_width = 21
         self._hand_left = offsets["hand_left"][0]
         self._max_hand = config.max_hand_size
-        self._public: tuple[int, np.ndarray, np.ndarray] | None = None
-        self._cache: dict[int, tuple[int, np.ndarray]] = {}
 
     def _rotation(self, seat: int) -> np.ndarray:
         """Gather index: entry i of ``seat``'s vector comes from entry index[i] of
@@ -171,36 +179,31 @@ class AsrusObserver:
         return index
 
     def reset_cache(self) -> None:
-        self._public = None
-        self._cache.clear()
+        self._turn_key = None
 
     def encode(self, game: AsrusGame, seat: int) -> np.ndarray:
-        """The observation of ``seat`` (cached array: copy before handing out)."""
-        cached = self._cache.get(seat)
-        if cached is None or cached[0] != game.version:
-            cached = (game.version, self._for_seat(game, seat))
-            self._cache[seat] = cached
-        vec = cached[1]
-        lo = self.offsets["committed"][0]
-        n = self.config.num_players
-        pending = game.pending
-        for rel in range(n):
-            vec[lo + rel] = pending[(seat + rel) % n] is not None
+        """The observation of ``seat`` (a row of a cached matrix: copy before
+        handing it out)."""
+        if self._turn_key != (id(game), game.version):
+            self._build_turn(game)
+        vec = self._matrix[seat]
+        lo = self._committed_lo
+        vec[lo : lo + self.config.num_players] = self._committed_flags[seat, game.committed]
         return vec
 
-    def _for_seat(self, game: AsrusGame, seat: int) -> np.ndarray:
-        public = self._public
-        if public is None or public[0] != game.version:
-            public = (game.version, self._public_vector(game), self._private_rows(game))
-            self._public = public
-        vec = public[1][self._rotations[seat]]
-        vec[: self._private_width] = public[2][seat, : self._private_width]
-        vec[self._hand_left] = public[2][seat, -1]
-        return vec
+    def _build_turn(self, game: AsrusGame) -> None:
+        """Every seat's vector at once: one gather of the public vector through the
+        rotation index, then each seat's own hand written into its row."""
+        matrix = self._public_vector(game)[self._rotations]
+        rows = self._private_rows(game)
+        matrix[:, : self._private_width] = rows[:, : self._private_width]
+        matrix[:, self._hand_left] = rows[:, -1]
+        self._matrix = matrix
+        self._turn_key = (id(game), game.version)
 
     def _private_rows(self, game: AsrusGame) -> np.ndarray:
-        """Every seat's own hand, specials and hand size, one row per seat, built
-        once per turn (only the owner's row is ever copied into its vector)."""
+        """Every seat's own hand, specials and hand size, one row per seat (only
+        the owner's row is ever copied into its vector)."""
         rows = np.empty((self.config.num_players, self._private_width + 1), dtype=np.float32)
         rows[:, :15] = np.asarray(game.hands, dtype=np.float32)[:, 1:] * (1.0 / 8.0)
         rows[:, 15:21] = np.asarray(game.specials, dtype=np.float32) * (1.0 / 3.0)
@@ -208,37 +211,51 @@ class AsrusObserver:
         return rows
 
     def _public_vector(self, game: AsrusGame) -> np.ndarray:
-        """What every seat sees alike, per-player fields in absolute seat order."""
+        """What every seat sees alike, per-player fields in absolute seat order.
+
+        Written as one scatter of (index, value) pairs: a few dozen entries,
+        where separate numpy writes would cost a call each."""
         n, o = self.config.num_players, self.offsets
-        vec = np.zeros(self.size, dtype=np.float32)
         total = max(1, sum(game.points) + game.deposit)
-        vec[o["destination"][0] + game.destination - 1] = 1.0
-        vec[o["destination_card"][0]] = float(game.destination_card)
-        vec[o["deposit"][0]] = game.deposit / total
-        lo = o["points"][0]
-        vec[lo : lo + n] = np.asarray(game.points, dtype=np.float32) / total
-        lo = o["specials_held"][0]
-        vec[lo : lo + n] = [sum(held) / 3.0 for held in game.specials]
+        index = [o["destination"][0] + game.destination - 1, o["destination_card"][0],
+                 o["deposit"][0]]  # fmt: skip
+        value = [1.0, float(game.destination_card), game.deposit / total]
+        points, held = o["points"][0], o["specials_held"][0]
+        for seat in range(n):
+            index += (points + seat, held + seat)
+            value += (game.points[seat] / total, sum(game.specials[seat]) / 3.0)
         result = game.last_result
         if result is not None:
             numbers, specials = o["last_numbers"][0], o["last_specials"][0]
             for seat, play in enumerate(result.plays):
-                vec[numbers + 15 * seat + play.number - 1] = 1.0
-                vec[specials + NUM_SLOTS * seat + SLOTS_INDEX[(play.power, play.joker)]] = 1.0
-            vec[o["last_kind"][0] + OUTCOME_KINDS.index(result.outcome.kind)] = 1.0
+                index += (
+                    numbers + 15 * seat + play.number - 1,
+                    specials + NUM_SLOTS * seat + SLOTS_INDEX[(play.power, play.joker)],
+                )
+                value += (1.0, 1.0)
+            index += (o["last_kind"][0] + OUTCOME_KINDS.index(result.outcome.kind),
+                      o["last_blackhole"][0])  # fmt: skip
+            value += (1.0, float(result.blackhole))
             if result.outcome.winner is not None:
-                vec[o["last_winner"][0] + result.outcome.winner] = 1.0
-            vec[o["last_blackhole"][0]] = float(result.blackhole)
-        lo = o["revealed"][0]
-        vec[lo : lo + 15] = np.asarray(game.revealed[1:], dtype=np.float32) * (1.0 / 8.0)
-        lo = o["progress"][0]
-        vec[lo] = min(1.0, (game.turn - 1) / game_hand_size(game))
+                index.append(o["last_winner"][0] + result.outcome.winner)
+                value.append(1.0)
+        revealed = o["revealed"][0] - 1
+        for number in data.NUMBERS:
+            if game.revealed[number]:
+                index.append(revealed + number)
+                value.append(game.revealed[number] / 8.0)
+        progress = o["progress"][0]
+        index.append(progress)
+        value.append(min(1.0, (game.turn - 1) / game_hand_size(game)))
         if self.config.rounds:
-            vec[lo + 1] = min(1.0, (game.round - 1) / self.config.rounds)
+            index.append(progress + 1)
+            value.append(min(1.0, (game.round - 1) / self.config.rounds))
         lottery = game.last_lottery
         if lottery is not None:
-            vec[o["lottery_winner"][0] + lottery.winner] = 1.0
-            vec[o["lottery_amount"][0]] = lottery.amount / total
+            index += (o["lottery_winner"][0] + lottery.winner, o["lottery_amount"][0])
+            value += (1.0, lottery.amount / total)
+        vec = np.zeros(self.size, dtype=np.float32)
+        vec[index] = value
         return vec
 
     # -- words ---------------------------------------------------------------
