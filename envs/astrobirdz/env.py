@@ -396,44 +396,42 @@ class raw_env(FlockAECEnv):
         }
 
     def _render_text(self, seat: int | None) -> str:
-        game = self.astrobirdz
-        rule = game.rule
-        trump = data.COLOUR_NAMES[game.trump] if game.trump >= 0 else "(being chosen)"
+        """The table in words, built from views only, so that a seat's text can
+        never show more than that seat may see (``None``: every hand)."""
+        agents = self.possible_agents
+        shown = agents if seat is None else [agents[seat]]
+        views = {a: self.view(a) for a in shown}
+        v = views[shown[0]]
+        rule, trump = v["trump_rule"], v["trump_colour"]
+        colour = data.COLOUR_NAMES[data.COLOURS.index(trump)] if trump else "(being chosen)"
         lines = [
-            f"Astrobirdz  turn {game.turn}/{self.config.turns}  {game.hand_size} tricks  "
-            f"dealer player_{game.dealer}  phase {PHASE_NAMES[game.phase]}",
-            f"trump card {data.card_text(game.trump_card)} ({rule.title}: {rule.text})  "
-            f"trump colour {trump}",
+            f"Astrobirdz  turn {v['turn']}/{v['turns']}  {v['hand_size']} tricks  "
+            f"dealer {v['dealer']}  phase {v['phase']}",
+            f"trump card {v['trump_card']} ({rule['title']}: {rule['text']})  "
+            f"trump colour {colour}",
         ]
-        if game.trick:
-            played = ", ".join(
-                f"player_{s} {data.card_text(c)}"
-                for s, c in zip(game.trick_order, game.trick, strict=False)
-            )
-            lines.append(f"trick: {played}")
-        elif game.previous_trick:
-            played = ", ".join(
-                f"player_{s} {data.card_text(c)}"
-                for s, c in zip(game.previous_order, game.previous_trick, strict=True)
-            )
-            lines.append(f"last trick: {played} -> player_{game.trick_winners[-1]}")
-        for s in range(self.num_players):
-            mark = ">" if s == game.current_player() else " "
-            guess = game.guesses[s] if game.guesses[s] >= 0 else "-"
-            extras = []
-            if game.birds[s]:
-                extras.append(data.bird(game.birds[s]).name)
-            if s == game.astroboard:
-                extras.append("AstroBoard")
+        if v["trick"]:
+            lines.append("trick: " + ", ".join(f"{p['player']} {p['card']}" for p in v["trick"]))
+        elif v["previous_trick"]:
+            played = ", ".join(f"{p['player']} {p['card']}" for p in v["previous_trick"])
+            lines.append(f"last trick: {played} -> {v['trick_winners'][-1]}")
+        for agent in agents:
+            mark = ">" if agent == v["to_act"] else " "
+            guess = v["guesses"][agent]
+            extras = [
+                v["berzerkerbirdz"][agent] or "",
+                "AstroBoard" if agent == v["astroboard"] else "",
+            ]
             line = (
-                f"{mark} player_{s}: {game.scores_[s]:>4} pts  guess {guess}  "
-                f"won {len(game.won[s])}  {' '.join(extras)}"
+                f"{mark} {agent}: {v['scores'][agent]:>4} pts  "
+                f"guess {'-' if guess is None else guess}  won {v['tricks_won'][agent]}  "
+                + " ".join(e for e in extras if e)
             )
-            if seat is None or s == seat:
-                line += f"  hand [{' '.join(cards_text(game.hands[s]))}]"
+            if agent in views:
+                line += f"  hand [{' '.join(views[agent]['hand'])}]"
             lines.append(line.rstrip())
-        if game.over:
-            lines.append("game over; winners: " + ", ".join(f"player_{w}" for w in game.winners()))
+        if v["over"]:
+            lines.append("game over; winners: " + ", ".join(v["winners"]))
         return "\n".join(lines)
 
 

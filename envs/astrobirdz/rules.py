@@ -632,7 +632,8 @@ class AstrobirdzGame(GameEngine):
                 raise ValueError(
                     f"scenario hand of seat {seat} has {len(cards)} cards; turn {t} deals {t}"
                 )
-        rest = [c for c in range(data.NUM_CARDS) if c not in set(placed)]
+        taken = set(placed)
+        rest = [c for c in range(data.NUM_CARDS) if c not in taken]
         self.deck = [rest[int(i)] for i in self.rng.permutation(len(rest))]
         self.hands = [mask_of(hands[s]) if s in hands else 0 for s in range(n)]
         for _ in range(t):
