@@ -2,12 +2,13 @@
 
 It plays the way a decent casual player does:
 
-* **Guess from the hand.** Each card gets a chance of taking a trick: trump
-  cards (and cards the rule protects) by their value, off-colour 9s and 8s a
-  fair chance that shrinks with more players, low cards almost none. The rule
-  card's value changes (1s or 4s as 10, 9s as 0) count. The guess is the
-  rounded sum, nudged up when it holds the AstroBoard-worthy hand of a Max who
-  has seen every other guess.
+* **Guess by counting cards.** For each card in hand it works out, from the
+  cards it cannot see, the chance that no opponent beats it when led: nobody
+  follows with a higher card of that colour, and nobody void in the colour
+  holds a card that wins from elsewhere (a trump, or a card the rule
+  protects). The rule card's value changes and trump changes count (the
+  rules' own trick-winner function decides what beats what); as Nitro it
+  counts the hand it looked at for certain. The guess is the rounded sum.
 * **Play to make the guess.** While it still needs tricks it wins as cheaply as
   it can (the lowest card that beats the trick, when it is last or the card is
   strong), and otherwise throws its lowest card. Once it has enough it ducks:
@@ -67,7 +68,8 @@ def is_trumpish(card: int, trump: int, effect: Effect) -> bool:
 
 
 def win_chance(card: int, trump: int, effect: Effect, players: int) -> float:
-    """Rough chance that ``card`` takes a trick, fewer with more players."""
+    """Rough chance that ``card`` takes a trick, fewer with more players: the
+    rule of thumb of the play (is this card strong enough to win?)."""
     value = value_of(card, effect)
     crowd = 4.0 / max(2, players)
     if is_trumpish(card, trump, effect):
@@ -75,6 +77,55 @@ def win_chance(card: int, trump: int, effect: Effect, players: int) -> float:
         return min(0.98, chance * (0.85 + 0.15 * crowd))
     chance = OFF_WIN.get(int(min(value, 9)), 0.03)
     return min(0.9, chance * crowd)
+
+
+def no_hit(pool: int, hits: int, drawn: int) -> float:
+    """Chance that ``drawn`` cards taken from ``pool`` include none of ``hits``."""
+    chance = 1.0
+    for i in range(drawn):
+        if pool - i <= 0:
+            break
+        chance *= max(0.0, (pool - hits - i) / (pool - i))
+    return chance
+
+
+def beats_it(card: int, hand: list[int], trump: int, effect: Effect) -> bool:
+    """Whether a known hand can beat ``card`` led (following colour if it can)."""
+    led = colour_of(card)
+    follow = [c for c in hand if colour_of(c) == led]
+    return any(trick_winner([card, c], trump, effect) == 1 for c in (follow or hand))
+
+
+def lead_win_chance(
+    card: int,
+    unknown: list[int],
+    trump: int,
+    effect: Effect,
+    opponents: int,
+    per_hand: int,
+    known_hands: tuple[list[int], ...] = (),
+) -> float:
+    """Chance that ``card``, led, is not beaten by any opponent holding
+    ``per_hand`` cards drawn from ``unknown``: an opponent beats it with a
+    higher card of the led colour, or, void in that colour, with a card that
+    wins from another colour (a trump or a protected card). Opponents whose
+    hands are known (Nitro's peek) beat it or not for certain."""
+    if trump < 0:
+        return 0.0
+    if any(beats_it(card, known, trump, effect) for known in known_hands):
+        return 0.0
+    opponents -= len(known_hands)
+    led = colour_of(card)
+    same = [u for u in unknown if colour_of(u) == led]
+    beaters = [u for u in unknown if trick_winner([card, u], trump, effect) == 1]
+    beat_same = sum(1 for u in beaters if colour_of(u) == led)
+    beat_other = len(beaters) - beat_same
+    pool = len(unknown)
+    follows_and_beats = 1.0 - no_hit(pool, beat_same, per_hand)
+    void = no_hit(pool, len(same), per_hand)
+    trumps_in = 1.0 - no_hit(pool - len(same), beat_other, per_hand)
+    beaten = min(1.0, follows_and_beats + void * trumps_in)
+    return (1.0 - beaten) ** opponents
 
 
 def strength(card: int, trump: int, effect: Effect) -> float:
@@ -130,7 +181,13 @@ class AstrobirdzHeuristicBot:
     def _guess(
         self, view: dict[str, Any], hand: list[int], trump: int, effect: Effect, n: int
     ) -> int:
-        expected = sum(win_chance(c, trump, effect, n) for c in hand)
+        peeked = [parse_card(c) for c in (view["peeked"] or {}).get("cards", [])]
+        seen = set(hand) | set(peeked) | {parse_card(view["trump_card"])}
+        unknown = [c for c in range(data.NUM_CARDS) if c not in seen]
+        known = (peeked,) if peeked else ()
+        expected = sum(
+            lead_win_chance(c, unknown, trump, effect, n - 1, len(hand), known) for c in hand
+        )
         return max(0, min(len(hand), round(expected)))
 
     def _peek_target(self, view: dict[str, Any], layout: ActionLayout, seat: int) -> int:

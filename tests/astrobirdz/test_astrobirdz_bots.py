@@ -7,7 +7,8 @@ import pytest
 from astrobirdz_helpers import step, steps, table
 
 from flockgym.envs import RandomBot, make
-from flockgym.envs.astrobirdz.bots import AstrobirdzHeuristicBot
+from flockgym.envs.astrobirdz import data
+from flockgym.envs.astrobirdz.bots import AstrobirdzHeuristicBot, lead_win_chance
 from flockgym.envs.core.play import play_game
 
 
@@ -36,11 +37,12 @@ def test_heuristic_bots_play_whole_games_legally(options):
         assert record.winners and len(record.moves) > 20
 
 
-def test_guess_counts_high_trumps():
-    env = table(2, hands={0: ["R9", "R8", "B1"], 1: ["B2", "G1", "G2"]}, trump="R3", turn=3,
-                berzerkerbirdz=False)  # fmt: skip
-    assert bot_action(env, 1) == "guess 0"
-    step(env, 1, "guess 0")
+def test_guess_counts_high_trumps_and_not_low_cards():
+    # 4 players, turn 3: player_2 deals, player_3 guesses first
+    hands = {3: ["B2", "G1", "G2"], 0: ["R9", "R8", "B1"]}
+    env = table(4, hands=hands, trump="R3", turn=3, berzerkerbirdz=False)
+    assert bot_action(env, 3) == "guess 0"
+    step(env, 3, "guess 0")
     assert bot_action(env, 0) == "guess 2"
 
 
@@ -96,3 +98,13 @@ def test_beats_random_bots_from_any_seat():
         if f"player_{hero}" in record.winners:
             wins += 1 / len(record.winners)
     assert wins / games > 0.4  # a fair share is 0.25
+
+
+def test_a_peeked_hand_counts_for_certain():
+    effect = data.NO_RULE.effect
+    b9, unknown = data.parse_card("B9"), list(range(40))
+    trumps_it = ([data.parse_card("R2")],)
+    follows_low = ([data.parse_card("B1"), data.parse_card("R2")],)
+    assert lead_win_chance(b9, unknown, data.RED, effect, 1, 2, trumps_it) == 0.0
+    assert lead_win_chance(b9, unknown, data.RED, effect, 1, 2, follows_low) == 1.0
+    assert 0.0 < lead_win_chance(b9, unknown, data.RED, effect, 1, 2) < 1.0
