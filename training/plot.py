@@ -28,13 +28,15 @@ def plot_run(run_dir: str | Path, out: str | Path | None = None) -> Path:
     if not records:
         raise RunError(f"{run_dir} has no progress.jsonl records to plot (is it a run folder?)")
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
+    names = sorted({r["opponent"] for r in records})
+    colour = {name: f"C{i}" for i, name in enumerate(names)}  # one colour per opponent
     evals = [r for r in records if r["kind"] == "eval"]
     for opponent, rows in group(evals).items():
         steps = np.array([r["step"] for r in rows])
         rate = np.array([r["win_rate"] for r in rows])
         ci = np.nan_to_num(np.array([r["win_rate_ci"] for r in rows]))
-        top.plot(steps, rate, marker="o", label=f"vs {opponent}")
-        top.fill_between(steps, rate - ci, rate + ci, alpha=0.2)
+        top.plot(steps, rate, marker="o", color=colour[opponent], label=f"vs {opponent}")
+        top.fill_between(steps, rate - ci, rate + ci, color=colour[opponent], alpha=0.2)
     if evals:
         top.axhline(1 / evals[0]["num_players"], color="grey", ls="--", label="equal players")
     top.set_ylabel("evaluation win rate")
@@ -42,7 +44,8 @@ def plot_run(run_dir: str | Path, out: str | Path | None = None) -> Path:
     top.legend(loc="best")
     for opponent, rows in group([r for r in records if r["kind"] == "selfplay"]).items():
         steps = np.array([r["step"] for r in rows])
-        bottom.plot(steps, smooth(np.array([r["win_rate"] for r in rows])), label=opponent)
+        rate = smooth(np.array([r["win_rate"] for r in rows]))
+        bottom.plot(steps, rate, color=colour[opponent], label=opponent)
     bottom.set_xlabel("learner steps")
     bottom.set_ylabel("self-play win rate")
     bottom.legend(loc="best")

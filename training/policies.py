@@ -321,11 +321,13 @@ def run_policy_file(run_dir: Path) -> Path:
 @dataclass
 class Participant:
     """A bot spec made concrete for one env: a name and a factory of fresh bots
-    (one per seat and game, each with its own seed)."""
+    (one per seat and game, each with its own seed). ``reads_view=False`` says
+    its bots ignore the ``view`` argument, so self-play need not build it."""
 
     name: str
     new_bot: Callable[[int], Bot]
     spec: str = ""
+    reads_view: bool = True
 
 
 def make_participant(
@@ -340,7 +342,7 @@ def make_participant(
         spec = parse_spec(spec)
     label = name or spec.text
     if spec.kind == "random":
-        return Participant(label, lambda seed: make_bot(env_id, "random", seed), spec.text)
+        return Participant(label, lambda seed: make_bot(env_id, "random", seed), spec.text, False)
     if spec.kind == "heuristic":
         check_heuristic(env_id)
         return Participant(label, lambda seed: make_bot(env_id, "heuristic", seed), spec.text)
@@ -352,7 +354,7 @@ def make_participant(
 
 def policy_participant(name: str, policy: Policy, play: Play, spec: str = "") -> Participant:
     """A participant whose bots all play ``policy`` (each seat with its own generator)."""
-    return Participant(name, lambda seed: policy.as_bot(play, seed), spec or name)
+    return Participant(name, lambda seed: policy.as_bot(play, seed), spec or name, False)
 
 
 def check_heuristic(env_id: str) -> None:

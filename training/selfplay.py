@@ -104,6 +104,7 @@ class SelfPlayEnv(gym.Env):
         self.learner = self.agents[0]
         self.opponent = ""
         self.bots: dict[str, Bot] = {}
+        self.opponents_read_view = True
         self.carried = 0.0
 
     def add_snapshot(self, path: str) -> None:
@@ -163,6 +164,7 @@ class SelfPlayEnv(gym.Env):
             for i, agent in enumerate(self.agents)
             if agent != self.learner
         }
+        self.opponents_read_view = participant.reads_view
         self.game.reset(seed=int(self.rng.integers(2**63)))
 
     def _play_opponents(self) -> None:
@@ -175,7 +177,8 @@ class SelfPlayEnv(gym.Env):
                 self.game.step(None)
                 continue
             observation = self.raw.observe(agent)
-            self.game.step(self.bots[agent].act(observation, self.raw.view(agent)))
+            view = self.raw.view(agent) if self.opponents_read_view else {}
+            self.game.step(self.bots[agent].act(observation, view))
 
     def _learner_done(self) -> bool:
         return bool(self.raw.terminations[self.learner] or self.raw.truncations[self.learner])

@@ -102,6 +102,8 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
     if not config.opponents.pool and not snapshots:
         # Pure self-play starts against the untrained learner.
         snapshots.append(save_snapshot(model, learner, config, run_dir, step, venv))
+    if state is None and config.eval.every:
+        print(evaluate_and_log(model, learner, config, run_dir, step))  # where we start from
     start_segment(model, venv, config.seed, step)
     bar = tqdm(
         total=config.total_steps,

@@ -50,9 +50,10 @@ def test_smoke_run_writes_a_self_describing_folder(env_id: str, tmp_path: Path) 
     policy = load_policy(run / "final.zip", env_id=env_id)
     assert policy.meta.steps == 2048 and policy.meta.env_id == env_id
     evals = [r for r in read_progress(run) if r["kind"] == "eval"]
-    assert [r["step"] for r in evals] == [1024] * len(baseline_bots(env_id)) + [2048] * len(
-        baseline_bots(env_id)
-    )
+    opponents = baseline_bots(env_id)
+    assert [(r["step"], r["opponent"]) for r in evals] == [
+        (step, opponent) for step in (0, 1024, 2048) for opponent in opponents
+    ]
     assert any(r["kind"] == "selfplay" and r["opponent"] == "snapshot" for r in read_progress(run))
     assert list((run / "tb").iterdir()), "no TensorBoard events"
     assert (run / "tournament" / "tournament.md").exists()
