@@ -17,8 +17,6 @@ import yaml
 
 from flockgym.envs import FlockgymError, entry, list_envs
 
-USAGE_ERRORS: tuple[type[Exception], ...] = (FlockgymError,)
-
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
@@ -36,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     except GameAbandoned as err:
         print(f"game abandoned: {err}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        return 130
 
 
 def build_parser() -> argparse.ArgumentParser:

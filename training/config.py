@@ -116,7 +116,7 @@ class OutputConfig(Section):
 
     dir: str = Field("runs", description="parent folder of the run folders")
     name: str | None = Field(
-        None, description="run folder name (default: the config file's stem and the UTC time)"
+        None, description="run folder name (default: <env id>-<config file stem>-<UTC time>)"
     )
     checkpoint_every: int = Field(
         100_000,
@@ -249,34 +249,32 @@ def describe_errors(
     return "invalid config: " + "; ".join(lines)
 
 
-def fields_at(model: type[BaseModel], loc: tuple[str, ...]) -> list[str]:
-    """Names of the fields of the (nested) section at ``loc``."""
+def section_at(model: type[BaseModel], loc: tuple[str, ...]) -> type[BaseModel] | None:
+    """The (nested) section model at ``loc``, or None where ``loc`` leaves the models."""
     for part in loc:
-        annotation = model.model_fields[part].annotation
+        field = model.model_fields.get(part)
+        annotation = field.annotation if field else None
         if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
-            return []
+            return None
         model = annotation
-    return list(model.model_fields)
+    return model
+
+
+def fields_at(model: type[BaseModel], loc: tuple[str, ...]) -> list[str]:
+    """Names of the keys allowed in the section at ``loc``."""
+    section = section_at(model, loc)
+    return list(section.model_fields) if section else []
 
 
 def field_description(model: type[BaseModel], loc: tuple[str, ...]) -> str:
-    for part in loc[:-1]:
-        annotation = model.model_fields[part].annotation
-        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
-            return ""
-        model = annotation
-    field = model.model_fields.get(loc[-1]) if loc else None
-    return field.description or "" if field else ""
+    section = section_at(model, loc[:-1])
+    field = section.model_fields.get(loc[-1]) if section and loc else None
+    return (field.description or "") if field else ""
 
 
 def config_to_yaml(config: TrainConfig) -> str:
     """The resolved config (every default filled in) as YAML, for the run folder."""
     return yaml.safe_dump(config.model_dump(mode="json"), sort_keys=False)
-
-
-def learner_params(config: TrainConfig) -> AlgoParams:
-    """The ``algo`` section, typed by its learner."""
-    return config.algo
 
 
 __all__ = [

@@ -71,9 +71,6 @@ class TournamentResult:
     def games(self) -> int:
         return self.deals * self.tables_per_deal
 
-    def standing(self, name: str) -> Standing:
-        return next(s for s in self.standings if s.name == name)
-
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "games": self.games}
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
@@ -67,7 +67,7 @@ class SelfPlayEnv(gym.Env):
     vector of envs covers every seat from the first episodes.
     """
 
-    metadata = {"render_modes": []}  # noqa: RUF012 (gymnasium's convention)
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
 
     def __init__(
         self,

@@ -25,7 +25,7 @@ from stable_baselines3.common.logger import configure
 from tqdm import tqdm
 
 from .config import TrainConfig, config_to_yaml, load_config
-from .evaluate import derive_seed, save_result, tournament
+from .evaluate import TournamentResult, derive_seed, save_result, tournament
 from .learners import Learner, get_learner
 from .policies import (
     CheckpointMeta,
@@ -36,6 +36,7 @@ from .policies import (
     write_meta,
 )
 from .runs import (
+    RunError,
     RunState,
     append_progress,
     git_commit,
@@ -114,30 +115,40 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
         dynamic_ncols=True,
     )
     train_seconds, steps_at_start = 0.0, step
-    while step < config.total_steps:
-        started = time.perf_counter()
-        model.learn(1, callback=episodes, reset_num_timesteps=False)  # one rollout + update
-        train_seconds += time.perf_counter() - started
-        previous, step = step, model.num_timesteps
-        bar.update(step - previous)
-        log_selfplay(model, run_dir, step, episodes.pop())
-        model.logger.record("time/steps_per_second", (step - steps_at_start) / train_seconds)
+    try:
+        while step < config.total_steps:
+            started = time.perf_counter()
+            model.learn(1, callback=episodes, reset_num_timesteps=False)  # one rollout + update
+            train_seconds += time.perf_counter() - started
+            previous, step = step, model.num_timesteps
+            bar.update(step - previous)
+            log_selfplay(model, run_dir, step, episodes.pop())
+            model.logger.record("time/steps_per_second", (step - steps_at_start) / train_seconds)
 
-        if crossed(previous, step, config.opponents.snapshot_every):
-            snapshots.append(save_snapshot(model, learner, config, run_dir, step, venv))
-        if crossed(previous, step, config.eval.every) and step < config.total_steps:
-            bar.write(evaluate_and_log(model, learner, config, run_dir, step))
-        if crossed(previous, step, config.output.checkpoint_every) and step < config.total_steps:
-            save_checkpoint(model, learner, config, run_dir, step, snapshots, finished=False)
-            start_segment(model, venv, config.seed, step)
-        model.logger.dump(step)
+            if crossed(previous, step, config.opponents.snapshot_every):
+                snapshots.append(save_snapshot(model, learner, config, run_dir, step, venv))
+            if crossed(previous, step, config.eval.every) and step < config.total_steps:
+                bar.write(evaluate_and_log(model, learner, config, run_dir, step))
+            if (
+                crossed(previous, step, config.output.checkpoint_every)
+                and step < config.total_steps
+            ):
+                save_checkpoint(model, learner, config, run_dir, step, snapshots, finished=False)
+                start_segment(model, venv, config.seed, step)
+            model.logger.dump(step)
+    except KeyboardInterrupt:
+        bar.close()
+        print(
+            f"interrupted at step {step}; continue from the newest checkpoint with "
+            f"`flockgym train --resume {run_dir}`"
+        )
+        raise
     bar.close()
     venv.close()
 
     # ---- the end: final policy, evaluation, tournament, plot ------------------------------
     save_checkpoint(model, learner, config, run_dir, step, snapshots, finished=True)
-    final = run_dir / "final.zip"
-    save_policy(model, learner, config, final, step)
+    save_policy(model, learner, config, run_dir / "final.zip", step)
     print(evaluate_and_log(model, learner, config, run_dir, step))
     model.logger.dump(step)
     if train_seconds > 0:
@@ -145,24 +156,36 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
         update_run_info(run_dir, steps_per_second=round(speed, 1), final_step=step)
         print(f"trained {step - steps_at_start} steps at {speed:.0f} steps/s")
     if config.eval.tournament_games:
-        policy = Policy(model.policy, meta_for(config, learner, step))
-        players = [policy_participant("final", policy, config.eval.learner_play, str(final))]
-        players += [make_participant(spec, env_id, env_options) for spec in config.eval.opponents]
-        result = tournament(
-            env_id,
-            players,
-            config.eval.tournament_games,
-            config.eval.seed,
-            env_options,
-            progress=config.progress_bar,
-        )
-        save_result(result, run_dir / "tournament")
-        print(result.to_markdown())
+        print(final_tournament(model, learner, config, run_dir, step).to_markdown())
     from .plot import plot_run
 
     print(f"learning curves: {plot_run(run_dir)}")
     print(f"run folder: {run_dir}")
     return run_dir
+
+
+def final_tournament(
+    model: Any, learner: Learner, config: TrainConfig, run_dir: Path, step: int
+) -> TournamentResult:
+    """The final policy and the evaluation opponents, every seat each, saved in
+    the run folder's ``tournament/``."""
+    policy = Policy(model.policy, meta_for(config, learner, step))
+    final = policy_participant(
+        "final", policy, config.eval.learner_play, str(run_dir / "final.zip")
+    )
+    players = [final] + [
+        make_participant(spec, config.env.id, config.env.options) for spec in config.eval.opponents
+    ]
+    result = tournament(
+        config.env.id,
+        players,
+        config.eval.tournament_games,
+        config.eval.seed,
+        config.env.options,
+        progress=config.progress_bar,
+    )
+    save_result(result, run_dir / "tournament")
+    return result
 
 
 def train_from_file(path: str | Path, overrides: list[str] | None = None) -> Path:
@@ -178,7 +201,7 @@ def resume_run(run_dir: str | Path, overrides: list[str] | None = None) -> Path:
     config = load_config(run_dir / "config.yaml", overrides)
     state = read_state(run_dir)
     if state.finished and state.step >= config.total_steps:
-        raise ValueError(
+        raise RunError(
             f"{run_dir} finished at step {state.step}; to train on, raise total_steps "
             f"(--set total_steps=...)"
         )

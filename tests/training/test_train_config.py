@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from pydantic import BaseModel
 from training_helpers import tiny_raw_config
 
 from flockgym.envs import list_envs
@@ -154,3 +155,22 @@ def test_every_shipped_config_is_valid() -> None:
 def test_every_registered_env_has_a_ppo_config(env_id: str) -> None:
     path = REPO / "configs" / game_folder(env_id) / "ppo.yaml"
     assert load_config(path).env.id == env_id
+
+
+def test_the_training_guide_names_every_config_key() -> None:
+    from flockgym.training.config import TrainConfig
+    from flockgym.training.learners import LEARNERS
+
+    guide = (REPO / "docs" / "training.md").read_text()
+    sections = [TrainConfig, *(learner.params_model for learner in LEARNERS.values())]
+    for field in TrainConfig.model_fields.values():
+        annotation = field.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            sections.append(annotation)
+    missing = {
+        f"{section.__name__}.{key}"
+        for section in sections
+        for key in section.model_fields
+        if f"`{key}`" not in guide
+    }
+    assert not missing, f"docs/training.md does not mention {sorted(missing)}"

@@ -107,3 +107,28 @@ def test_resuming_a_finished_run_asks_for_more_steps(tmp_path: Path) -> None:
         resume_run(run)
     resume_run(run, ["total_steps=1024"])
     assert read_state(run).step == 1024
+
+
+def test_subprocess_envs_train_the_same_weights_as_in_process_envs(tmp_path: Path) -> None:
+    changes = {"opponents__snapshot_every": 512}
+    dummy = train(tiny_config("asrus_v0", tmp_path / "dummy", **changes))
+    subproc = train(tiny_config("asrus_v0", tmp_path / "sub", vec_env="SubprocVecEnv", **changes))
+    assert same_weights(dummy / "final.zip", subproc / "final.zip")
+
+
+@pytest.mark.slow
+def test_the_quickstart_learns_to_beat_both_bots(tmp_path: Path) -> None:
+    """The README's main command, for real (about 3-4 minutes on 2 cores)."""
+    from flockgym.training.config import load_config
+
+    repo = Path(__file__).resolve().parents[2]
+    config = load_config(
+        repo / "configs" / "quickstart.yaml",
+        [f"output.dir={tmp_path}", "output.name=qs", "progress_bar=false"],
+    )
+    run = train(config)
+    standings = json.loads((run / "tournament" / "tournament.json").read_text())["standings"]
+    final, *bots = standings
+    assert final["name"] == "final"
+    for bot in bots:
+        assert final["win_rate"] - final["win_rate_ci"] > bot["win_rate"] + bot["win_rate_ci"]
