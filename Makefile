@@ -17,9 +17,9 @@ $(STAMP): pyproject.toml constraints.txt
 
 install: $(STAMP)
 
-## The main job (until training lands: a seeded Asrus game, heuristic bot against random bots).
+## The main job: a few minutes of MaskablePPO self-play on Asrus, then an evaluation.
 demo: install
-	$(PY) -m flockgym.envs.demo --env asrus_v0 --players 5 --seed 0 --bots heuristic,random
+	$(VENV)/bin/flockgym train configs/quickstart.yaml
 
 ## Watch the heuristic bot play a seeded Asrus game against random bots.
 watch: install
