@@ -318,9 +318,9 @@ class raw_env(FlockAECEnv):
         """Bring the store up to date with the engine's events, then gather."""
         game = self.game
         observer = self.observer
-        if observer.stale(game):  # type: ignore[arg-type]
+        if game.events or game.phase != observer.shown_phase:  # type: ignore[union-attr]
             observer.sync(game)  # type: ignore[arg-type]
-        return observer.encode(seat)
+        return observer.store[observer.index[seat]]  # a gather: a fresh array
 
     # -- words --
 

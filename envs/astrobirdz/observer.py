@@ -144,7 +144,8 @@ class AstrobirdzObserver:
         self.known_at = [self._priv(seat, "known") for seat in range(n)]
         self.trick_at = store_at["trick"]
         self.led_at = store_at["led_colour"]
-        self._phase = -1
+        self.shown_phase = -1
+        """The phase the store shows; differs from the engine's when it is stale."""
         self._trick_trump = -1
         self._change_numbers: frozenset[int] = frozenset()
         self._change_to = -1
@@ -184,7 +185,7 @@ class AstrobirdzObserver:
 
     def stale(self, game: AstrobirdzGame) -> bool:
         """True if the engine changed since the last :meth:`sync`."""
-        return bool(game.events) or game.phase != self._phase
+        return bool(game.events) or game.phase != self.shown_phase
 
     # -- writing --
 
@@ -288,14 +289,14 @@ class AstrobirdzObserver:
 
     def _sync_phase(self, game: AstrobirdzGame) -> None:
         phase = int(game.phase)
-        if phase == self._phase:
+        if phase == self.shown_phase:
             return
         lo = self.store_at["phase"]
-        if 0 <= self._phase < NUM_PHASES:
-            self.store[lo + self._phase] = 0.0
+        if 0 <= self.shown_phase < NUM_PHASES:
+            self.store[lo + self.shown_phase] = 0.0
         if phase < NUM_PHASES:
             self.store[lo + phase] = 1.0
-        self._phase = phase
+        self.shown_phase = phase
 
     def rebuild(self, game: AstrobirdzGame) -> None:
         """Write the whole store from the engine's state (a few times a turn)."""
@@ -306,7 +307,7 @@ class AstrobirdzObserver:
         ones = [at["turn"] + game.turn - 1, at["trump_card"] + game.trump_card]
         if game.phase < NUM_PHASES:
             ones.append(at["phase"] + game.phase)
-        self._phase = int(game.phase)
+        self.shown_phase = int(game.phase)
         if game.trump >= 0:
             ones.append(at["trump_colour"] + game.trump)
             self._trick_trump = trick_trump(game.trick, game.trump, effect)

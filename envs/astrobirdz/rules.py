@@ -248,7 +248,7 @@ def card_points(cards: list[int], trump: int, effect: Effect) -> int:
     return total
 
 
-@dataclass(frozen=True)
+@dataclass
 class TurnScore:
     """One player's points for a turn, item by item, as the tally sheet adds them."""
 
@@ -634,7 +634,7 @@ class AstrobirdzGame(GameEngine):
                 )
         taken = set(placed)
         rest = [c for c in range(data.NUM_CARDS) if c not in taken]
-        self.deck = [rest[int(i)] for i in self.rng.permutation(len(rest))]
+        self.deck = self.rng.permutation(rest).tolist()  # the same draws as permuting indices
         self.hands = [mask_of(hands[s]) if s in hands else 0 for s in range(n)]
         for _ in range(t):
             for seat in self._from_dealers_left():
