@@ -95,7 +95,7 @@ left neighbour, and so on. All entries lie in [0, 1].
 | hand | 54 | own cards |
 | chosen | 54 | own cards chosen so far to discard, pass or trade |
 | known | 54(n-1) | per other player: cards known in its hand (see below) |
-| discarded | 54 | own cards discarded this turn |
+| discarded | 54 | own cards discarded this turn (and still out of play) |
 
 Phases: choose_trump, discard, pass_right, pass_left, surfette_partner,
 surfette_cards, nitro_peek, guess, play, astroboard. ``known`` holds, for each

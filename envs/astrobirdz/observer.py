@@ -91,7 +91,7 @@ def field_table(n: int) -> list[Field]:
         Field("chosen", "priv", NC, "own cards chosen so far to pass, discard or trade"),
         Field("known", "priv_seat", NC, "per other player: cards seen in its hand "
               "(Nitro's peek) or given to it this turn, not played since"),
-        Field("discarded", "priv", NC, "own cards discarded this turn"),
+        Field("discarded", "priv", NC, "own cards discarded this turn, still out of play"),
     ]  # fmt: skip
 
 

@@ -450,5 +450,10 @@ def test_the_rules_page_lists_every_rule_card_and_option_as_the_code_has_them():
     for option in env_module.GAME_OPTIONS:
         assert f"| `{option.name}` | " in page
     section = page.split("## Rulings")[1].split("## ")[0]
+    doc = env_module.__doc__
+    for header in ("| segment | ids |", "| field | size | encoding |"):
+        start = doc.index(header)
+        table = doc[start : doc.index("\n\n", start)]
+        assert table in page, f"the rules page lacks the docstring's table {header}"
     rulings = re.findall(r"^\| (\d+) \| ", section, flags=re.MULTILINE)
     assert rulings == [str(i) for i in range(1, len(rulings) + 1)] and len(rulings) >= 20
