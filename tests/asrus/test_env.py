@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 import pettingzoo
 import pytest
+from aec_helpers import play_out, random_steps
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
 from flockgym.envs import (
@@ -23,31 +24,6 @@ from flockgym.envs import (
 )
 
 PLAYER_COUNTS = list(range(3, 10))
-
-
-def random_steps(env, rng: np.random.Generator, count: int) -> None:
-    """``count`` random legal AEC steps (dead agents step None)."""
-    for _ in range(count):
-        if not env.agents:
-            return
-        observation, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-        else:
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-
-
-def play_out(env, rng: np.random.Generator) -> dict[str, float]:
-    """Play to the end; return each agent's summed reward."""
-    returns = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter():
-        observation, reward, terminated, truncated, _ = env.last()
-        returns[agent] += reward
-        if terminated or truncated:
-            env.step(None)
-        else:
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-    return returns
 
 
 # ---- PettingZoo's own tests ------------------------------------------------------

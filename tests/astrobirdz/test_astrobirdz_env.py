@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pettingzoo
 import pytest
+from aec_helpers import play_out, random_steps
 from astrobirdz_helpers import game, step, steps, table
 from pettingzoo.test import api_test, render_test, seed_test
 
@@ -34,29 +35,6 @@ from flockgym.envs.astrobirdz.observer import field_table, observation_size, obs
 from flockgym.envs.astrobirdz.rules import bits
 
 PLAYER_COUNTS = [2, 3, 4, 5, 6]
-
-
-def random_steps(env, rng: np.random.Generator, count: int) -> None:
-    for _ in range(count):
-        if not env.agents:
-            return
-        observation, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-        else:
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-
-
-def play_out(env, rng: np.random.Generator) -> dict[str, float]:
-    returns = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter():
-        observation, reward, terminated, truncated, _ = env.last()
-        returns[agent] += reward
-        if terminated or truncated:
-            env.step(None)
-        else:
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-    return returns
 
 
 # ---- PettingZoo's own tests ------------------------------------------------------
