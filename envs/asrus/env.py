@@ -205,8 +205,9 @@ class AsrusObserver:
         """Every seat's own hand, specials and hand size, one row per seat (only
         the owner's row is ever copied into its vector)."""
         rows = np.empty((self.config.num_players, self._private_width + 1), dtype=np.float32)
-        rows[:, :15] = np.asarray(game.hands, dtype=np.float32)[:, 1:] * (1.0 / 8.0)
-        rows[:, 15:21] = np.asarray(game.specials, dtype=np.float32) * (1.0 / 3.0)
+        counts = game.holdings()
+        rows[:, :15] = counts[:, 1:16] * (1.0 / 8.0)
+        rows[:, 15:21] = counts[:, 16:] * (1.0 / 3.0)
         rows[:, -1] = sum(game.hands[0]) / self._max_hand  # every hand holds as many cards
         return rows
 

@@ -465,6 +465,7 @@ class AsrusGame(GameEngine):
     """Bumped whenever public information changes; observation caches key on it."""
     _legal_cache: dict[int, list[int]] = field(default_factory=dict, repr=False)
     _masks: np.ndarray | None = field(default=None, repr=False)
+    _holdings: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def num_players(self) -> int:  # type: ignore[override]
@@ -587,6 +588,16 @@ class AsrusGame(GameEngine):
             return np.zeros(num_actions, dtype=np.int8)
         return self.legal_masks()[seat]
 
+    def holdings(self) -> np.ndarray:
+        """Every seat's cards as one array, shape (n, 22): columns 1-15 the number
+        cards (column 0 unused), 16-21 the C B D M R joker specials. Built once per
+        turn and shared by the masks and the observations (read-only)."""
+        if self._holdings is None:
+            rows = [hand + held for hand, held in zip(self.hands, self.specials, strict=True)]
+            self._holdings = np.array(rows, dtype=np.float32)
+            self._holdings.flags.writeable = False
+        return self._holdings
+
     def legal_masks(self) -> np.ndarray:
         """Every seat's legal-action mask for this turn, shape (n, 195), int8.
 
@@ -596,8 +607,9 @@ class AsrusGame(GameEngine):
         the list cannot disagree. Read-only: callers copy."""
         if self._masks is None:
             n = self.config.num_players
-            has_number = np.asarray(self.hands, dtype=np.int16)[:, 1:] > 0
-            held = np.asarray(self.specials, dtype=np.int16) > 0
+            counts = self.holdings()
+            has_number = counts[:, 1:16] > 0
+            held = counts[:, 16:] > 0
             slots = np.empty((n, NUM_SLOTS), dtype=bool)
             slots[:, 0] = True
             slots[:, 1 : 1 + JOKER_INDEX] = held[:, :JOKER_INDEX]
@@ -713,6 +725,7 @@ class AsrusGame(GameEngine):
     def _changed(self) -> None:
         self._legal_cache.clear()
         self._masks = None
+        self._holdings = None
         self.version += 1
 
     # -- serialisation --
