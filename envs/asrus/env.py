@@ -165,6 +165,8 @@ class AsrusObserver:
         self._private_width = 21
         self._hand_left = offsets["hand_left"][0]
         self._max_hand = config.max_hand_size
+        self._private_scale = np.array([1.0 / 8.0] * 15 + [1.0 / 3.0] * 6, dtype=np.float32)
+        """Number-card counts are shown / 8, special counts / 3."""
 
     def _rotation(self, seat: int) -> np.ndarray:
         """Gather index: entry i of ``seat``'s vector comes from entry index[i] of
@@ -193,23 +195,13 @@ class AsrusObserver:
 
     def _build_turn(self, game: AsrusGame) -> None:
         """Every seat's vector at once: one gather of the public vector through the
-        rotation index, then each seat's own hand written into its row."""
+        rotation index, then each seat's own hand and specials written into its
+        row (only the owner's row ever holds them)."""
         matrix = self._public_vector(game)[self._rotations]
-        rows = self._private_rows(game)
-        matrix[:, : self._private_width] = rows[:, : self._private_width]
-        matrix[:, self._hand_left] = rows[:, -1]
+        matrix[:, : self._private_width] = game.holdings()[:, 1:] * self._private_scale
+        matrix[:, self._hand_left] = sum(game.hands[0]) / self._max_hand  # all hands alike
         self._matrix = matrix
         self._turn_key = (id(game), game.version)
-
-    def _private_rows(self, game: AsrusGame) -> np.ndarray:
-        """Every seat's own hand, specials and hand size, one row per seat (only
-        the owner's row is ever copied into its vector)."""
-        rows = np.empty((self.config.num_players, self._private_width + 1), dtype=np.float32)
-        counts = game.holdings()
-        rows[:, :15] = counts[:, 1:16] * (1.0 / 8.0)
-        rows[:, 15:21] = counts[:, 16:] * (1.0 / 3.0)
-        rows[:, -1] = sum(game.hands[0]) / self._max_hand  # every hand holds as many cards
-        return rows
 
     def _public_vector(self, game: AsrusGame) -> np.ndarray:
         """What every seat sees alike, per-player fields in absolute seat order.

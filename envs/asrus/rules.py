@@ -54,6 +54,11 @@ NUM_ACTIONS = len(data.NUMBERS) * NUM_SLOTS  # 195
 JOKER_INDEX = len(data.SPECIAL_KINDS)
 """Index of the joker in a player's special-card counts (after C B D M R)."""
 SPECIAL_INDEX = {kind: i for i, kind in enumerate(data.SPECIAL_KINDS)}
+SLOT_COLUMNS = np.array(
+    [0] + [16 + i for i in range(JOKER_INDEX)] + [16 + JOKER_INDEX] * (NUM_SLOTS - 1 - JOKER_INDEX)
+)
+"""For each slot, the column of :meth:`AsrusGame.holdings` that must be non-zero:
+the always-1 column for "alone", the special's own column, the joker's column."""
 
 
 def encode_action(number: int, power: str | None = None, joker: bool = False) -> int:
@@ -589,13 +594,16 @@ class AsrusGame(GameEngine):
         return self.legal_masks()[seat]
 
     def holdings(self) -> np.ndarray:
-        """Every seat's cards as one array, shape (n, 22): columns 1-15 the number
-        cards (column 0 unused), 16-21 the C B D M R joker specials. Built once per
-        turn and shared by the masks and the observations (read-only)."""
+        """Every seat's cards as one array, shape (n, 22): column 0 always 1 (so a
+        "may always play a card alone" slot can be read from it), 1-15 the number
+        cards, 16-21 the C B D M R joker specials. Built once per turn and shared
+        by the masks and the observations (read-only)."""
         if self._holdings is None:
             rows = [hand + held for hand, held in zip(self.hands, self.specials, strict=True)]
-            self._holdings = np.array(rows, dtype=np.float32)
-            self._holdings.flags.writeable = False
+            holdings = np.array(rows, dtype=np.float32)
+            holdings[:, 0] = 1.0
+            holdings.flags.writeable = False
+            self._holdings = holdings
         return self._holdings
 
     def legal_masks(self) -> np.ndarray:
@@ -606,16 +614,11 @@ class AsrusGame(GameEngine):
         as any power); legal_actions() is read off these rows, so the mask and
         the list cannot disagree. Read-only: callers copy."""
         if self._masks is None:
-            n = self.config.num_players
             counts = self.holdings()
             has_number = counts[:, 1:16] > 0
-            held = counts[:, 16:] > 0
-            slots = np.empty((n, NUM_SLOTS), dtype=bool)
-            slots[:, 0] = True
-            slots[:, 1 : 1 + JOKER_INDEX] = held[:, :JOKER_INDEX]
-            slots[:, 1 + JOKER_INDEX :] = held[:, JOKER_INDEX : JOKER_INDEX + 1]
-            masks = (has_number[:, :, None] & slots[:, None, :]).reshape(n, NUM_ACTIONS)
-            self._masks = masks.astype(np.int8)
+            slot_allowed = counts.take(SLOT_COLUMNS, axis=1) > 0
+            masks = has_number[:, :, None] & slot_allowed[:, None, :]
+            self._masks = masks.reshape(self.config.num_players, NUM_ACTIONS).view(np.int8)
             self._masks.flags.writeable = False
         return self._masks
 
