@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flockgym.envs import asrus_v0
+from flockgym.envs.asrus.rules import encode_action
 
 options_strategy = st.fixed_dictionaries(
     {
@@ -45,12 +46,9 @@ def check_game(options: dict, seed: int, policy_seed: int) -> int:
         game = raw.asrus
         legal = game.legal_actions()
         mask = observation["action_mask"]
-        assert list(np.flatnonzero(mask)) == legal  # masked in <=> legal
-        for number, power, joker in map(decode, legal):
-            assert game.hands[game.current_player()][number] > 0
-            if power is not None:
-                held = game.specials[game.current_player()]
-                assert held[5 if joker else "CBDMR".index(power)] > 0
+        assert list(np.flatnonzero(mask)) == legal
+        seat = game.current_player()
+        assert set(legal) == rulebook_moves(game.hands[seat], game.specials[seat])
         for other in env.agents:
             if other != agent:
                 assert not raw.observe(other)["action_mask"].any()
@@ -67,10 +65,21 @@ def check_game(options: dict, seed: int, policy_seed: int) -> int:
     return steps
 
 
-def decode(action: int):
-    from flockgym.envs.asrus.rules import decode_action
-
-    return decode_action(action)
+def rulebook_moves(hand: list[int], specials: list[int]) -> set[int]:
+    """An independent oracle of the legal moves, written from the rulebook: any
+    number card held, alone or with one special card held; a joker may be
+    declared as any of C, B, D, M, R, X, T."""
+    moves = set()
+    for number in range(1, 16):
+        if hand[number] == 0:
+            continue
+        moves.add(encode_action(number))
+        for index, kind in enumerate("CBDMR"):
+            if specials[index] > 0:
+                moves.add(encode_action(number, kind))
+        if specials[5] > 0:
+            moves.update(encode_action(number, power, joker=True) for power in "CBDMRXT")
+    return moves
 
 
 @given(options=options_strategy, seed=st.integers(0, 2**32 - 1), policy_seed=st.integers(0, 2**16))
