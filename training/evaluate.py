@@ -145,7 +145,10 @@ def tournament(
     points = np.zeros((deals, k))
     seat_games = np.zeros((deals, k))
     pair_wins = np.zeros((k, k))
-    bar = tqdm(total=deals * len(tables), unit="game", disable=not progress, leave=False)
+    # disable=None: a bar on a terminal only, not in logs.
+    bar = tqdm(
+        total=deals * len(tables), unit="game", disable=None if progress else True, leave=False
+    )
     for deal in range(deals):
         deal_seed = derive_seed(seed, deal)
         for t, table in enumerate(tables):

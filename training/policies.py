@@ -281,6 +281,8 @@ SPEC_HELP = (
 def parse_spec(text: str) -> BotSpec:
     """Parse one bot spec (see the module docstring); :class:`BotSpecError` if it names nothing."""
     cleaned = text.strip()
+    if not cleaned:
+        raise BotSpecError(f"empty bot spec; {SPEC_HELP}")
     if cleaned in ("random", "heuristic"):
         return BotSpec(cleaned, cleaned)
     target, _, play = cleaned.rpartition("@") if "@" in cleaned else (cleaned, "", "greedy")

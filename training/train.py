@@ -111,7 +111,7 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
         initial=step,
         unit="step",
         unit_scale=True,
-        disable=not config.progress_bar,
+        disable=None if config.progress_bar else True,  # None: on a terminal only
         dynamic_ncols=True,
     )
     train_seconds, steps_at_start = 0.0, step

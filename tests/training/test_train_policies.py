@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from flockgym.envs import make
+from flockgym.envs import list_envs, make
 from flockgym.envs.core.play import play_game
 from flockgym.training import (
     BotSpecError,
@@ -144,3 +144,16 @@ def test_unique_names() -> None:
         "a.zip",
         "random#3",
     ]
+
+
+def test_every_shipped_checkpoint_loads_and_plays() -> None:
+    repo = Path(__file__).resolve().parents[2]
+    shipped = sorted((repo / "checkpoints").rglob("*.zip"))
+    for path in shipped:
+        policy = load_policy(path)
+        if policy.meta.env_id not in list_envs():
+            continue
+        env_id, options = policy.meta.env_id, policy.meta.env_options
+        env = make(env_id, **options)
+        bots = {agent: policy.as_bot(seed=i) for i, agent in enumerate(env.possible_agents)}
+        assert play_game(env, bots, seed=0).winners
