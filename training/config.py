@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializeAsAny,
+    ValidationError,
+    model_validator,
+)
 
 from flockgym.envs import OptionError, list_envs, make
 
@@ -77,6 +84,15 @@ class OpponentsConfig(Section):
     snapshot_play: Literal["sample", "greedy"] = Field(
         "sample", description="snapshots sample their moves from the policy, or play its argmax"
     )
+
+    @model_validator(mode="after")
+    def someone_to_play(self) -> OpponentsConfig:
+        if not self.pool and not self.snapshot_every:
+            raise ValueError(
+                "opponents.pool is empty and opponents.snapshot_every is 0: the learner would "
+                "have no opponents; name bots in pool, or set snapshot_every for self-play"
+            )
+        return self
 
 
 class EvalConfig(Section):

@@ -174,3 +174,9 @@ def test_the_training_guide_names_every_config_key() -> None:
         if f"`{key}`" not in guide
     }
     assert not missing, f"docs/training.md does not mention {sorted(missing)}"
+
+
+def test_a_run_without_opponents_is_refused(tmp_path: Path) -> None:
+    raw = tiny_raw_config("asrus_v0", tmp_path)
+    raw["opponents"] = {"pool": []}
+    assert "the learner would have no opponents" in error_of(tmp_path, raw)

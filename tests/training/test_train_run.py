@@ -132,3 +132,12 @@ def test_the_quickstart_learns_to_beat_both_bots(tmp_path: Path) -> None:
     assert final["name"] == "final"
     for bot in bots:
         assert final["win_rate"] - final["win_rate_ci"] > bot["win_rate"] + bot["win_rate_ci"]
+
+
+def test_pure_self_play_starts_against_the_untrained_learner(tmp_path: Path) -> None:
+    run = train(tiny_config("asrus_v0", tmp_path, opponents={"pool": [], "snapshot_every": 512}))
+    assert read_state(run).snapshots == [
+        f"snapshots/step_{step:09d}.zip" for step in (0, 512, 1024)
+    ]
+    opponents = {r["opponent"] for r in read_progress(run) if r["kind"] == "selfplay"}
+    assert opponents == {"snapshot"}
