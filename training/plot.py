@@ -39,16 +39,17 @@ def plot_run(run_dir: str | Path, out: str | Path | None = None) -> Path:
         top.fill_between(steps, rate - ci, rate + ci, color=colour[opponent], alpha=0.2)
     if evals:
         top.axhline(1 / evals[0]["num_players"], color="grey", ls="--", label="equal players")
+        top.legend(loc="best")
     top.set_ylabel("evaluation win rate")
     top.set_title(f"{run_dir.name}: learner against a field of each opponent")
-    top.legend(loc="best")
     for opponent, rows in group([r for r in records if r["kind"] == "selfplay"]).items():
         steps = np.array([r["step"] for r in rows])
         rate = smooth(np.array([r["win_rate"] for r in rows]))
         bottom.plot(steps, rate, color=colour[opponent], label=opponent)
     bottom.set_xlabel("learner steps")
     bottom.set_ylabel("self-play win rate")
-    bottom.legend(loc="best")
+    if bottom.lines:
+        bottom.legend(loc="best")
     fig.tight_layout()
     path = Path(out) if out else run_dir / "learning_curves.png"
     fig.savefig(path, dpi=100)
