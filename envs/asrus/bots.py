@@ -93,9 +93,11 @@ def opponent_distance_probabilities(
     return {d: w / total for d, w in weights.items()}
 
 
-def number_probabilities(unseen: list[float], destination: int, hand_left: int) -> list[float]:
-    """Probability that one opponent plays each number (index = number)."""
-    by_distance = opponent_distance_probabilities(unseen, destination, hand_left)
+def number_probabilities(
+    unseen: list[float], destination: int, by_distance: dict[float, float]
+) -> list[float]:
+    """Probability that one opponent plays each number (index = number), from the
+    distance probabilities split between the two numbers at each distance."""
     result = [0.0] * 16
     for number in data.NUMBERS:
         distance = abs(number - destination)
@@ -107,19 +109,47 @@ def number_probabilities(unseen: list[float], destination: int, hand_left: int) 
     return result
 
 
-def win_chance(distance: float, farthest: bool, probs: dict[float, float], opponents: int) -> float:
-    """Chance that ``distance`` wins: nobody else plays it, and no distance that
-    beats it (closer, or farther under Retrograde) is played by exactly one player."""
-    if distance <= 0:
-        return 0.0
-    p_same = probs.get(distance, 0.0)
-    chance = (1.0 - p_same) ** opponents
-    for other, p in probs.items():
-        beats = other > distance if farthest else (0 < other < distance)
-        if beats:
-            unique = opponents * p * (1.0 - p) ** max(0, opponents - 1)
-            chance *= 1.0 - min(1.0, unique)
-    return chance
+class WinModel:
+    """How likely a distance is to win this turn, for one decision.
+
+    A distance wins when nobody else plays it and no distance that beats it
+    (closer, or farther under Retrograde) is played by exactly one opponent.
+    The per-distance factors are computed once; answers are remembered, as a
+    hand asks about the same few distances many times (each card alone and
+    with each special) and the bot also acts inside training loops."""
+
+    def __init__(self, probs: dict[float, float], opponents: int, retro: float) -> None:
+        self.probs, self.opponents, self.retro = probs, opponents, retro
+        self._nobody_alone = {
+            d: 1.0 - min(1.0, opponents * p * (1.0 - p) ** max(0, opponents - 1))
+            for d, p in probs.items()
+        }
+        """Per distance: the chance that it is not played by exactly one opponent."""
+        self._known: dict[tuple[float, bool], float] = {}
+
+    def chance(self, distance: float, farthest: bool) -> float:
+        key = (distance, farthest)
+        known = self._known.get(key)
+        if known is None:
+            known = self._compute(distance, farthest)
+            self._known[key] = known
+        return known
+
+    def _compute(self, distance: float, farthest: bool) -> float:
+        if distance <= 0:
+            return 0.0
+        chance = (1.0 - self.probs.get(distance, 0.0)) ** self.opponents
+        for other, factor in self._nobody_alone.items():
+            if (other > distance) if farthest else (0 < other < distance):
+                chance *= factor
+        return chance
+
+    def mixed(self, distance: float) -> float:
+        """Win chance when an opponent's Retrograde may flip the turn to farthest-wins."""
+        closest = self.chance(distance, False)
+        if self.retro <= 0:
+            return closest
+        return (1.0 - self.retro) * closest + self.retro * self.chance(distance, True)
 
 
 def retrograde_chance(view: dict[str, Any]) -> float:
@@ -132,14 +162,6 @@ def retrograde_chance(view: dict[str, Any]) -> float:
         if agent != me:
             none *= 1.0 - min(1.0, held / hand_left) / len(data.SPECIAL_KINDS)
     return 1.0 - none
-
-
-def mixed_chance(distance: float, retro: float, probs: dict[float, float], opponents: int) -> float:
-    """Win chance when an opponent's Retrograde may flip the turn to farthest-wins."""
-    closest = win_chance(distance, False, probs, opponents)
-    if retro <= 0:
-        return closest
-    return (1.0 - retro) * closest + retro * win_chance(distance, True, probs, opponents)
 
 
 class AsrusHeuristicBot:
@@ -176,43 +198,43 @@ class AsrusHeuristicBot:
         hand_left = int(view["hand_left"])
         unseen = unseen_counts(view)
         probs = opponent_distance_probabilities(unseen, destination, hand_left)
-        per_number = number_probabilities(unseen, destination, hand_left)
+        per_number = number_probabilities(unseen, destination, probs)
         powers = self._powers_held(view)
-        retro = retrograde_chance(view)
+        model = WinModel(probs, opponents, retrograde_chance(view))
         typical_loss = sum(d * p for d, p in probs.items())
         result = []
         for number in sorted({int(c) for c in view["hand"]}):
             distance = abs(number - destination)
             base_gain = distance * opponents * (2 if number in (1, 15) else 1)
-            close = mixed_chance(distance, retro, probs, opponents)
-            result.append(Candidate(number, None, False, close, base_gain, typical_loss))
+            plain = model.mixed(distance)
+            result.append(Candidate(number, None, False, plain, base_gain, typical_loss))
             for power, joker in powers:
                 chance, gain = self._with_power(
-                    power, number, distance, base_gain, probs, per_number, opponents, retro
+                    power, number, distance, base_gain, plain, model, per_number, opponents
                 )
                 result.append(Candidate(number, power, joker, chance, gain, typical_loss))
         return result
 
+    @staticmethod
     def _with_power(
-        self,
         power: str,
         number: int,
         distance: int,
         base_gain: float,
-        probs: dict[float, float],
+        plain: float,
+        model: WinModel,
         per_number: list[float],
         opponents: int,
-        retro: float,
     ) -> tuple[float, float]:
-        plain = mixed_chance(distance, retro, probs, opponents)
+        """(win chance, points if won) of playing ``number`` with ``power``."""
         if power == "C":
-            return mixed_chance(distance - 0.5, retro, probs, opponents), base_gain
+            return model.mixed(distance - 0.5), base_gain
         if power == "D":
             return plain, 2 * base_gain
         if power == "T":
             return plain, 3 * base_gain
         if power == "R":
-            return win_chance(distance, True, probs, opponents), base_gain
+            return model.chance(distance, True), base_gain
         if power == "M":
             crowd = per_number[number] * opponents
             if distance == 0 or crowd < MAJORITY_CROWD_THRESHOLD:
