@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
         "eval",
         help="play a duplicate tournament between bots and checkpoints",
         description="Play N seeded deals, each at every table of the seating, "
-        "and report win rates and mean points (95%% CIs) and Elo ratings.",
+        "and report win rates and mean points (95% CIs) and Elo ratings.",
     )
     p.add_argument(
         "--env",
