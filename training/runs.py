@@ -128,28 +128,22 @@ def package_versions() -> dict[str, str]:
     return versions
 
 
+def _git(*args: str) -> str:
+    """Output of a git command run in the source tree (raises if git fails)."""
+    source = Path(__file__).resolve().parent
+    done = subprocess.run(
+        ["git", *args], cwd=source, capture_output=True, text=True, check=True, timeout=10
+    )
+    return done.stdout.strip()
+
+
 @lru_cache(maxsize=1)
 def git_commit() -> str:
     """The source tree's commit, ``+dirty`` if tracked files differ from it (read
     once per process: a run is credited to the code it started with)."""
-    source = Path(__file__).resolve().parent
     try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"],
-            cwd=source,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=source,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
+        commit = _git("rev-parse", "HEAD")
+        dirty = _git("status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return commit + ("+dirty" if dirty else "")
