@@ -59,6 +59,12 @@ SLOT_COLUMNS = np.array(
 )
 """For each slot, the column of :meth:`AsrusGame.holdings` that must be non-zero:
 the always-1 column for "alone", the special's own column, the joker's column."""
+SPECIAL_SLOTS: tuple[slice, ...] = (
+    *(slice(1 + i, 2 + i) for i in range(JOKER_INDEX)),
+    slice(1 + JOKER_INDEX, NUM_SLOTS),
+)
+"""For each special index (C B D M R joker), the slots it allows: the inverse of
+:data:`SLOT_COLUMNS` over the special columns."""
 
 
 def encode_action(number: int, power: str | None = None, joker: bool = False) -> int:
@@ -471,6 +477,10 @@ class AsrusGame(GameEngine):
     _legal_cache: dict[int, list[int]] = field(default_factory=dict, repr=False)
     _masks: np.ndarray | None = field(default=None, repr=False)
     _holdings: np.ndarray | None = field(default=None, repr=False)
+    _masks_rw: np.ndarray | None = field(default=None, repr=False, compare=False)
+    """Writable (n, 15, 13) bool base of ``_masks``: only :meth:`_move_cards` writes it."""
+    _holdings_rw: np.ndarray | None = field(default=None, repr=False, compare=False)
+    """Writable base of ``_holdings``: only :meth:`_move_cards` writes it."""
 
     @property
     def num_players(self) -> int:  # type: ignore[override]
@@ -553,6 +563,7 @@ class AsrusGame(GameEngine):
         self.committed = 0
         self.revealed = empty_counts(16)
         self.turn = 1
+        self._holdings = self._masks = self._holdings_rw = self._masks_rw = None
         self._changed()
 
     def _scenario_hand_size(self, hands: dict[int, list[int]]) -> int:
@@ -596,31 +607,42 @@ class AsrusGame(GameEngine):
     def holdings(self) -> np.ndarray:
         """Every seat's cards as one array, shape (n, 22): column 0 always 1 (so a
         "may always play a card alone" slot can be read from it), 1-15 the number
-        cards, 16-21 the C B D M R joker specials. Built once per turn and shared
-        by the masks and the observations (read-only)."""
+        cards, 16-21 the C B D M R joker specials. Shared by the masks and the
+        observations (read-only; it changes in place as cards are played)."""
         if self._holdings is None:
-            rows = [hand + held for hand, held in zip(self.hands, self.specials, strict=True)]
-            holdings = np.array(rows, dtype=np.float32)
-            holdings[:, 0] = 1.0
-            holdings.flags.writeable = False
-            self._holdings = holdings
+            self._build_tables()
+        assert self._holdings is not None
         return self._holdings
 
     def legal_masks(self) -> np.ndarray:
         """Every seat's legal-action mask for this turn, shape (n, 195), int8.
 
-        Built for all seats at once when the turn starts (a card may be played
-        alone, with any special kind its player holds, or with a joker declared
-        as any power); legal_actions() is read off these rows, so the mask and
-        the list cannot disagree. Read-only: callers copy."""
+        A card may be played alone, with any special kind its player holds, or
+        with a joker declared as any power; legal_actions() is read off these
+        rows, so the mask and the list cannot disagree. Read-only, and valid for
+        this turn only (it changes in place as cards are played): callers copy."""
         if self._masks is None:
-            counts = self.holdings()
-            has_number = counts[:, 1:16] > 0
-            slot_allowed = counts.take(SLOT_COLUMNS, axis=1) > 0
-            masks = has_number[:, :, None] & slot_allowed[:, None, :]
-            self._masks = masks.reshape(self.config.num_players, NUM_ACTIONS).view(np.int8)
-            self._masks.flags.writeable = False
+            self._build_tables()
+        assert self._masks is not None
         return self._masks
+
+    def _build_tables(self) -> None:
+        """Build :meth:`holdings` and :meth:`legal_masks` from the hands, for every
+        seat at once. Done at a deal and after a load only: from then on each turn
+        takes one number card and at most one special from each seat, and
+        :meth:`_move_cards` updates the few entries that change, which costs a
+        handful of element writes where a rebuild costs several array passes."""
+        rows = [hand + held for hand, held in zip(self.hands, self.specials, strict=True)]
+        holdings = np.array(rows, dtype=np.float32)
+        holdings[:, 0] = 1.0
+        has_number = holdings[:, 1:16] > 0
+        slot_allowed = holdings.take(SLOT_COLUMNS, axis=1) > 0
+        masks = has_number[:, :, None] & slot_allowed[:, None, :]
+        self._holdings_rw, self._masks_rw = holdings, masks
+        self._holdings = holdings.view()
+        self._holdings.flags.writeable = False
+        self._masks = masks.reshape(self.config.num_players, NUM_ACTIONS).view(np.int8)
+        self._masks.flags.writeable = False
 
     def apply_action(self, action: int) -> None:
         seat = self.current_player()
@@ -675,15 +697,30 @@ class AsrusGame(GameEngine):
         self._changed()
 
     def _move_cards(self, plays: list[Play], winner: int | None) -> None:
+        """Played cards leave the hands; the tables of :meth:`_build_tables`, once
+        built, follow: a count is copied over, and a kind whose last copy went
+        clears its mask entries (a number's 13 slots, or a special's slots)."""
+        holdings, masks = self._holdings_rw, self._masks_rw
         for seat, play in enumerate(plays):
-            self.hands[seat][play.number] -= 1
-            self.revealed[play.number] += 1
+            number = play.number
+            hand = self.hands[seat]
+            hand[number] -= 1
+            self.revealed[number] += 1
+            if holdings is not None and masks is not None:
+                holdings[seat, number] = hand[number]
+                if not hand[number]:
+                    masks[seat, number - 1] = False
             if play.power is not None:
                 index = JOKER_INDEX if play.joker else SPECIAL_INDEX[play.power]
-                self.specials[seat][index] -= 1
+                held = self.specials[seat]
+                held[index] -= 1
                 self.special_pile[index] += 1
+                if holdings is not None and masks is not None:
+                    holdings[seat, 16 + index] = held[index]
+                    if not held[index]:
+                        masks[seat, :, SPECIAL_SLOTS[index]] = False
             if seat != winner:
-                self.number_pile[play.number] += 1
+                self.number_pile[number] += 1
         if winner is not None:
             if self.destination_card:
                 self.number_pile[self.destination] += 1
@@ -727,8 +764,6 @@ class AsrusGame(GameEngine):
 
     def _changed(self) -> None:
         self._legal_cache.clear()
-        self._masks = None
-        self._holdings = None
         self.version += 1
 
     # -- serialisation --
