@@ -55,6 +55,7 @@ Version history: v0, first release.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any, ClassVar
 
 import numpy as np
@@ -121,11 +122,13 @@ class AsrusObserver:
     """Observation vectors, views and text for one game, shared by the AEC and
     the parallel env.
 
-    Everything public is encoded once per turn (when the game's ``version``
-    changes) in absolute seat order; a seat's vector is then one gather through
-    a precomputed index that rotates every per-player field to start at that
-    seat, plus its own hand. This keeps the per-step cost flat in the number of
-    players, which matters because every step observes a new seat.
+    Everything is encoded once per turn (when the game's ``version`` changes)
+    into one flat source buffer in absolute seat order: the public fields, every
+    seat's own hand and specials, and the committed flags each seat sees when
+    its turn comes. Every seat's vector is then one gather through a
+    precomputed index that rotates each per-player field to start at that seat
+    and picks that seat's own hand. This keeps the per-step cost flat in the
+    number of players, which matters because every step observes a new seat.
     """
 
     PER_PLAYER: ClassVar[dict[str, int]] = {
@@ -150,8 +153,25 @@ class AsrusObserver:
             at += width
         assert at == self.size
         self.offsets = offsets
-        self._rotations = np.stack([self._rotation(seat) for seat in range(n)])
+        assert offsets["hand"] == (0, 15) and offsets["specials"] == (15, 21)
+        self._private_width = 21
+        self._flags_at = self.size
+        """Source offset of the committed flags: n*n entries, [s*n + j] = 1 when
+        seat j has committed by the time seat s is to act (j < s)."""
+        self._private_at = self.size + n * n
+        """Source offset of every seat's hand and specials: n blocks of 21."""
+        self._source_buffer = array("f", bytes(4 * (self._private_at + n * self._private_width)))
+        """The gather source, written with plain item assignments (a few dozen
+        per turn, far cheaper than building index and value arrays for numpy)."""
+        self._source = np.frombuffer(self._source_buffer, dtype=np.float32)
+        """A numpy view of the same memory, for the gather and the hands."""
+        for seat in range(n):
+            for other in range(seat):
+                self._source_buffer[self._flags_at + seat * n + other] = 1.0
+        self._zeros = array("f", bytes(4 * self.size))
+        self._private = self._source[self._private_at :].reshape(n, self._private_width)
         self._committed_lo = offsets["committed"][0]
+        self._rotations = np.stack([self._rotation(seat) for seat in range(n)])
         self._committed_flags = np.array(
             [[[float((seat + rel) % n < count) for rel in range(n)] for count in range(n + 1)]
              for seat in range(n)],
@@ -161,16 +181,17 @@ class AsrusObserver:
         player ``rel`` seats from ``seat`` has committed."""
         self._turn_key: tuple[int, int] | None = None
         self._matrix = np.zeros((n, self.size), dtype=np.float32)
-        assert offsets["hand"] == (0, 15) and offsets["specials"] == (15, 21)
-        self._private_width = 21
-        self._hand_left = offsets["hand_left"][0]
+        self._row_committed = list(range(n))
+        """The committed count each row of ``_matrix`` shows: ``seat`` when built
+        (seats commit in order, so that is what the seat to act sees)."""
         self._max_hand = config.max_hand_size
         self._private_scale = np.array([1.0 / 8.0] * 15 + [1.0 / 3.0] * 6, dtype=np.float32)
         """Number-card counts are shown / 8, special counts / 3."""
+        self._at = {name: lo for name, (lo, _) in offsets.items()}
 
     def _rotation(self, seat: int) -> np.ndarray:
         """Gather index: entry i of ``seat``'s vector comes from entry index[i] of
-        the absolute-order vector."""
+        the source buffer (see ``__init__``)."""
         n = self.config.num_players
         index = np.arange(self.size)
         for name, width in self.PER_PLAYER.items():
@@ -178,6 +199,10 @@ class AsrusObserver:
             for rel in range(n):
                 source = lo + width * ((seat + rel) % n)
                 index[lo + width * rel : lo + width * (rel + 1)] = np.arange(source, source + width)
+        private = self._private_at + self._private_width * seat
+        index[: self._private_width] = np.arange(private, private + self._private_width)
+        lo = self._committed_lo
+        index[lo : lo + n] = [self._flags_at + seat * n + (seat + rel) % n for rel in range(n)]
         return index
 
     def reset_cache(self) -> None:
@@ -189,67 +214,62 @@ class AsrusObserver:
         if self._turn_key != (id(game), game.version):
             self._build_turn(game)
         vec = self._matrix[seat]
-        lo = self._committed_lo
-        vec[lo : lo + self.config.num_players] = self._committed_flags[seat, game.committed]
+        count = game.committed
+        if self._row_committed[seat] != count:
+            lo = self._committed_lo
+            vec[lo : lo + self.config.num_players] = self._committed_flags[seat, count]
+            self._row_committed[seat] = count
         return vec
 
     def _build_turn(self, game: AsrusGame) -> None:
-        """Every seat's vector at once: one gather of the public vector through the
-        rotation index, then each seat's own hand and specials written into its
-        row (only the owner's row ever holds them)."""
-        matrix = self._public_vector(game)[self._rotations]
-        matrix[:, : self._private_width] = game.holdings()[:, 1:] * self._private_scale
-        matrix[:, self._hand_left] = sum(game.hands[0]) / self._max_hand  # all hands alike
-        self._matrix = matrix
+        """Every seat's vector at once: the public fields and the hands written
+        into the source buffer, then one gather through the rotation index."""
+        self._source_buffer[: self.size] = self._zeros
+        self._write_public(game)
+        np.multiply(game.holdings()[:, 1:], self._private_scale, out=self._private)
+        self._matrix = self._source[self._rotations]
+        self._row_committed = list(range(self.config.num_players))
         self._turn_key = (id(game), game.version)
 
-    def _public_vector(self, game: AsrusGame) -> np.ndarray:
-        """What every seat sees alike, per-player fields in absolute seat order.
-
-        Written as one scatter of (index, value) pairs: a few dozen entries,
-        where separate numpy writes would cost a call each."""
-        n, o = self.config.num_players, self.offsets
+    def _write_public(self, game: AsrusGame) -> None:
+        """What every seat sees alike, per-player fields in absolute seat order,
+        written into the (zeroed) public part of the source buffer."""
+        n, at, buf = self.config.num_players, self._at, self._source_buffer
         total = max(1, sum(game.points) + game.deposit)
-        index = [o["destination"][0] + game.destination - 1, o["destination_card"][0],
-                 o["deposit"][0]]  # fmt: skip
-        value = [1.0, float(game.destination_card), game.deposit / total]
-        points, held = o["points"][0], o["specials_held"][0]
+        buf[at["destination"] + game.destination - 1] = 1.0
+        buf[at["destination_card"]] = float(game.destination_card)
+        buf[at["deposit"]] = game.deposit / total
+        points, held = at["points"], at["specials_held"]
         for seat in range(n):
-            index += (points + seat, held + seat)
-            value += (game.points[seat] / total, sum(game.specials[seat]) / 3.0)
+            buf[points + seat] = game.points[seat] / total
+            buf[held + seat] = sum(game.specials[seat]) / 3.0
+        first_hand = game.hands[0]
+        buf[at["hand_left"]] = sum(first_hand) / self._max_hand  # all hands alike
         result = game.last_result
         if result is not None:
-            numbers, specials = o["last_numbers"][0], o["last_specials"][0]
+            numbers, specials = at["last_numbers"] - 1, at["last_specials"]
             for seat, play in enumerate(result.plays):
-                index += (
-                    numbers + 15 * seat + play.number - 1,
-                    specials + NUM_SLOTS * seat + SLOTS_INDEX[(play.power, play.joker)],
-                )
-                value += (1.0, 1.0)
-            index += (o["last_kind"][0] + OUTCOME_KINDS.index(result.outcome.kind),
-                      o["last_blackhole"][0])  # fmt: skip
-            value += (1.0, float(result.blackhole))
+                buf[numbers + 15 * seat + play.number] = 1.0
+                slot = 0 if play.power is None else SLOTS_INDEX[(play.power, play.joker)]
+                buf[specials + NUM_SLOTS * seat + slot] = 1.0
+            buf[at["last_kind"] + OUTCOME_KINDS.index(result.outcome.kind)] = 1.0
+            buf[at["last_blackhole"]] = float(result.blackhole)
             if result.outcome.winner is not None:
-                index.append(o["last_winner"][0] + result.outcome.winner)
-                value.append(1.0)
-        revealed = o["revealed"][0] - 1
-        for number in data.NUMBERS:
-            if game.revealed[number]:
-                index.append(revealed + number)
-                value.append(game.revealed[number] / 8.0)
-        progress = o["progress"][0]
-        index.append(progress)
-        value.append(min(1.0, (game.turn - 1) / game_hand_size(game)))
+                buf[at["last_winner"] + result.outcome.winner] = 1.0
+        revealed = at["revealed"] - 1
+        for number, count in enumerate(game.revealed):
+            if count and number:
+                buf[revealed + number] = count / 8.0
+        progress = at["progress"]
+        # The round's hand size: cards held (index 0 is no card) + turns played.
+        hand_size = max(1, sum(first_hand) - first_hand[0] + game.turn - 1)
+        buf[progress] = min(1.0, (game.turn - 1) / hand_size)
         if self.config.rounds:
-            index.append(progress + 1)
-            value.append(min(1.0, (game.round - 1) / self.config.rounds))
+            buf[progress + 1] = min(1.0, (game.round - 1) / self.config.rounds)
         lottery = game.last_lottery
         if lottery is not None:
-            index += (o["lottery_winner"][0] + lottery.winner, o["lottery_amount"][0])
-            value += (1.0, lottery.amount / total)
-        vec = np.zeros(self.size, dtype=np.float32)
-        vec[index] = value
-        return vec
+            buf[at["lottery_winner"] + lottery.winner] = 1.0
+            buf[at["lottery_amount"]] = lottery.amount / total
 
     # -- words ---------------------------------------------------------------
 
@@ -320,11 +340,6 @@ def render_view(view: dict[str, Any], all_views: dict[str, dict[str, Any]] | Non
 
 
 SLOTS_INDEX = {slot: index for index, slot in enumerate(SLOTS)}
-
-
-def game_hand_size(game: AsrusGame) -> int:
-    """Hand size of the current round (cards held + turns played)."""
-    return max(1, sum(game.hands[0][1:]) + game.turn - 1)
 
 
 def cards_text(counts: list[int]) -> list[str]:
