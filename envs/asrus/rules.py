@@ -29,6 +29,7 @@ and resolves the turn when the last one commits.
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -354,7 +355,7 @@ def settle(
     outcome = decide_winner(destination, plays)
     new_points = list(points)
     new_deposit = deposit
-    blackhole = any(p.power == "B" for p in plays)
+    blackhole = "B" in [p.power for p in plays]
     if outcome.kind == "draw":
         for seat in range(len(plays)):
             paid = min(outcome.distance, new_points[seat])
@@ -374,7 +375,7 @@ def settle(
         else:
             new_points[winner] += taken + new_deposit
             new_deposit = 0
-    deltas = tuple(after - before for after, before in zip(new_points, points, strict=True))
+    deltas = tuple(map(operator.sub, new_points, points))  # same length: a copy
     result = TurnResult(
         destination, tuple(plays), outcome, deltas, deposit, new_deposit,
         blackhole and outcome.winner is not None,
@@ -599,10 +600,10 @@ class AsrusGame(GameEngine):
         return cached
 
     def legal_mask(self, num_actions: int) -> np.ndarray:
-        seat = self.current_player()
-        if seat == NO_PLAYER:
+        if self.over:
             return np.zeros(num_actions, dtype=np.int8)
-        return self.legal_masks()[seat]
+        masks = self._masks if self._masks is not None else self.legal_masks()
+        return masks[self.committed]  # the seat to act (current_player, inlined: per step)
 
     def holdings(self) -> np.ndarray:
         """Every seat's cards as one array, shape (n, 22): column 0 always 1 (so a
@@ -692,7 +693,7 @@ class AsrusGame(GameEngine):
         self.turn += 1
         if self._eliminated():
             self.over = True
-        elif not any(sum(hand) for hand in self.hands):
+        elif not any(map(sum, self.hands)):
             self._end_round()
         self._changed()
 

@@ -163,6 +163,9 @@ class FlockAECEnv(AECEnv):
         seat = self._seat_of[agent]
         self._cumulative_rewards[agent] = 0.0
         action_id = self._validated_action_id(agent, action)
+        # Most steps of most games pay nothing: when the rewards were all zero
+        # and nothing below sets them, skip the bookkeeping.
+        rewards_set = True
         if action_id is None:
             self._penalize(seat)
         else:
@@ -174,18 +177,21 @@ class FlockAECEnv(AECEnv):
                 self.rewards = {a: deltas[s] for s, a in enumerate(self.possible_agents)}
             elif self._rewards_nonzero:
                 self.rewards = dict.fromkeys(self.agents, 0.0)
+            else:
+                rewards_set = False
             if game.is_over() or game.is_truncated():
                 self._finish_if_over(game.scores())
+                rewards_set = True
         self.agent_selection = self._selection_after(seat + 1)
-        # Most steps of most games pay nothing: skip the bookkeeping then.
-        self._rewards_nonzero = any(self.rewards.values())
-        if self._rewards_nonzero:
-            self._accumulate_rewards()
+        if rewards_set:
+            self._rewards_nonzero = any(self.rewards.values())
+            if self._rewards_nonzero:
+                self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self._require_game()
+        game = self.game if self.game is not None else self._require_game()
         seat = self._seat_of[agent]
         if (
             self._penalized is None
@@ -365,10 +371,9 @@ class FlockAECEnv(AECEnv):
 
     def _validated_action_id(self, agent: str, action: Any) -> int | None:
         """The action as an int if legal; None if illegal under 'penalize'; else raise."""
-        game = self._require_game()
+        game = self.game if self.game is not None else self._require_game()
         if (
-            isinstance(action, (int, np.integer))
-            and not isinstance(action, bool)
+            (type(action) is int or isinstance(action, np.integer))  # not bool
             and 0 <= action < self.num_actions
             and game.legal_mask(self.num_actions)[action]
         ):
@@ -416,7 +421,8 @@ class FlockAECEnv(AECEnv):
 
     def _selection_after(self, next_seat: int) -> str:
         """The agent to select next: the engine's player, or any seat once done."""
-        seat = self._require_game().current_player()
+        game = self.game if self.game is not None else self._require_game()
+        seat = game.current_player()
         if self._penalized is not None or seat == NO_PLAYER:
             return self.possible_agents[next_seat % self.num_players]
         return self.possible_agents[seat]
