@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -249,6 +250,15 @@ def distances(destination: int, plays: list[Play]) -> list[float]:
     return [abs(p.number - destination) - (0.5 if p.power == "C" else 0.0) for p in plays]
 
 
+def close_adjusted(original: list[int], powers: tuple[str | None, ...]) -> Sequence[float]:
+    """The distances the closest/farthest rule compares: ``original`` with Close
+    subtracting 0.5 (what :func:`distances` gives, from distances already taken).
+    Most turns see no Close, and then ``original`` itself serves (not copied)."""
+    if "C" not in powers:
+        return original
+    return [d - 0.5 if power == "C" else d for d, power in zip(original, powers, strict=True)]
+
+
 def major_number(plays: list[Play]) -> int | None:
     """The number played strictly more often than any other, if there is one."""
     counts: dict[int, int] = {}
@@ -260,40 +270,51 @@ def major_number(plays: list[Play]) -> int | None:
     return max(counts, key=counts.__getitem__)
 
 
+def majority_seat(plays: list[Play], original: list[int]) -> int | None:
+    """The seat that wins by Majority: the only Majority played on the major
+    number (at a non-zero distance); None when there is no such single seat."""
+    major = major_number(plays)
+    if major is None:
+        return None
+    on_major = [
+        seat
+        for seat, p in enumerate(plays)
+        if p.power == "M" and p.number == major and original[seat] > 0
+    ]
+    return on_major[0] if len(on_major) == 1 else None
+
+
 def decide_winner(destination: int, plays: list[Play]) -> Outcome:
-    """Apply the specials and the distance rule to revealed plays (pure).
+    """Apply the specials and the distance rule to revealed plays (pure; one
+    play per seat, at least one).
 
     Order: Explosion (joker) voids the turn; a single Majority on the major
     number wins; otherwise the closest (or, with any Retrograde, the farthest)
     distance that no other play shares wins. Distance 0 never wins.
+
+    Runs once per turn, so it works on plain lists: the plays split into their
+    numbers and powers in one ``zip``, and the winning distance is found among
+    the unique ones and then located, rather than ranking the seats by a key.
     """
-    powers = {p.power for p in plays}
+    numbers, powers, _ = zip(*plays, strict=True)
     if "X" in powers:
         return Outcome("explosion", None, 0)
-    original = [abs(p.number - destination) for p in plays]
-    major = major_number(plays) if "M" in powers else None
-    on_major = [
-        seat
-        for seat, p in enumerate(plays)
-        if major is not None and p.power == "M" and p.number == major and original[seat] > 0
-    ]
-    if len(on_major) == 1:
-        seat = on_major[0]
-        return Outcome("majority", seat, original[seat])
-    adjusted = distances(destination, plays)
-    candidates = [
-        seat
-        for seat in range(len(plays))
-        if original[seat] > 0 and adjusted.count(adjusted[seat]) == 1
-    ]
-    if not candidates:
-        nonzero = [d for d in original if d > 0]
-        return Outcome("draw", None, min(nonzero) if nonzero else 0)
+    original = [abs(number - destination) for number in numbers]
+    if "M" in powers:
+        seat = majority_seat(plays, original)
+        if seat is not None:
+            return Outcome("majority", seat, original[seat])
+    adjusted = close_adjusted(original, powers)
+    # Only original distance 0 gives an adjusted distance <= 0 (0, or -0.5 with Close).
+    unique = [d for d in adjusted if d > 0 and adjusted.count(d) == 1]
+    if not unique:
+        return Outcome("draw", None, min(filter(None, original), default=0))
     if "R" in powers:
-        seat = max(candidates, key=adjusted.__getitem__)
-        return Outcome("farthest", seat, original[seat])
-    seat = min(candidates, key=adjusted.__getitem__)
-    return Outcome("closest", seat, original[seat])
+        kind, best = "farthest", max(unique)
+    else:
+        kind, best = "closest", min(unique)
+    seat = adjusted.index(best)  # unique, so this is the only seat at it
+    return Outcome(kind, seat, original[seat])
 
 
 def payment_per_player(outcome: Outcome, play: Play) -> int:
@@ -351,35 +372,36 @@ def settle(
     destination: int, plays: list[Play], points: list[int], deposit: int
 ) -> tuple[TurnResult, list[int], int]:
     """Resolve revealed plays into points: returns the result, the new points
-    and the new deposit. Pure: the inputs are not modified."""
+    and the new deposit. Pure: the inputs are not modified.
+
+    The points move as one list of deltas (payments are negative), built with
+    one comprehension per case (a conditional, not ``min()``, which costs several
+    times more per call), and the new points are the old plus those."""
     outcome = decide_winner(destination, plays)
-    new_points = list(points)
-    new_deposit = deposit
-    blackhole = "B" in [p.power for p in plays]
+    winner = outcome.winner
+    blackhole = False
     if outcome.kind == "draw":
-        for seat in range(len(plays)):
-            paid = min(outcome.distance, new_points[seat])
-            new_points[seat] -= paid
-            new_deposit += paid
-    elif outcome.winner is not None:
-        winner = outcome.winner
+        deposited = outcome.distance
+        deltas = [-deposited if p > deposited else -p for p in points]  # or all they have
+        new_deposit = deposit - sum(deltas)
+    elif winner is None:  # explosion: nothing moves
+        deltas = [0] * len(points)
+        new_deposit = deposit
+    else:
         owed = payment_per_player(outcome, plays[winner])
-        taken = 0
-        for seat in range(len(plays)):
-            if seat != winner:
-                paid = min(owed, new_points[seat])
-                new_points[seat] -= paid
-                taken += paid
+        deltas = [-owed if p > owed else -p for p in points]  # or all they have
+        deltas[winner] = 0
+        taken = -sum(deltas)
+        blackhole = "B" in [p.power for p in plays]
         if blackhole:
-            new_deposit += taken
+            new_deposit = deposit + taken
         else:
-            new_points[winner] += taken + new_deposit
+            deltas[winner] = taken + deposit
             new_deposit = 0
-    deltas = tuple(map(operator.sub, new_points, points))  # same length: a copy
+    new_points = list(map(operator.add, points, deltas))
     result = TurnResult(
-        destination, tuple(plays), outcome, deltas, deposit, new_deposit,
-        blackhole and outcome.winner is not None,
-    )  # fmt: skip
+        destination, tuple(plays), outcome, tuple(deltas), deposit, new_deposit, blackhole
+    )
     return result, new_points, new_deposit
 
 
