@@ -28,6 +28,8 @@ and resolves the turn when the last one commits.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import operator
 from collections.abc import Sequence
@@ -435,12 +437,16 @@ def full_special_pile(jokers: bool) -> list[int]:
 def draw_from(pile: list[int], k: int, rng: np.random.Generator) -> list[int]:
     """Draw ``k`` cards uniformly without replacement from a count pile (in place).
 
-    Returns the drawn card indices in draw order."""
-    cards = [i for i, c in enumerate(pile) for _ in range(c)]
-    if k > len(cards):
-        raise ValueError(f"cannot draw {k} cards from a pile of {len(cards)}")
-    picks = rng.permutation(len(cards))[:k]
-    drawn = [cards[int(i)] for i in picks]
+    Returns the drawn card indices in draw order. The cards, laid out in index
+    order, are shuffled by position; a position is turned back into its card by
+    bisecting the running counts rather than laying the pile out card by card,
+    which matters because every hand and special hand dealt is drawn here."""
+    ends = list(itertools.accumulate(pile))
+    size = ends[-1] if ends else 0
+    if k > size:
+        raise ValueError(f"cannot draw {k} cards from a pile of {size}")
+    picks = rng.permutation(size)[:k].tolist()
+    drawn = [bisect.bisect_right(ends, position) for position in picks]
     for card in drawn:
         pile[card] -= 1
     return drawn
