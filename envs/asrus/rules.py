@@ -287,8 +287,7 @@ def majority_seat(plays: list[Play], original: list[int]) -> int | None:
 
 
 def decide_winner(destination: int, plays: list[Play]) -> Outcome:
-    """Apply the specials and the distance rule to revealed plays (pure; one
-    play per seat, at least one).
+    """Apply the specials and the distance rule to revealed plays (pure).
 
     Order: Explosion (joker) voids the turn; a single Majority on the major
     number wins; otherwise the closest (or, with any Retrograde, the farthest)
@@ -298,6 +297,8 @@ def decide_winner(destination: int, plays: list[Play]) -> Outcome:
     numbers and powers in one ``zip``, and the winning distance is found among
     the unique ones and then located, rather than ranking the seats by a key.
     """
+    if not plays:  # nothing revealed: a draw that deposits nothing
+        return Outcome("draw", None, 0)
     numbers, powers, _ = zip(*plays, strict=True)
     if "X" in powers:
         return Outcome("explosion", None, 0)
