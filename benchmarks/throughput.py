@@ -8,7 +8,10 @@ PettingZoo's ``connect_four_v3`` and ``leduc_holdem_v4``, and OpenSpiel's
 decision (chance nodes sampled, not counted as steps). Ratios are taken
 against the peers measured in this same run, so machine load cancels out.
 
-    python benchmarks/throughput.py [--seconds 5] [--env asrus_v0 ...]
+    python benchmarks/throughput.py [--seconds 6] [--rounds 3] [--env asrus_v0 ...]
+
+Each env plays ``--rounds`` interleaved slices of its time, so that a change of
+load on a shared machine falls on the peers and the envs alike.
 
 Needs the ``bench`` extra (pygame-ce for PettingZoo's classic envs, rlcard for
 leduc, open-spiel for oh_hell); a peer that cannot be imported is reported and
@@ -21,6 +24,7 @@ import argparse
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -105,44 +109,73 @@ def run_open_spiel_oh_hell(seconds: float, seed: int = 0) -> Measurement:
     return Measurement("open_spiel oh_hell 4p", steps, games, time.perf_counter() - start)
 
 
-def peers(seconds: float) -> list[Measurement]:
+Runner = Callable[[float, int], Measurement]
+"""Plays for about the given seconds from the given seed and measures."""
+
+
+def peer_runners() -> list[Runner]:
     """The peers that can be imported here."""
-    results = []
+    runners: list[Runner] = []
     try:
         from pettingzoo.classic import connect_four_v3
 
-        results.append(run_aec("connect_four_v3", connect_four_v3.env, seconds))
+        runners.append(partial(run_aec, "connect_four_v3", connect_four_v3.env))
     except ImportError as err:
         print(f"skipped connect_four_v3: {err}")
     try:
         from pettingzoo.classic import leduc_holdem_v4
 
-        results.append(run_aec("leduc_holdem_v4", leduc_holdem_v4.env, seconds))
+        runners.append(partial(run_aec, "leduc_holdem_v4", leduc_holdem_v4.env))
     except ImportError as err:
         print(f"skipped leduc_holdem_v4: {err}")
     try:
-        results.append(run_open_spiel_oh_hell(seconds))
+        import pyspiel  # noqa: F401 - only to know whether it is installed
+
+        runners.append(run_open_spiel_oh_hell)
     except ImportError as err:
         print(f"skipped open_spiel oh_hell: {err}")
-    return results
+    return runners
+
+
+def flockgym_runner(env_id: str) -> Runner:
+    options = BENCH_OPTIONS.get(env_id, {"num_players": entry(env_id).default_players})
+    label = f"{env_id} {options.get('num_players')}p"
+    return partial(run_aec, label, lambda: make(env_id, **options))
+
+
+def measure_interleaved(runners: list[Runner], seconds: float, rounds: int) -> list[Measurement]:
+    """Each runner in turn for seconds/rounds, ``rounds`` times over, summed.
+
+    Interleaving spreads a change in machine load (other processes on a shared
+    machine) over every env alike, where back-to-back blocks would let it land
+    on one side of a ratio."""
+    totals: dict[int, Measurement] = {}
+    for round_ in range(rounds):
+        for index, runner in enumerate(runners):
+            m = runner(seconds / rounds, 1000 * round_)
+            total = totals.setdefault(index, Measurement(m.name, 0, 0, 0.0))
+            total.steps += m.steps
+            total.games += m.games
+            total.seconds += m.seconds
+    return [totals[i] for i in range(len(runners))]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Steps per second of every env and its peers.")
-    parser.add_argument("--seconds", type=float, default=5.0, help="time per env")
+    parser.add_argument("--seconds", type=float, default=6.0, help="time per env")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="interleaved rounds the time is split into"
+    )
     parser.add_argument(
         "--env", action="append", choices=list_envs(), help="env ids (default: all)"
     )
     args = parser.parse_args()
 
-    measured = []
-    for env_id in args.env or list_envs():
-        options = BENCH_OPTIONS.get(env_id, {"num_players": entry(env_id).default_players})
-        label = f"{env_id} {options.get('num_players')}p"
-        measured.append(
-            (env_id, run_aec(label, lambda e=env_id, o=options: make(e, **o), args.seconds))
-        )
-    baseline = peers(args.seconds)
+    env_ids = args.env or list_envs()
+    runners = [flockgym_runner(e) for e in env_ids] + peer_runners()
+    results = measure_interleaved(runners, args.seconds, max(1, args.rounds))
+    measured = list(zip(env_ids, results[: len(env_ids)], strict=True))
+    baseline = results[len(env_ids) :]
 
     print(f"\n{'env':<26}{'steps/s':>11}{'games/s':>10}{'steps/game':>12}")
     for m in [m for _, m in measured] + baseline:
