@@ -1045,7 +1045,7 @@ class AstrobirdzGame(GameEngine):
                 discards=cards(d["discards"]),
                 trump_card=data.parse_card(d["trump_card"]),
                 trump=int(d["trump"]),
-                phase=Phase(PHASE_NAMES.index(d["phase"])),
+                phase=_phase_named(d["phase"]),
                 actor=int(d["actor"]),
                 choosers=[int(x) for x in d["choosers"]],
                 need=[int(x) for x in d["need"]],
@@ -1107,11 +1107,60 @@ class AstrobirdzGame(GameEngine):
         if not self.over and not 0 <= self.actor < n:
             raise StateDictError(f"Astrobirdz state has actor {self.actor} outside 0..{n - 1}")
         if not 1 <= self.turn <= self.config.turns:
-            raise StateDictError(f"Astrobirdz state turn {self.turn} is outside the chart")
+            raise StateDictError(
+                f"Astrobirdz state turn {self.turn} is outside the chart; allowed: "
+                f"1..{self.config.turns}"
+            )
+        self._check_seats_and_numbers()
         if self.over != (self.phase == Phase.OVER):
             raise StateDictError("Astrobirdz state: 'over' and phase disagree")
         if not self.over and not self.legal_actions():
             raise StateDictError("Astrobirdz state leaves the player to act no legal action")
+
+    def _check_seats_and_numbers(self) -> None:
+        """Raise :class:`StateDictError` for a seat, bird, guess or colour out of range."""
+        n = self.config.num_players
+
+        def fail(what: str, value: Any, allowed: str) -> None:
+            raise StateDictError(
+                f"Astrobirdz state {what}={value!r} is not allowed; allowed: {allowed}"
+            )
+
+        if not 0 <= self.dealer < n:
+            fail("dealer", self.dealer, f"0..{n - 1}")
+        for name, seat in (("astroboard", self.astroboard), ("peeked", self.peeked),
+                           ("partner", self.partner)):  # fmt: skip
+            if not -1 <= seat < n:
+                fail(name, seat, f"-1 (none) or 0..{n - 1}")
+        if self.config.berzerkerbirdz:
+            if len(set(self.birds)) != n or not all(1 <= b <= 6 for b in self.birds):
+                fail("birds", self.birds, "one distinct Berzerkerbird 1-6 per seat")
+        elif any(self.birds):
+            fail("birds", self.birds, f"all 0 (berzerkerbirdz=False): {[0] * n}")
+        if not 0 <= self.hand_size <= data.MAX_HAND:
+            fail("hand_size", self.hand_size, f"0..{data.MAX_HAND}")
+        if any(not -1 <= g <= self.hand_size for g in self.guesses):
+            fail("guesses", self.guesses, f"-1 (not yet) or 0..{self.hand_size} per seat")
+        if not -1 <= self.trump < data.NUM_COLOURS or (self.trump < 0) != (
+            self.phase == Phase.CHOOSE_TRUMP
+        ):
+            fail("trump", self.trump, "0..5 (R O Y G B P), or -1 while choosing the trump colour")
+        for name, order in (("trick_order", self.trick_order), ("guess_order", self.guess_order),
+                            ("previous_order", self.previous_order)):  # fmt: skip
+            if order and sorted(order) != list(range(n)):
+                fail(name, order, f"[] or every seat 0..{n - 1} once")
+        if len(self.trick) > len(self.trick_order):
+            fail(
+                "trick", [data.card_text(c) for c in self.trick], "one card per seat in trick_order"
+            )
+
+
+def _phase_named(name: Any) -> Phase:
+    if name not in PHASE_NAMES:
+        raise StateDictError(
+            f"Astrobirdz state phase={name!r} is not allowed; allowed: {', '.join(PHASE_NAMES)}"
+        )
+    return Phase(PHASE_NAMES.index(name))
 
 
 def data_cards(mask: int) -> list[str]:
