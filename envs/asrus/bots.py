@@ -59,8 +59,11 @@ class Candidate:
 
 
 def unseen_counts(view: dict[str, Any]) -> list[float]:
-    """Copies of each number that could be in an opponent's hand (index = number)."""
-    counts = [0.0] + [float(data.NUMBER_COUNTS[n]) for n in data.NUMBERS]
+    """Copies of each number that could be in an opponent's hand (index = number):
+    the game's deck (the view's ``deck``, which a variant may have reduced) less
+    what this seat has seen."""
+    deck = view["deck"]
+    counts = [0.0] + [float(deck[str(n)]) for n in data.NUMBERS]
     for card in view["hand"]:
         counts[int(card)] -= 1
     for card in view["revealed_this_round"]:

@@ -82,6 +82,16 @@ from .rules import (
 OUTCOME_KINDS = ("majority", "closest", "farthest", "draw", "explosion")
 SPECIAL_LETTERS = (*data.SPECIAL_KINDS, "J")
 
+
+def valid_removed_numbers(value: Any) -> bool:
+    """Option check: a list/tuple of ints 1..15, no number more often than the deck holds it."""
+    if not isinstance(value, (list, tuple)):
+        return False
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v in data.NUMBERS for v in value):
+        return False
+    return all(list(value).count(v) <= data.NUMBER_COUNTS[v] for v in set(value))
+
+
 GAME_OPTIONS: tuple[Option, ...] = (
     int_range("hand_size", None, 1, 64, "number cards per hand (None: the preparation table)"),
     int_range(
@@ -97,6 +107,10 @@ GAME_OPTIONS: tuple[Option, ...] = (
            "have no stones", choices=(True, False)),
     Option("jokers", False, "variant: 3 jokers join the special pile; each is declared as "
            "C, B, D, M, R, Explosion or Triple when played", choices=(True, False)),
+    Option("removed_numbers", (), "variant: number cards taken out of the deck before "
+           "dealing, one copy per entry (e.g. (4, 8, 12)); the table's hand size must "
+           "still fit, or set hand_size", check=valid_removed_numbers,
+           allowed="a list or tuple of numbers 1..15, each at most as often as the deck holds it"),
 )  # fmt: skip
 
 SCENARIO_KEYS = ("hands", "specials", "destination", "stones", "deposit")
@@ -297,6 +311,7 @@ class AsrusObserver:
             "last_turn": None if game.last_result is None else result_view(game, agents),
             "lottery": None if game.last_lottery is None else lottery_view(game, agents),
             "revealed_this_round": cards_text(game.revealed),
+            "deck": {str(n): c for n, c in self.config.number_counts.items()},
             "over": game.over,
         }  # fmt: skip
 
@@ -514,7 +529,8 @@ def env(**options: Any) -> Any:
     Options (all keyword): ``num_players`` (3-9, default 5), ``reward``,
     ``illegal_action``, ``render_mode``, and the game options of
     ``docs/rules/asrus.md`` (``hand_size``, ``specials_per_player``,
-    ``starting_points``, ``rounds``, ``target``, ``elimination``, ``jokers``).
+    ``starting_points``, ``rounds``, ``target``, ``elimination``, ``jokers``,
+    ``removed_numbers``).
     """
     return FlockOrderEnforcingWrapper(raw_env(**options))
 

@@ -138,6 +138,10 @@ class AsrusConfig:
     target: int | None = None
     elimination: bool = True
     jokers: bool = False
+    removed: tuple[int, ...] = ()
+    """Number cards taken out of the deck before dealing, one copy per entry (the
+    rulebook's "reduce the number cards ... like number 4, 8, 12" read as a deck
+    change; option ``removed_numbers``)."""
 
     @classmethod
     def from_options(
@@ -150,6 +154,7 @@ class AsrusConfig:
         target: int | None = None,
         elimination: bool = True,
         jokers: bool = False,
+        removed_numbers: tuple[int, ...] | list[int] = (),
     ) -> AsrusConfig:
         """Fill table defaults for ``None`` and check that the deal is possible."""
         prep = data.PREPARATION[num_players]
@@ -164,6 +169,7 @@ class AsrusConfig:
             target=target,
             elimination=elimination,
             jokers=jokers,
+            removed=tuple(sorted(removed_numbers)),
         )
         config.check()
         return config
@@ -174,10 +180,18 @@ class AsrusConfig:
         return data.FIXED_DESTINATION.get(self.num_players)
 
     @property
+    def number_counts(self) -> dict[int, int]:
+        """Copies of each number in this game's deck: the box's 64 less ``removed``."""
+        counts = dict(data.NUMBER_COUNTS)
+        for number in self.removed:
+            counts[number] -= 1
+        return counts
+
+    @property
     def max_hand_size(self) -> int:
-        """Largest hand the 64 number cards allow (one card kept for the destination)."""
+        """Largest hand the deck allows (one card kept for the destination)."""
         spare = 0 if self.fixed_destination is not None else 1
-        return (sum(data.NUMBER_COUNTS.values()) - spare) // self.num_players
+        return (sum(self.number_counts.values()) - spare) // self.num_players
 
     @property
     def special_deck_size(self) -> int:
@@ -188,6 +202,17 @@ class AsrusConfig:
 
     def check(self) -> None:
         """Raise ``ValueError`` naming the allowed range of any impossible parameter."""
+        for number in set(self.removed):
+            if number not in data.NUMBERS:
+                raise ValueError(
+                    f"removed_numbers names {number!r}; allowed: numbers 1..15, each at most "
+                    f"as often as the deck holds it"
+                )
+            if self.removed.count(number) > data.NUMBER_COUNTS[number]:
+                raise ValueError(
+                    f"removed_numbers takes {self.removed.count(number)} copies of {number}; "
+                    f"the deck holds {data.NUMBER_COUNTS[number]}"
+                )
         if not 1 <= self.hand_size <= self.max_hand_size:
             raise ValueError(
                 f"hand_size={self.hand_size} is impossible for {self.num_players} players; "
@@ -247,14 +272,9 @@ class Outcome(NamedTuple):
     """The winner's original distance, or the draw's deposit per player."""
 
 
-def distances(destination: int, plays: list[Play]) -> list[float]:
-    """Each play's distance, with Close subtracting 0.5."""
-    return [abs(p.number - destination) - (0.5 if p.power == "C" else 0.0) for p in plays]
-
-
 def close_adjusted(original: list[int], powers: tuple[str | None, ...]) -> Sequence[float]:
     """The distances the closest/farthest rule compares: ``original`` with Close
-    subtracting 0.5 (what :func:`distances` gives, from distances already taken).
+    subtracting 0.5 from its player's distance.
     Most turns see no Close, and then ``original`` itself serves (not copied)."""
     if "C" not in powers:
         return original
@@ -410,8 +430,15 @@ def settle(
 
 def resolve_turn(state: AsrusGame, plays: list[Play]) -> TurnResult:
     """The joint-action apply: every seat's play at once (parallel env, tests)."""
-    if len(plays) != state.config.num_players or any(s is not None for s in state.pending):
-        raise ValueError("resolve_turn needs one play per seat at the start of a turn")
+    if len(plays) != state.config.num_players:
+        raise ValueError(
+            f"resolve_turn needs one play per seat: {state.config.num_players}, got {len(plays)}"
+        )
+    if state.committed:
+        raise ValueError(
+            f"resolve_turn plays a whole turn, but {state.committed} seat(s) have already "
+            f"committed this turn; commit the rest with apply_action"
+        )
     for play in plays:
         state.apply_action(encode_action(play.number, play.power, play.joker))
     assert state.last_result is not None
@@ -425,9 +452,10 @@ def empty_counts(size: int) -> list[int]:
     return [0] * size
 
 
-def full_number_pile() -> list[int]:
-    """Counts indexed by number (index 0 unused)."""
-    return [0] + [data.NUMBER_COUNTS[n] for n in data.NUMBERS]
+def full_number_pile(config: AsrusConfig) -> list[int]:
+    """The whole deck of this game as counts indexed by number (index 0 unused)."""
+    counts = config.number_counts
+    return [0] + [counts[n] for n in data.NUMBERS]
 
 
 def full_special_pile(jokers: bool) -> list[int]:
@@ -537,7 +565,7 @@ class AsrusGame(GameEngine):
             hands=[],
             specials=[],
             points=[config.starting_points] * config.num_players,
-            number_pile=full_number_pile(),
+            number_pile=full_number_pile(config),
             special_pile=full_special_pile(config.jokers),
             destination=0,
             destination_card=True,
@@ -556,7 +584,7 @@ class AsrusGame(GameEngine):
     ) -> None:
         """Preparation of a round: deal hands and specials, open the destination."""
         n = self.config.num_players
-        self.number_pile = full_number_pile()
+        self.number_pile = full_number_pile(self.config)
         self.special_pile = full_special_pile(self.config.jokers)
         size = self._scenario_hand_size(hands)
         self.hands = [empty_counts(16) for _ in range(n)]
@@ -823,7 +851,9 @@ class AsrusGame(GameEngine):
     def from_dict(cls, d: dict[str, Any]) -> AsrusGame:
         """Rebuild a saved game; raises :class:`StateDictError` when malformed."""
         try:
-            config = AsrusConfig(**d["config"])
+            saved = dict(d["config"])
+            saved["removed"] = tuple(int(x) for x in saved.get("removed", ()))
+            config = AsrusConfig(**saved)
             config.check()
             game = cls(
                 config=config,
@@ -860,13 +890,13 @@ class AsrusGame(GameEngine):
         sizes = {len(self.hands), len(self.specials), len(self.points), len(self.pending)}
         if sizes != {n}:
             raise StateDictError(f"Asrus state must have {n} hands, specials, points and pending")
+        deck = self.config.number_counts
         for number in data.NUMBERS:
             held = sum(h[number] for h in self.hands) + self.number_pile[number]
             held += 1 if (self.destination_card and self.destination == number) else 0
-            if held != data.NUMBER_COUNTS[number] or min(h[number] for h in self.hands) < 0:
+            if held != deck[number] or min(h[number] for h in self.hands) < 0:
                 raise StateDictError(
-                    f"Asrus state has {held} copies of number {number}, "
-                    f"expected {data.NUMBER_COUNTS[number]}"
+                    f"Asrus state has {held} copies of number {number}, expected {deck[number]}"
                 )
         full = full_special_pile(self.config.jokers)
         for index, count in enumerate(full):

@@ -12,6 +12,7 @@ the hooks marked "game hook" below; it never re-implements the AEC bookkeeping.
 
 from __future__ import annotations
 
+import json
 from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -28,6 +29,12 @@ from .rng import make_rng
 
 STATE_FORMAT = "flockgym-state"
 STATE_VERSION = 1
+
+
+def as_json(value: Any) -> Any:
+    """``value`` as it comes back from JSON (tuples become lists), for comparing
+    saved options with live ones."""
+    return json.loads(json.dumps(value))
 
 
 def agent_name(seat: int) -> str:
@@ -339,7 +346,11 @@ class FlockAECEnv(AECEnv):
         if not isinstance(saved, dict):
             raise StateDictError("state dict has no 'options' section (dict)")
         structural = {o.name for o in self.option_table() if o.affects_spaces}
-        differing = sorted(k for k in structural if k in saved and saved[k] != self.options.get(k))
+        differing = sorted(
+            k
+            for k in structural
+            if k in saved and as_json(saved[k]) != as_json(self.options.get(k))
+        )
         missing = sorted(structural - set(saved))
         if differing or missing:
             detail = ", ".join(

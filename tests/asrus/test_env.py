@@ -311,10 +311,58 @@ def test_rank_reward_orders_the_players():
     env = asrus_v0.env(num_players=4, reward="rank")
     env.reset(seed=7)
     returns = play_out(env, np.random.default_rng(7))
-    scores = env.unwrapped.scores
-    best = max(scores, key=scores.get)
-    assert returns[best] == max(returns.values())
-    assert sum(returns.values()) == pytest.approx(0.0)
+    # This seed ends 119, 89, 76, 76: ranks 0 and 1, then a tie sharing ranks 2 and 3.
+    assert env.unwrapped.scores == {
+        "player_0": 89.0, "player_1": 76.0, "player_2": 76.0, "player_3": 119.0
+    }  # fmt: skip
+    assert returns == pytest.approx(
+        {"player_3": 1.0, "player_0": 1 / 3, "player_1": -2 / 3, "player_2": -2 / 3}
+    )
+
+
+# ---- the reduced-deck variant ------------------------------------------------------------
+
+
+def test_removed_numbers_take_cards_out_of_the_deck():
+    env = asrus_v0.env(num_players=5, removed_numbers=[4, 8, 12])
+    env.reset(seed=3)
+    game = env.unwrapped.asrus
+    deck = env.unwrapped.view("player_0")["deck"]
+    assert (deck["4"], deck["8"], deck["12"]) == (3, 7, 3)
+    assert sum(deck.values()) == 61
+    cards_in_play = sum(game.number_pile) + sum(map(sum, game.hands)) + 1  # + destination
+    assert cards_in_play == 61
+    game.check_conservation()
+    play_out(env, np.random.default_rng(3))  # a whole game on the smaller deck
+    assert env.unwrapped.asrus.over
+
+
+def test_removed_numbers_survive_a_state_round_trip():
+    a = asrus_v0.env(num_players=3, removed_numbers=(1, 15))
+    a.reset(seed=4)
+    blob = json.loads(json.dumps(a.unwrapped.state_dict()))
+    b = asrus_v0.env(num_players=3, removed_numbers=(1, 15))
+    b.reset(seed=0)
+    b.unwrapped.load_state_dict(blob)
+    assert b.unwrapped.asrus.config.removed == (1, 15)
+    assert play_out(a, np.random.default_rng(1)) == play_out(b, np.random.default_rng(1))
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"removed_numbers": [16]}, r"removed_numbers=\[16\] is not allowed; allowed: a list"),
+        ({"removed_numbers": [1, 1]}, r"each at most as often as the deck holds it"),
+        ({"removed_numbers": "4"}, r"allowed: a list or tuple of numbers 1\.\.15"),
+        (
+            {"num_players": 9, "removed_numbers": [4]},
+            r"hand_size=7 is impossible .*allowed: 1\.\.6",
+        ),
+    ],
+)
+def test_bad_removed_numbers_name_what_is_allowed(options, message):
+    with pytest.raises(OptionError, match=message):
+        asrus_v0.env(**options)
 
 
 # ---- determinism and state round trip -------------------------------------------------

@@ -18,6 +18,14 @@ from hypothesis import strategies as st
 from flockgym.envs import asrus_v0
 from flockgym.envs.asrus.rules import encode_action
 
+
+def with_reduced_deck(options: dict) -> st.SearchStrategy[dict]:
+    """Up to 6 players the table's hands still fit a deck without a 4, an 8 and a 12."""
+    if options["num_players"] > 6:
+        return st.just(options)
+    return st.sampled_from([(), (4, 8, 12)]).map(lambda r: options | {"removed_numbers": r})
+
+
 options_strategy = st.fixed_dictionaries(
     {
         "num_players": st.integers(3, 9),
@@ -25,7 +33,7 @@ options_strategy = st.fixed_dictionaries(
         "elimination": st.booleans(),
         "rounds": st.integers(1, 2),
     }
-)
+).flatmap(with_reduced_deck)
 
 
 def check_game(options: dict, seed: int, policy_seed: int) -> int:

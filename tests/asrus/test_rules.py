@@ -264,7 +264,7 @@ def test_elimination_when_a_quarter_of_the_players_have_no_stones():
     hands = {0: [12, 2, 3], 1: [9, 2, 3], 2: [9, 4, 3], 3: [7, 4, 5], 4: [7, 5, 5]}
     game = AsrusGame.new(config, make_rng(1), hands=hands, destination=8, points={1: 4, 3: 1})
     resolve_turn(game, plays("12", "9", "9", "7", "7"))  # 12 wins 4 from each: two broke
-    assert game.points[1] == 0 and game.points[3] == 0
+    assert game.points == [90 + 4 + 1 + 4 + 4, 0, 86, 0, 86]  # seat 3 paid the 1 it had
     assert game.over  # ceil(5 / 4) = 2 players without stones
 
 
@@ -292,3 +292,19 @@ def test_unlimited_rounds_need_a_target():
 def test_jokers_join_the_special_pile():
     game = new_game(AsrusConfig.from_options(3, jokers=True, specials_per_player=4), seed=2)
     assert sum(game.special_pile) + sum(sum(s) for s in game.specials) == 13
+
+
+def test_resolve_turn_says_what_it_needs():
+    game = new_game(AsrusConfig.from_options(3), seed=0)
+    with pytest.raises(ValueError, match="one play per seat: 3, got 2"):
+        resolve_turn(game, plays("1", "2"))
+    game.apply_action(game.legal_actions()[0])
+    with pytest.raises(ValueError, match="1 seat\\(s\\) have already committed"):
+        resolve_turn(game, plays("1", "2", "3"))
+
+
+def test_removed_numbers_shrink_the_largest_hand():
+    assert AsrusConfig.from_options(8).max_hand_size == 8
+    assert AsrusConfig.from_options(8, removed_numbers=(8,), hand_size=7).max_hand_size == 7
+    with pytest.raises(ValueError, match="removed_numbers takes 2 copies of 15; the deck holds 1"):
+        AsrusConfig.from_options(5, removed_numbers=(15, 15))
