@@ -98,6 +98,12 @@ class ActionLayout:
     def from_string(self, actor: int, text: str) -> int:
         """Inverse of :meth:`to_string`; the error names every accepted form."""
         cleaned = " ".join(str(text).strip().split()).lower()
+        if cleaned == f"player_{actor}":
+            others = ", ".join(f"player_{s}" for s in range(self.num_players) if s != actor)
+            raise ValueError(
+                f"action {text!r} names player_{actor} itself; a player action names another "
+                f"player: {others}"
+            )
         try:
             return self._parse(actor, cleaned)
         except ValueError:

@@ -220,10 +220,21 @@ def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict
     def mapping(key: str) -> dict[Any, Any]:
         value = options.get(key, {})
         if not isinstance(value, dict):
-            raise OptionError(f"reset option {key!r} must be a dict keyed by agent")
+            raise OptionError(
+                f"reset option {key!r} must be a dict keyed by agent, e.g. "
+                f"{{'player_0': ...}}, got {value!r}"
+            )
         return value
 
-    hands = {seat_of(a): [card_of(c) for c in cs] for a, cs in mapping("hands").items()}
+    def hand_of(agent: Any, texts: Any) -> list[int]:
+        if not isinstance(texts, (list, tuple)):
+            raise OptionError(
+                f"reset option hands[{agent!r}] must be a list of card strings such as "
+                f"['R4', 'B9'], got {texts!r}"
+            )
+        return [card_of(c) for c in texts]
+
+    hands = {seat_of(a): hand_of(a, cs) for a, cs in mapping("hands").items()}
     berzerkers = {seat_of(a): bird_of(b) for a, b in mapping("berzerkers").items()}
     if berzerkers and not config.berzerkerbirdz:
         raise OptionError("reset option 'berzerkers' needs berzerkerbirdz=True")

@@ -144,9 +144,15 @@ class AstrobirdzConfig:
                 f"{list(self.ages)}"
             )
         if self.highest_bonus not in HIGHEST_BONUS_MODES:
-            raise ValueError(f"highest_bonus must be one of {HIGHEST_BONUS_MODES}")
+            raise ValueError(
+                f"highest_bonus={self.highest_bonus!r} is not allowed; allowed: "
+                f"{', '.join(HIGHEST_BONUS_MODES)}"
+            )
         if self.highest_bonus_ties not in BONUS_TIE_MODES:
-            raise ValueError(f"highest_bonus_ties must be one of {BONUS_TIE_MODES}")
+            raise ValueError(
+                f"highest_bonus_ties={self.highest_bonus_ties!r} is not allowed; allowed: "
+                f"{', '.join(BONUS_TIE_MODES)}"
+            )
 
     @property
     def turns(self) -> int:
@@ -613,7 +619,8 @@ class AstrobirdzGame(GameEngine):
             self.birds = _new_list(n, data.NO_BIRD)
             return
         if len(set(fixed.values())) != len(fixed) or not all(1 <= b <= 6 for b in fixed.values()):
-            raise ValueError(f"scenario Berzerkerbirdz must be distinct numbers 1-6, got {fixed}")
+            given = ", ".join(f"player_{s}: {b}" for s, b in sorted(fixed.items()))
+            raise ValueError(f"scenario Berzerkerbirdz must be distinct numbers 1-6, got {given}")
         pool = [b for b in range(1, 7) if b not in fixed.values()]
         order = self.rng.permutation(len(pool))
         rest = iter(pool[int(i)] for i in order)
@@ -626,11 +633,16 @@ class AstrobirdzGame(GameEngine):
         if trump is not None:
             placed.append(trump)
         if len(set(placed)) != len(placed):
-            raise ValueError("scenario names a card twice (hands and trump card must differ)")
+            twice = sorted({data.card_text(c) for c in placed if placed.count(c) > 1})
+            raise ValueError(
+                f"scenario names {', '.join(twice)} twice (every card of the hands and the "
+                "trump card must differ)"
+            )
         for seat, cards in hands.items():
             if len(cards) != t:
                 raise ValueError(
-                    f"scenario hand of seat {seat} has {len(cards)} cards; turn {t} deals {t}"
+                    f"scenario hand of player_{seat} has {len(cards)} cards; turn {t} deals {t} "
+                    "to each player"
                 )
         taken = set(placed)
         rest = [c for c in range(data.NUM_CARDS) if c not in taken]

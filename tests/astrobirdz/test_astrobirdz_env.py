@@ -128,13 +128,18 @@ def test_scenario_places_hands_trump_birds_turn_and_scores():
     ("options", "message"),
     [
         ({"hands": {"player_7": ["R1"]}}, r"unknown agent 'player_7'"),
-        ({"hands": {"player_0": ["R1"], "player_1": ["R1"]}}, r"names a card twice"),
-        ({"hands": {"player_0": ["R1"]}, "trump": "R1"}, r"names a card twice"),
+        ({"hands": {"player_0": ["R1"], "player_1": ["R1"]}}, r"names R1 twice"),
+        ({"hands": {"player_0": ["R1"]}, "trump": "R1"}, r"names R1 twice"),
         ({"hands": {"player_0": ["X1"]}}, r"colour letter R O Y G B P"),
-        ({"hands": {"player_0": ["R1", "R2"]}}, r"has 2 cards; turn 1 deals 1"),
+        ({"hands": {"player_0": "R1"}}, r"hands\['player_0'\] must be a list of card strings"),
+        ({"hands": {"player_0": None}}, r"hands\['player_0'\] must be a list"),
+        ({"hands": {"player_0": ["R1", "R2"]}}, r"player_0 has 2 cards; turn 1 deals 1"),
         ({"trump": "R0"}, r"cannot read card 'R0'"),
         ({"berzerkers": {"player_0": 7}}, r"not one of 1-6 or Zoom, Max"),
-        ({"berzerkers": {"player_0": 2, "player_1": 2}}, r"distinct numbers 1-6"),
+        (
+            {"berzerkers": {"player_0": 2, "player_1": 2}},
+            r"distinct numbers 1-6, got player_0: 2, player_1: 2",
+        ),
         ({"turn": 9}, r"turn=9 is not allowed; allowed: 1\.\.6"),
         ({"turn": 0}, r"allowed: 1\.\.6"),
         ({"scores": {"player_0": -3}}, r"whole numbers >= 0"),
@@ -200,8 +205,10 @@ def test_action_strings_by_segment():
     assert layout.from_string(1, "  Guess  3 ") == 57
     with pytest.raises(ValueError, match=r"write a card to play \('R4'\), 'guess 3'"):
         layout.from_string(0, "play R4")
-    with pytest.raises(ValueError, match="another player"):
+    with pytest.raises(ValueError, match=r"names player_0 itself; .* player_1, player_2, player_3"):
         layout.from_string(0, "player_0")
+    with pytest.raises(ValueError, match=r"another player \('player_2', 0\.\.3\)"):
+        layout.from_string(0, "player_4")
 
 
 # ---- illegal actions -----------------------------------------------------------------------
