@@ -35,7 +35,7 @@ from ..core.rng import make_rng
 from . import data
 from .actions import ActionLayout
 from .data import NO_RULE, RULE_CARDS, Effect, colour_of, number_of, parse_card
-from .rules import trick_winner
+from .rules import card_value, trick_winner
 
 TRUMP_WIN = {9: 0.95, 8: 0.85, 7: 0.7, 6: 0.55, 5: 0.45, 4: 0.35}
 """Chance that a trump card of this value takes a trick (4 players)."""
@@ -52,17 +52,6 @@ def effect_of(view: dict[str, Any]) -> Effect:
     return NO_RULE.effect if card == NO_RULE.card else RULE_CARDS[parse_card(card)].effect
 
 
-def value_of(card: int, effect: Effect) -> float:
-    """The card's value this turn (1s or 4s as 10, 9s as 0; 8s above 9s under Blue 8)."""
-    number = number_of(card)
-    for printed, counted in effect.values:
-        if number == printed:
-            return counted
-    if effect.eights_beat_nines and number == 8:
-        return 9.5
-    return number
-
-
 def is_trumpish(card: int, trump: int, effect: Effect) -> bool:
     return colour_of(card) == trump or number_of(card) in effect.protected
 
@@ -70,7 +59,7 @@ def is_trumpish(card: int, trump: int, effect: Effect) -> bool:
 def win_chance(card: int, trump: int, effect: Effect, players: int) -> float:
     """Rough chance that ``card`` takes a trick, fewer with more players: the
     rule of thumb of the play (is this card strong enough to win?)."""
-    value = value_of(card, effect)
+    value = card_value(card, effect)
     crowd = 4.0 / max(2, players)
     if is_trumpish(card, trump, effect):
         chance = TRUMP_WIN.get(int(min(value, 9)), LOW_TRUMP_WIN if value >= 1 else 0.1)
@@ -130,7 +119,7 @@ def lead_win_chance(
 
 def strength(card: int, trump: int, effect: Effect) -> float:
     """Ordering key: how strong a card is in this turn (trumps above the rest)."""
-    return value_of(card, effect) + (20.0 if is_trumpish(card, trump, effect) else 0.0)
+    return card_value(card, effect) + (20.0 if is_trumpish(card, trump, effect) else 0.0)
 
 
 class AstrobirdzHeuristicBot:
@@ -205,14 +194,14 @@ class AstrobirdzHeuristicBot:
         """The colour whose cards would make the most tricks as trump."""
         totals = [0.0] * data.NUM_COLOURS
         for card in hand:
-            totals[colour_of(card)] += 1.0 + value_of(card, effect) / 10.0
+            totals[colour_of(card)] += 1.0 + card_value(card, effect) / 10.0
         return int(np.argmax(totals))
 
     def _weak_cards(self, hand: list[int], trump: int, effect: Effect) -> list[int]:
         return [
             c
             for c in hand
-            if not is_trumpish(c, trump, effect) and value_of(c, effect) < SURFETTE_TRADE_BELOW
+            if not is_trumpish(c, trump, effect) and card_value(c, effect) < SURFETTE_TRADE_BELOW
         ]
 
     def _choose_card(

@@ -130,12 +130,13 @@ from .actions import ActionLayout
 from .observer import AstrobirdzObserver, observation_size
 from .rules import (
     BONUS_TIE_MODES,
+    CHOICE_PHASES,
     HIGHEST_BONUS_MODES,
     PHASE_NAMES,
     AstrobirdzConfig,
     AstrobirdzGame,
     Phase,
-    bits,
+    data_cards,
 )
 
 
@@ -262,10 +263,6 @@ def new_game_from_scenario(
         raise OptionError(f"impossible Astrobirdz scenario: {err}") from None
 
 
-def cards_text(mask: int) -> list[str]:
-    return [data.card_text(c) for c in bits(mask)]
-
-
 def bird_name(number: int) -> str | None:
     return data.bird(number).name if number else None
 
@@ -349,7 +346,7 @@ class raw_env(FlockAECEnv):
         if game.peeked >= 0:
             peeked = {"player": agents[game.peeked]}
             if game.birds[seat] == data.NITRO:
-                peeked["cards"] = cards_text(game.known[seat][game.peeked])
+                peeked["cards"] = data_cards(game.known[seat][game.peeked])
         rule = game.rule
         return {
             "game": "astrobirdz",
@@ -359,7 +356,7 @@ class raw_env(FlockAECEnv):
             "phase": PHASE_NAMES[game.phase],
             "to_act": None if game.over else who(to_act),
             "dealer": agents[game.dealer],
-            "hand": cards_text(game.hands[seat]),
+            "hand": data_cards(game.hands[seat]),
             "hand_size": game.hand_size,
             "trump_card": data.card_text(game.trump_card),
             "trump_rule": {"card": rule.card, "title": rule.title, "text": rule.text},
@@ -375,7 +372,7 @@ class raw_env(FlockAECEnv):
                 for s, c in zip(game.previous_order, game.previous_trick, strict=True)
             ],
             "trick_winners": [agents[s] for s in game.trick_winners],
-            "played_this_turn": cards_text(game.played),
+            "played_this_turn": data_cards(game.played),
             "guess_order": [agents[s] for s in game.guess_order],
             "guesses": {
                 a: (g if g >= 0 else None) for a, g in zip(agents, game.guesses, strict=True)
@@ -386,13 +383,13 @@ class raw_env(FlockAECEnv):
             "astroboard": who(game.astroboard),
             "peeked": peeked,
             "known_cards": {
-                agents[s]: cards_text(game.known[seat][s])
+                agents[s]: data_cards(game.known[seat][s])
                 for s in range(self.num_players)
                 if s != seat and game.known[seat][s]
             },
             "chosen": [data.card_text(c) for c in game.chosen[seat]],
             "to_choose": game.need[seat] if game.phase in _CHOOSING else 0,
-            "discarded": cards_text(game.discarded[seat]),
+            "discarded": data_cards(game.discarded[seat]),
             "surfette_trade": None
             if game.partner < 0
             else {"partner": agents[game.partner], "cards": game.traded},
@@ -446,7 +443,7 @@ class raw_env(FlockAECEnv):
         return "\n".join(lines)
 
 
-_CHOOSING = (Phase.DISCARD, Phase.PASS_RIGHT, Phase.PASS_LEFT, Phase.SURFETTE_CARDS)
+_CHOOSING = (*CHOICE_PHASES, Phase.SURFETTE_CARDS)
 
 
 def env(**options: Any) -> Any:

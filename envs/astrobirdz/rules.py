@@ -201,6 +201,18 @@ def trick_trump(plays: list[int], trump: int, effect: Effect) -> int:
     return trump
 
 
+def card_value(card: int, effect: Effect) -> float:
+    """The card's value this turn: its number after the rule's value changes (1s
+    or 4s as 10, 9s as 0); under Blue 8 every 8 ranks above every 9 (9.5)."""
+    number = number_of(card)
+    for printed, counted in effect.values:
+        if number == printed:
+            return counted
+    if effect.eights_beat_nines and number == 8:
+        return 9.5
+    return number
+
+
 def card_rank(card: int, led: int, trump: int, effect: Effect) -> tuple[int, float, bool]:
     """How strongly ``card`` competes in a trick: (group, value, real trump).
 
@@ -210,15 +222,10 @@ def card_rank(card: int, led: int, trump: int, effect: Effect) -> tuple[int, flo
     equal value a real trump-colour card beats a protected one; a full tie goes
     to the card played first.
     """
-    colour, number = colour_of(card), number_of(card)
+    colour = colour_of(card)
     real = colour == trump
-    value: float = number
-    for printed, counted in effect.values:
-        if number == printed:
-            value = counted
-    if effect.eights_beat_nines and number == 8:
-        value = 9.5
-    if real or number in effect.protected:
+    value = card_value(card, effect)
+    if real or number_of(card) in effect.protected:
         return 2, value, real
     return (1 if colour == led else 0), value, False
 
