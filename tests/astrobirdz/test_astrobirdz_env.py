@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pettingzoo
 import pytest
-from aec_helpers import play_out, random_steps
+from aec_helpers import play_out, random_action, random_steps
 from astrobirdz_helpers import game, step, steps, table
 from pettingzoo.test import api_test, render_test, seed_test
 
@@ -33,6 +33,7 @@ from flockgym.envs.astrobirdz.actions import ActionLayout
 from flockgym.envs.astrobirdz.bots import AstrobirdzHeuristicBot
 from flockgym.envs.astrobirdz.observer import field_table, observation_size, observed_width
 from flockgym.envs.astrobirdz.rules import bits
+from flockgym.envs.core.rewards import rank_rewards, win_rewards
 
 PLAYER_COUNTS = [2, 3, 4, 5, 6]
 
@@ -71,19 +72,25 @@ def test_registry_pettingzoo_registry_and_bots():
     assert isinstance(make_bot("astrobirdz_v0", "heuristic", seed=1), AstrobirdzHeuristicBot)
 
 
-def test_parallel_env_plays_a_whole_game():
+def test_parallel_env_plays_the_same_game_as_the_aec_env():
     par = make_parallel("astrobirdz_v0", num_players=3)
     observations, _ = par.reset(seed=3)
     rng = np.random.default_rng(3)
-    steps_taken = 0
+    played = []
     while par.agents:
         active = par.aec_env.agent_selection
-        mask = observations[active]["action_mask"]
         actions = dict.fromkeys(par.agents, 0)
-        actions[active] = int(rng.choice(np.flatnonzero(mask)))
+        actions[active] = random_action(observations[active], rng)
+        played.append((active, actions[active]))
         observations, *_ = par.step(actions)
-        steps_taken += 1
-    assert steps_taken > 30 and par.unwrapped.astrobirdz.over
+    assert par.unwrapped.astrobirdz.over
+    aec = astrobirdz_v0.env(num_players=3)
+    aec.reset(seed=3)
+    for agent, action in played:
+        assert aec.agent_selection == agent
+        aec.step(action)
+    assert aec.unwrapped.astrobirdz.over
+    assert aec.unwrapped.scores == par.unwrapped.scores
 
 
 # ---- options -------------------------------------------------------------------------
@@ -257,14 +264,16 @@ def test_reward_modes(mode):
     env = astrobirdz_v0.env(num_players=4, reward=mode)
     env.reset(seed=9)
     returns = play_out(env, np.random.default_rng(9))
-    scores = env.unwrapped.scores
-    if mode == "score":
-        assert returns == pytest.approx(scores)
-    else:
-        assert sum(returns.values()) == pytest.approx(0.0)
-        best = max(scores, key=scores.get)
-        assert returns[best] == max(returns.values())
-    assert set(env.unwrapped.winners) == {a for a, s in scores.items() if s == max(scores.values())}
+    agents = env.possible_agents
+    points = [env.unwrapped.scores[a] for a in agents]
+    winners = [s for s in range(4) if points[s] == max(points)]
+    assert env.unwrapped.winners == [agents[s] for s in winners]
+    expected = {
+        "score": points,  # every turn's points as scored add up to the running totals
+        "win": win_rewards(4, winners),
+        "rank": rank_rewards(points),
+    }[mode]
+    assert [returns[a] for a in agents] == pytest.approx(expected)
 
 
 # ---- views and rendering ----------------------------------------------------------------------

@@ -17,7 +17,6 @@ from astrobirdz_helpers import (
     turn_totals,
 )
 
-from flockgym.envs.astrobirdz import data
 from flockgym.envs.astrobirdz.rules import Phase, bits
 
 
@@ -35,7 +34,8 @@ def test_zoom_leads_the_first_trick_and_scores_2():
 
 
 def test_max_guesses_after_everyone_else_and_scores_3():
-    env = table(4, berzerkers={0: 2, 1: 1, 2: 4, 3: 3})
+    hands = {0: ["R9"], 1: ["B1"], 2: ["G1"], 3: ["Y1"]}
+    env = table(4, berzerkers={0: 2, 1: 1, 2: 4, 3: 3}, hands=hands, trump="R3")
     g = game(env)
     assert g.dealer == 1
     assert g.guess_order == [2, 3, 1, 0]
@@ -44,7 +44,14 @@ def test_max_guesses_after_everyone_else_and_scores_3():
         seen.append(env.agent_selection)
         step(env, int(env.agent_selection[-1]), "guess 0")
     assert seen == ["player_2", "player_3", "player_1", "player_0"]
-    assert data.bird(data.MAX).points == 3
+    # a four-way tie at 0: Turbo (player_2) takes the AstroBoard
+    assert g.astroboard == 2
+    steps(env, [(1, "B1"), (2, "G1"), (0, "R9"), (3, "Y1")])  # Zoom leads, Speedster last
+    assert totals_of(env, "berzerkerbird") == [3, 2, 0, 4]
+    # three correct 0s on 0 points each: the highest bird, Turbo, gets the bonus
+    assert totals_of(env, "highest") == [0, 0, 5, 0]
+    # Max: 1 trick - 1 off + 3; Zoom 5 + 2; Turbo 5 + 5 + 5 + 5; Speedster 5 + 4
+    assert turn_totals(env) == [3, 7, 20, 9]
 
 
 def test_speedster_plays_last_and_never_leads():

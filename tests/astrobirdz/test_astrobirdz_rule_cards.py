@@ -486,6 +486,27 @@ def test_P5_odd_scores_get_5_more():
     assert turn_totals(env) == [BASE_WINNER, BASE_LOSER + 5]
 
 
+def parity_table(trump: str):
+    """Turn 3: player_0 guessed 0 and takes all three tricks (3 - 3 = 0);
+    player_1 guessed 3 and takes none (0 - 3, floored at 0)."""
+    env = table(2, hands={0: ["P9", "P8", "P7"], 1: ["B1", "B2", "B3"]}, trump=trump, turn=3,
+                berzerkerbirdz=False)  # fmt: skip
+    steps(env, [(1, "guess 3"), (0, "guess 0")])
+    steps(env, [(1, "B1"), (0, "P7"), (0, "P8"), (1, "B2"), (0, "P9"), (1, "B3")])
+    assert totals_of(env, "floored") == [0, 0]
+    return env
+
+
+def test_P1_the_even_bonus_comes_after_the_floor():
+    # player_1's -3 is odd, but the floored 0 is even: +5
+    assert turn_totals(parity_table("P1")) == [5, 5]
+
+
+def test_P5_the_odd_bonus_comes_after_the_floor():
+    # player_1's -3 is odd, but the floored 0 is even: no bonus
+    assert turn_totals(parity_table("P5")) == [0, 0]
+
+
 def test_P6_the_player_taking_the_last_trick_gains_5():
     env = two_tricks("P6", ["B9", "R1"], ["B1", "R9"], [(0, "B9"), (1, "B1"), (0, "R1"), (1, "R9")])
     assert game(env).last_trick_winners == [0, 1]
