@@ -11,6 +11,7 @@ import copy
 
 import numpy as np
 import pytest
+from aec_helpers import random_action
 from astrobirdz_helpers import all_cards
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -157,7 +158,7 @@ def play_checked(
             env.step(None)
             continue
         turn = g.turn
-        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        env.step(random_action(observation, rng))
         if g.turn != turn or g.over:
             turns_scored += 1
             totals = [t + item.total for t, item in zip(totals, g.last_turn, strict=True)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from aec_helpers import random_action
 from astrobirdz_helpers import (
     all_cards,
     game,
@@ -200,7 +201,7 @@ def test_player_chart_turn_t_deals_t_cards_and_the_game_ends(players, turns):
         g = game(env)
         if g.phase == Phase.GUESS and all(x < 0 for x in g.guesses):
             sizes.append((g.turn, len(hand(env, int(agent[-1])))))
-        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        env.step(random_action(observation, rng))
     assert sizes == [(t, t) for t in range(1, turns + 1)]
     assert game(env).over and env.unwrapped.winners
 
@@ -231,7 +232,7 @@ def test_without_berzerkerbirdz_the_dealer_rotates_left():
             continue
         if not dealers or dealers[-1][0] != g.turn:
             dealers.append((g.turn, g.dealer))
-        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        env.step(random_action(observation, rng))
     assert dealers == [(t, (t - 1) % 3) for t in range(1, 6)]
 
 
@@ -246,7 +247,7 @@ def test_running_totals_add_up_each_turn():
         if terminated or truncated:
             env.step(None)
             continue
-        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        env.step(random_action(observation, rng))
         g = game(env)
         if g.turn != seen_turn or g.over:
             expected = [e + t for e, t in zip(expected, turn_totals(env), strict=True)]
