@@ -10,10 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from flockgym.envs import FlockgymError, entry, list_envs
 
@@ -91,12 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--games",
-        type=positive_int,
+        type=deal_count,
         default=100,
         metavar="N",
-        help="number of deals (each is played at every table; default 100)",
+        help="number of deals, at least 2 (each is played at every table; default 100)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    p.add_argument("--seed", type=seed_value, default=0, help="seed of the deals (default 0)")
     p.add_argument(
         "--seating",
         choices=("rotate", "field"),
@@ -104,14 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="rotate: everyone everywhere (default); field: the first player "
         "against a field of the second",
     )
-    p.add_argument(
-        "--option",
-        dest="options",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="env option, e.g. --option num_players=4 (repeatable)",
-    )
+    add_option_argument(p)
     p.add_argument(
         "--out",
         type=Path,
@@ -145,15 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SPEC,...",
         help="one bot spec for every other seat, or one per seat (default heuristic)",
     )
-    p.add_argument("--seed", type=int, help="deal seed (default: a random one, printed)")
-    p.add_argument(
-        "--option",
-        dest="options",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="env option, e.g. --option num_players=4 (repeatable)",
-    )
+    p.add_argument("--seed", type=seed_value, help="deal seed (default: a random one, printed)")
+    add_option_argument(p)
     p.set_defaults(run=run_play)
 
     p = sub.add_parser("list", help="registered envs, their bots, configs and checkpoints")
@@ -165,8 +150,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Heuristic against random (and shipped checkpoints) for "
         "every registered env, written as Markdown.",
     )
-    p.add_argument("--games", type=positive_int, default=200, metavar="N", help="deals (200)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    p.add_argument(
+        "--games", type=deal_count, default=200, metavar="N", help="deals, at least 2 (200)"
+    )
+    p.add_argument("--seed", type=seed_value, default=0, help="seed of the deals (default 0)")
     p.add_argument("--out", type=Path, default=Path("docs/baselines.md"), help="Markdown file")
     p.add_argument(
         "--checkpoints",
@@ -178,22 +165,42 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
+def add_option_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--option",
+        dest="options",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="env option, e.g. --option num_players=4 (repeatable; the value is read as YAML)",
+    )
+
+
+def int_at_least(low: int, why: str = "") -> Callable[[str], int]:
+    """An argparse ``type``: an integer >= ``low``; the error says why, if given."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if value < low:
+            reason = f" ({why})" if why else ""
+            raise argparse.ArgumentTypeError(f"must be an integer >= {low}{reason}, got {text!r}")
+        return value
+
+    return parse
+
+
+deal_count = int_at_least(2, "the 95% intervals are computed over deals")
+seed_value = int_at_least(0)
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
     """``--option key=value`` pairs (values read as YAML: 4, true, null)."""
-    options = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise FlockgymError(f"--option {item!r} must look like key=value")
-        options[key] = yaml.safe_load(value)
-    return options
+    from .config import parse_assignment
+
+    return dict(parse_assignment(item, "--option") for item in items)
 
 
 # ---- subcommands ------------------------------------------------------------------------
@@ -219,6 +226,11 @@ def run_eval(args: argparse.Namespace) -> int:
 
     options = parse_options(args.options)
     specs = parse_specs(args.players)
+    if args.seating == "field" and len(specs) != 2:
+        raise FlockgymError(
+            f"--seating field needs exactly 2 players (the first against a field of the "
+            f"second); --players names {len(specs)}"
+        )
     players = [make_participant(spec, args.env, options) for spec in specs]
     result = tournament(
         args.env,

@@ -187,10 +187,8 @@ def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainCo
 
 def apply_override(raw: dict[str, Any], item: str) -> None:
     """Set ``a.b.c=value`` in ``raw``; the value is read as YAML (``3e-4``, ``[64, 64]``)."""
-    key, sep, text = item.partition("=")
-    if not sep or not key.strip():
-        raise ConfigError(f"override {item!r} must look like key.path=value")
-    parts = key.strip().split(".")
+    key, value = parse_assignment(item, "override", "key.path=value")
+    parts = key.split(".")
     node = raw
     for i, part in enumerate(parts[:-1]):
         child = node.setdefault(part, {})
@@ -199,10 +197,21 @@ def apply_override(raw: dict[str, Any], item: str) -> None:
                 f"override {item!r}: {'.'.join(parts[: i + 1])} is a value, not a section"
             )
         node = child
+    node[parts[-1]] = value
+
+
+def parse_assignment(item: str, what: str, shape: str = "key=value") -> tuple[str, Any]:
+    """``key=value`` as (key, value read as YAML: ``4``, ``true``, ``[1, 2]``, ``null``);
+    a :class:`ConfigError` names ``what`` was given (an override, an ``--option``)."""
+    key, sep, text = item.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise ConfigError(f"{what} {item!r} must look like {shape}")
     try:
-        node[parts[-1]] = yaml.safe_load(text)
+        return key, yaml.safe_load(text)
     except yaml.YAMLError as err:
-        raise ConfigError(f"override {item!r}: the value is not valid YAML: {err}") from None
+        problem = getattr(err, "problem", None) or str(err)
+        raise ConfigError(f"{what} {item!r}: the value is not valid YAML ({problem})") from None
 
 
 def validate_config(raw: dict[str, Any]) -> TrainConfig:
@@ -303,5 +312,6 @@ __all__ = [
     "apply_override",
     "config_to_yaml",
     "load_config",
+    "parse_assignment",
     "validate_config",
 ]
