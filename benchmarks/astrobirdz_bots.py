@@ -17,9 +17,11 @@ from __future__ import annotations
 import argparse
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from flockgym.envs import RandomBot, make
 from flockgym.envs.astrobirdz.bots import AstrobirdzHeuristicBot
+from flockgym.envs.astrobirdz.rules import TurnScore
 from flockgym.envs.core.play import play_game
 
 
@@ -68,7 +70,15 @@ def one_heuristic_seat(games: int, players: int, seed: int) -> tuple[Tally, Tall
 def whole_table(games: int, players: int, seed: int, kind: str) -> tuple[float, float]:
     """Mean points per player and exact-guess share for a table of one bot kind."""
     env = make("astrobirdz_v0", num_players=players)
-    points, exact, guesses = 0.0, 0, 0
+    tallies: list[list[TurnScore]] = []
+
+    def note_scored_turn(env: Any, *_: Any) -> None:
+        """Keep each turn's tally once, as soon as the next step shows it."""
+        last = env.unwrapped.astrobirdz.last_turn
+        if last is not None and (not tallies or tallies[-1] is not last):
+            tallies.append(last)
+
+    points = 0.0
     for game in range(games):
         bots = {
             f"player_{s}": AstrobirdzHeuristicBot(seed + game * 31 + s)
@@ -76,22 +86,12 @@ def whole_table(games: int, players: int, seed: int, kind: str) -> tuple[float, 
             else RandomBot(seed + game * 31 + s)
             for s in range(players)
         }
-        env.reset(seed=seed + game)
-        raw = env.unwrapped
-        for agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            game_state = raw.astrobirdz
-            turn = game_state.turn
-            env.step(bots[agent].act(observation, raw.view(agent)))
-            if game_state.turn != turn or game_state.over:
-                for item in game_state.last_turn or []:
-                    exact += item.guess == item.tricks
-                    guesses += 1
-        points += sum(raw.scores.values()) / players
-    return points / games, exact / max(1, guesses)
+        record = play_game(env, bots, seed=seed + game, on_step=note_scored_turn)
+        note_scored_turn(env)  # the game's last turn is scored by its last step
+        points += sum(record.scores.values()) / players
+    items = [item for tally in tallies for item in tally]
+    exact = sum(item.guess == item.tricks for item in items)
+    return points / games, exact / max(1, len(items))
 
 
 def main() -> None:
