@@ -283,7 +283,9 @@ class FlockAECEnv(AECEnv):
 
         Raises :class:`StateDictError` (a ``ValueError``) naming what is wrong when
         ``data`` is not such a state, or was saved with options that change the
-        game or its spaces.
+        game or its spaces. Options that do not (``reward``, ``illegal_action``,
+        ``render_mode``) stay this env's own: a game saved while training with
+        point rewards can be continued for a win-reward evaluation.
         """
         self._check_state_header(data)
         aec = data.get("aec")
@@ -308,7 +310,6 @@ class FlockAECEnv(AECEnv):
                 f"state dict names agents {aec['agents']} / selection {selection!r}; "
                 f"this env's agents are {self.possible_agents}"
             )
-        self.options.update({k: v for k, v in data["options"].items() if k in self.options})
         self.game = game
         self.agents = agents
         self.rewards = {a: float(v) for a, v in per_agent["rewards"].items()}

@@ -254,22 +254,51 @@ def test_views_show_only_the_own_hand_and_are_json():
     assert set(view) >= {"destination", "points", "stones", "specials_held", "last_turn"}
 
 
-def test_observation_matches_the_view():
-    env = asrus_v0.env(num_players=3)
+@pytest.mark.parametrize("steps", [0, 7, 14, 29])
+def test_observation_matches_the_view(steps):
+    """Every field of the vector decoded back and compared with the view (the
+    same information in words), from the seat to act, after ``steps`` moves."""
+    n = 3
+    env = asrus_v0.env(num_players=n)
     env.reset(seed=5)
-    rng = np.random.default_rng(1)
-    random_steps(env, rng, 7)
+    random_steps(env, np.random.default_rng(1), steps)
     raw = env.unwrapped
     agent = env.agent_selection
     vec, view, o = raw.observe(agent)["observation"], raw.view(agent), raw.observer.offsets
-    hand = vec[o["hand"][0] : o["hand"][1]] * 8
-    assert [round(float(x)) for x in hand] == [view["hand"].count(str(n)) for n in range(1, 16)]
-    assert vec[o["destination"][0] + int(view["destination"]) - 1] == 1
+    me = int(agent.split("_")[1])
+    order = [f"player_{(me + rel) % n}" for rel in range(n)]  # the observer first
+
+    def field(name):
+        lo, hi = o[name]
+        return [float(x) for x in vec[lo:hi]]
+
+    total = sum(view["points"].values()) + view["deposit"]
+    assert [round(x * 8) for x in field("hand")] == [
+        view["hand"].count(str(k)) for k in range(1, 16)
+    ]
+    assert [round(x * 3) for x in field("specials")] == [
+        view["specials"].count(k) for k in "CBDMRJ"
+    ]
+    assert field("destination") == [float(k == int(view["destination"])) for k in range(1, 16)]
+    assert field("destination_card") == [float(view["destination_card"])]
+    assert field("deposit") == pytest.approx([view["deposit"] / total])
+    assert field("points") == pytest.approx([view["points"][a] / total for a in order])
+    assert field("specials_held") == pytest.approx([view["specials_held"][a] / 3 for a in order])
+    assert field("committed") == [float(a in view["committed"]) for a in order]
+    revealed = [view["revealed_this_round"].count(str(k)) / 8 for k in range(1, 16)]
+    assert field("revealed") == pytest.approx(revealed)
     last = view["last_turn"]
-    winner = last["winner"]
-    if winner is not None:
-        rel = (int(winner.split("_")[1]) - int(agent.split("_")[1])) % 3
-        assert vec[o["last_winner"][0] + rel] == 1
+    if last is None:
+        assert not any(field("last_numbers")) and not any(field("last_kind"))
+        return
+    numbers = [0.0] * (15 * n)
+    for rel, a in enumerate(order):
+        numbers[15 * rel + int(last["plays"][a].split("+")[0]) - 1] = 1.0
+    assert field("last_numbers") == numbers
+    kinds = ["majority", "closest", "farthest", "draw", "explosion"]
+    assert field("last_kind") == [float(k == last["kind"]) for k in kinds]
+    assert field("last_winner") == [float(a == last["winner"]) for a in order]
+    assert field("last_blackhole") == [float(last["blackhole"])]
 
 
 def test_ansi_render_shows_the_own_hand_only_and_human_everything(capsys):
@@ -395,6 +424,18 @@ def test_state_dict_round_trip_mid_game_across_rounds(players):
     assert ra == rb
     assert a.unwrapped.scores == b.unwrapped.scores
     assert a.unwrapped.asrus.round == 3  # the lottery and the re-deals used the same RNG
+
+
+def test_loading_keeps_the_envs_own_reward_and_illegal_action_options():
+    a = asrus_v0.env(num_players=3, reward="score")
+    a.reset(seed=2)
+    b = asrus_v0.env(num_players=3, reward="win", illegal_action="penalize")
+    b.reset(seed=0)
+    b.unwrapped.load_state_dict(json.loads(json.dumps(a.unwrapped.state_dict())))
+    assert b.unwrapped.options["reward"] == "win"
+    assert b.unwrapped.options["illegal_action"] == "penalize"
+    returns = play_out(b, np.random.default_rng(0))
+    assert sorted(returns.values()) in ([-0.5, -0.5, 1.0], [-1.0, 0.5, 0.5], [0.0, 0.0, 0.0])
 
 
 def tampered(change) -> dict:
