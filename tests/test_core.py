@@ -91,3 +91,15 @@ def test_random_bot_is_seeded_and_legal():
 def test_make_bot_names_the_kinds():
     with pytest.raises(ValueError, match="allowed: 'random', 'heuristic'"):
         make_bot("asrus_v0", "greedy")
+
+
+@pytest.mark.parametrize("call", ["view", "observe", "legal_actions", "string_to_action"])
+def test_an_unknown_agent_is_named_with_the_agents(call):
+    env = asrus_v0.env(num_players=3)
+    env.reset(seed=0)
+    method = getattr(env.unwrapped, call)
+    args = ("player_7", "9") if call == "string_to_action" else ("player_7",)
+    with pytest.raises(
+        ValueError, match=r"unknown agent 'player_7'; .* player_0, player_1, player_2"
+    ):
+        method(*args)

@@ -517,7 +517,7 @@ class raw_env(FlockAECEnv):
         return self.observer.encode(self.asrus, seat)
 
     def view(self, agent: str) -> dict[str, Any]:
-        return self.observer.view(self.asrus, self._seat_of[agent])
+        return self.observer.view(self.asrus, self.seat_of(agent))
 
     def _render_text(self, seat: int | None) -> str:
         return self.observer.render(self.asrus, seat)

@@ -199,7 +199,9 @@ class FlockAECEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self.game if self.game is not None else self._require_game()
-        seat = self._seat_of[agent]
+        seat = self._seat_of.get(agent)
+        if seat is None:
+            seat = self.seat_of(agent)  # raises, naming the agents
         if (
             self._penalized is None
             and game.current_player() == seat
@@ -226,6 +228,15 @@ class FlockAECEnv(AECEnv):
 
     # ---- the flockgym contract beyond PettingZoo ---------------------------
 
+    def seat_of(self, agent: str) -> int:
+        """The seat of an agent id; a ``ValueError`` names the agents of this env."""
+        try:
+            return self._seat_of[agent]
+        except (KeyError, TypeError):
+            raise ValueError(
+                f"unknown agent {agent!r}; this env's agents are {', '.join(self.possible_agents)}"
+            ) from None
+
     @property
     def scores(self) -> dict[str, float]:
         """Game points per agent (the score sheet), separate from RL rewards."""
@@ -243,7 +254,7 @@ class FlockAECEnv(AECEnv):
     def legal_actions(self, agent: str | None = None) -> list[int]:
         """Legal action ids of ``agent`` (default: the agent to act); empty if not its turn."""
         game = self._require_game()
-        seat = self._seat_of[agent or self.agent_selection]
+        seat = self.seat_of(agent or self.agent_selection)
         if self._penalized is not None or game.current_player() != seat:
             return []
         return list(game.legal_actions())
@@ -251,11 +262,11 @@ class FlockAECEnv(AECEnv):
     def action_to_string(self, agent: str, action: int) -> str:
         """Readable name of action id ``action`` for ``agent``."""
         self._check_action_range(action)
-        return self._require_game().action_to_string(self._seat_of[agent], int(action))
+        return self._require_game().action_to_string(self.seat_of(agent), int(action))
 
     def string_to_action(self, agent: str, text: str) -> int:
         """Action id of a readable action (inverse of :meth:`action_to_string`)."""
-        return self._require_game().string_to_action(self._seat_of[agent], text)
+        return self._require_game().string_to_action(self.seat_of(agent), text)
 
     def state_dict(self) -> dict[str, Any]:
         """The full state (engine, RNG, AEC bookkeeping) as JSON types."""
