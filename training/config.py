@@ -31,6 +31,7 @@ from pydantic import (
 from flockgym.envs import OptionError, list_envs, make
 
 from .learners import AlgoParams, get_learner, learner_names
+from .policies import BotSpecError, CheckpointError, make_participant
 
 
 class ConfigError(ValueError):
@@ -216,7 +217,8 @@ def parse_assignment(item: str, what: str, shape: str = "key=value") -> tuple[st
 
 def validate_config(raw: dict[str, Any]) -> TrainConfig:
     """Validate a raw config dict: the common sections, the ``algo`` section
-    against its learner's parameters, then the env options by building the env."""
+    against its learner's parameters, the env options by building the env, then
+    the bot specs against that env."""
     try:
         config = TrainConfig.model_validate(raw)
     except ValidationError as err:
@@ -231,6 +233,7 @@ def validate_config(raw: dict[str, Any]) -> TrainConfig:
     if problems:
         raise ConfigError("; ".join(problems))
     check_env(config.env)
+    check_bots(config)
     return config
 
 
@@ -254,6 +257,21 @@ def check_env(env: EnvConfig) -> None:
         make(env.id, **env.options)
     except OptionError as err:
         raise ConfigError(f"env.options: {err}") from None
+
+
+def check_bots(config: TrainConfig) -> None:
+    """Every bot spec must seat at this env: a heuristic it has, a checkpoint trained
+    for it. Checked when the config is loaded, not an hour into the run."""
+    env = config.env
+    for key, specs in (
+        ("opponents.pool", config.opponents.pool),
+        ("eval.opponents", config.eval.opponents),
+    ):
+        for i, spec in enumerate(specs):
+            try:
+                make_participant(spec, env.id, env.options)
+            except (BotSpecError, CheckpointError) as err:
+                raise ConfigError(f"{key}[{i}] = {spec!r}: {err}") from None
 
 
 def describe_errors(

@@ -53,7 +53,10 @@ from .selfplay import make_vec_env
 
 
 def train(config: TrainConfig, config_stem: str = "config", resume: Path | None = None) -> Path:
-    """Train as ``config`` says (or continue the run in ``resume``); return the run folder."""
+    """Train as ``config`` says (or continue the run in ``resume``); return the run folder.
+
+    ``config`` comes validated from :func:`load_config` or ``validate_config``
+    (env options and bot specs included), so nothing below fails on a bad value."""
     # ---- run folder -------------------------------------------------------------------
     if resume is not None:
         run_dir, state = resume, read_state(resume)
@@ -67,12 +70,8 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
     # ---- seeds: everything below derives from config.seed ------------------------------
     seed_everything(config.seed, config.torch_threads)
 
-    # ---- opponents and evaluation bots: fail now, not an hour in ------------------------
-    env_id, env_options = config.env.id, config.env.options
-    for spec in {*config.opponents.pool, *config.eval.opponents}:
-        make_participant(spec, env_id, env_options)
-
     # ---- envs and learner --------------------------------------------------------------
+    env_id, env_options = config.env.id, config.env.options
     learner = get_learner(config.algo.name)
     snapshots = list(state.snapshots) if state else []
     venv = make_vec_env(

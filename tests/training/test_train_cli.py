@@ -121,6 +121,14 @@ def test_train_from_the_command_line_with_overrides(tmp_path: Path) -> None:
     assert (tmp_path / "curves.png").exists()
 
 
+def test_a_bad_bot_spec_fails_before_the_run_folder_is_made(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump(tiny_raw_config("asrus_v0", tmp_path / "runs")))
+    assert main(["train", str(path), "--set", "eval.opponents=[random, heurstic]"]) == 2
+    assert "eval.opponents[1] = 'heurstic'" in capsys.readouterr().err
+    assert not (tmp_path / "runs").exists()
+
+
 def test_list_names_every_env(capsys) -> None:
     assert main(["list"]) == 0
     out = capsys.readouterr().out

@@ -180,3 +180,17 @@ def test_a_run_without_opponents_is_refused(tmp_path: Path) -> None:
     raw = tiny_raw_config("asrus_v0", tmp_path)
     raw["opponents"] = {"pool": []}
     assert "the learner would have no opponents" in error_of(tmp_path, raw)
+
+
+@pytest.mark.parametrize(
+    ("key", "specs", "message"),
+    [
+        ("opponents.pool", ["random", "randm"], "opponents.pool[1] = 'randm': unknown bot spec"),
+        ("eval.opponents", ["gone.zip"], "eval.opponents[0] = 'gone.zip': bot spec 'gone.zip'"),
+    ],
+)
+def test_a_bad_bot_spec_names_its_key(tmp_path: Path, key: str, specs: list, message: str) -> None:
+    raw = tiny_raw_config("asrus_v0", tmp_path / "runs")
+    section, field = key.split(".")
+    raw[section][field] = specs
+    assert message in error_of(tmp_path, raw)
