@@ -2,8 +2,10 @@
 are exact (checked against a legality oracle written here from the rules, and
 against the engine refusing everything else), the incremental observations
 equal a rebuild from scratch, no observation changes when hidden cards move,
-and every game ends after the Player Chart's number of turns with the running
-totals adding up. A small version runs by default; the big one is ``slow``."""
+every state checked action by action saves and loads back as itself (the
+state-dict checks refuse no reachable state), and every game ends after the
+Player Chart's number of turns with the running totals adding up. A small
+version runs by default; the big one is ``slow``."""
 
 from __future__ import annotations
 
@@ -101,7 +103,9 @@ def check_state(
     legal = set(np.flatnonzero(mask).tolist())
     assert legal == oracle(g) == set(g.legal_actions())
     if deep:
-        # the engine refuses every other action before changing anything ...
+        # every reachable state saves and loads back as itself ...
+        assert AstrobirdzGame.from_dict(g.to_dict()).to_dict() == g.to_dict()
+        # ... the engine refuses every other action before changing anything ...
         before = g.to_dict()
         for action in range(raw.num_actions):
             if action not in legal:
