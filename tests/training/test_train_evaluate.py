@@ -11,8 +11,12 @@ import numpy as np
 import pytest
 
 from flockgym.envs import make
+from flockgym.envs.core.play import GameRecord
+from flockgym.training import evaluate
 from flockgym.training.evaluate import (
+    Z95,
     bradley_terry_elo,
+    derive_seed,
     mean_and_ci,
     save_result,
     seating_tables,
@@ -106,5 +110,49 @@ def test_elo_ratings() -> None:
     strong, weak = bradley_terry_elo(np.array([[0.0, 75], [25, 0]]))
     # Bradley-Terry: 75% expected score is log10(3) * 400 = 191 Elo points.
     assert strong - weak == pytest.approx(400 * np.log10(75.5 / 25.5), abs=0.5)
-    a, b, c = bradley_terry_elo(np.array([[0.0, 30, 0], [0, 0, 30], [0, 0, 0]]))
-    assert a > b > c  # a beat b always, b beat c always; the prior keeps them finite
+    pair_wins = np.array([[0.0, 30, 0], [0, 0, 30], [0, 0, 0]])
+    elo = np.array(bradley_terry_elo(pair_wins))
+    assert elo[0] > elo[1] > elo[2]  # a beat b always, b beat c always; the prior keeps them finite
+    assert elo.mean() == pytest.approx(1500)
+    # The maximum-likelihood equations: each player's wins (with the prior's
+    # half a win per pair) equal its expected wins at the fitted strengths.
+    wins = pair_wins + 0.5 * (1 - np.eye(3))
+    strength = 10 ** ((elo - 1500) / 400)
+    expected = ((wins + wins.T) * strength[:, None] / (strength[:, None] + strength)).sum(axis=1)
+    assert wins.sum(axis=1) == pytest.approx(expected, rel=1e-6)
+
+
+def test_tournament_statistics_from_scripted_games(monkeypatch) -> None:
+    """Games whose results are scripted per deal, so every figure is known exactly:
+    deals 0 and 1 are won by A's first seat at every table, deal 2 by B's; a
+    winner scores 5 points, everyone else -1."""
+    deals, seed = 3, 5
+    favourite = {derive_seed(seed, deal): who for deal, who in enumerate("AAB")}
+    seen_seeds = []
+
+    def scripted_game(env, bots, seed=None):
+        seen_seeds.append(seed)
+        winner = next(agent for agent, who in bots.items() if who == favourite[seed])
+        scores = {agent: 5.0 if agent == winner else -1.0 for agent in bots}
+        return GameRecord(seed, scores=scores, winners=[winner])
+
+    monkeypatch.setattr(evaluate, "play_game", scripted_game)
+    players = [Participant("A", lambda seed: "A"), Participant("B", lambda seed: "B")]
+    result = tournament("asrus_v0", players, deals, seed, {"num_players": 3})
+
+    # Duplicate: the 6 tables of a deal all play that deal's seed.
+    assert result.tables_per_deal == 6 and result.games == 18
+    assert seen_seeds == [derive_seed(seed, deal) for deal in range(deals) for _ in range(6)]
+    a, b = result.standings
+    # Each sits 9 times per deal (3 seats x 6 tables / 2); the favourite wins all 6 games.
+    assert (a.games, b.games) == (27, 27)
+    sd = np.std([2 / 3, 2 / 3, 0], ddof=1)  # per-deal win rates of A; B's mirror them
+    assert (a.win_rate, a.win_rate_ci) == pytest.approx((4 / 9, Z95 * sd / np.sqrt(3)))
+    assert (b.win_rate, b.win_rate_ci) == pytest.approx((2 / 9, Z95 * sd / np.sqrt(3)))
+    # Per-deal mean points: the favourite (6 x 5 - 3) / 9 = 3, the other -1.
+    sd = np.std([3, 3, -1], ddof=1)
+    assert (a.mean_points, a.mean_points_ci) == pytest.approx((5 / 3, Z95 * sd / np.sqrt(3)))
+    assert (b.mean_points, b.mean_points_ci) == pytest.approx((1 / 3, Z95 * sd / np.sqrt(3)))
+    # Pairwise: a winner beats each seat of the other participant, 9 per deal.
+    assert a.elo - b.elo == pytest.approx(400 * np.log10((18 + 0.5) / (9 + 0.5)))
+    assert (a.elo + b.elo) / 2 == pytest.approx(1500)
