@@ -15,6 +15,7 @@ import sys
 from typing import Any, TextIO
 
 from flockgym.envs import FlockgymError, make
+from flockgym.envs.core.play import play_game
 
 from .evaluate import derive_seed
 from .policies import BotSpecError, make_participant, parse_specs
@@ -59,18 +60,20 @@ def play_terminal(
     say(f"{env_id}: you are {me} (seat {seat}); deal seed {seed}")
     for agent, spec in zip(others, specs, strict=True):
         say(f"  {agent}: {spec.text}")
-    env.reset(seed=seed)
-    for agent in env.agent_iter():
-        observation, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-        elif agent == me:
+
+    class Person:
+        """The person at the terminal, seated like a bot."""
+
+        def act(self, observation: Any, view: Any) -> int:
             say()
             say(env.render())
-            env.step(ask_move(raw, me, stdin, say))
-        else:
-            env.step(bots[agent].act(observation, raw.view(agent)))
+            return ask_move(raw, me, stdin, say)
+
+    def announce(env: Any, agent: str, action: int) -> None:
+        if agent != me:
             say(f"{agent} has moved")
+
+    play_game(env, {**bots, me: Person()}, seed=seed, on_step=announce)
     say()
     say(env.render())
     summary = summarise(raw, me)
