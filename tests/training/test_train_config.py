@@ -36,58 +36,38 @@ def test_a_valid_config_fills_every_default(tmp_path: Path) -> None:
     assert config.algo.net_arch == [32, 32]
 
 
-def test_a_typo_names_the_key_and_the_allowed_keys(tmp_path: Path) -> None:
+DELETE = object()
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "fragments"),
+    [
+        # a typo names the (dotted) key and the keys allowed there
+        ("n_env", 4, ["unknown key n_env;", "n_envs"]),
+        ("opponents.snapshot_evry", 10, ["unknown key opponents.snapshot_evry;", "snapshot_every"]),
+        ("algo.learnin_rate", 1e-3, ["unknown key algo.learnin_rate;", "learning_rate"]),
+        # a wrong value names the key, the value and what is allowed
+        ("algo.learning_rate", "fast", ["algo.learning_rate = 'fast'", "valid number"]),
+        ("n_envs", 0, ["n_envs = 0", "greater than or equal to 1"]),
+        ("vec_env", "ProcVecEnv", ["vec_env = 'ProcVecEnv'", "'DummyVecEnv' or 'SubprocVecEnv'"]),
+        ("total_steps", DELETE, ["missing key total_steps (learner steps"]),
+    ],
+)
+def test_a_mistake_names_the_key_the_value_and_what_is_allowed(
+    tmp_path: Path, key: str, value: object, fragments: list[str]
+) -> None:
     raw = tiny_raw_config("asrus_v0", tmp_path)
-    raw["n_env"] = 4
+    *sections, last = key.split(".")
+    node = raw
+    for section in sections:
+        node = node[section]
+    if value is DELETE:
+        del node[last]
+    else:
+        node[last] = value
     message = error_of(tmp_path, raw)
-    assert "unknown key n_env" in message
-    assert "n_envs" in message
-
-
-def test_a_typo_in_a_section_names_the_dotted_key(tmp_path: Path) -> None:
-    raw = tiny_raw_config("asrus_v0", tmp_path)
-    raw["opponents"]["snapshot_evry"] = 10
-    message = error_of(tmp_path, raw)
-    assert "opponents.snapshot_evry" in message
-    assert "snapshot_every" in message
-
-
-def test_a_typo_in_the_algo_section_names_the_learner_keys(tmp_path: Path) -> None:
-    raw = tiny_raw_config("asrus_v0", tmp_path)
-    raw["algo"]["learnin_rate"] = 1e-3
-    message = error_of(tmp_path, raw)
-    assert "unknown key algo.learnin_rate" in message
-    assert "learning_rate" in message
-
-
-def test_a_wrong_type_names_key_value_and_expectation(tmp_path: Path) -> None:
-    raw = tiny_raw_config("asrus_v0", tmp_path)
-    raw["algo"]["learning_rate"] = "fast"
-    message = error_of(tmp_path, raw)
-    assert "algo.learning_rate = 'fast'" in message
-    assert "number" in message
-
-
-def test_a_value_out_of_range_says_the_bound(tmp_path: Path) -> None:
-    raw = tiny_raw_config("asrus_v0", tmp_path)
-    raw["n_envs"] = 0
-    message = error_of(tmp_path, raw)
-    assert "n_envs = 0" in message
-    assert "greater than or equal to 1" in message
-
-
-def test_a_choice_lists_the_allowed_values(tmp_path: Path) -> None:
-    raw = tiny_raw_config("asrus_v0", tmp_path)
-    raw["vec_env"] = "ProcVecEnv"
-    message = error_of(tmp_path, raw)
-    assert "vec_env = 'ProcVecEnv'" in message
-    assert "DummyVecEnv" in message and "SubprocVecEnv" in message
-
-
-def test_a_missing_key_is_named(tmp_path: Path) -> None:
-    raw = tiny_raw_config("asrus_v0", tmp_path)
-    del raw["total_steps"]
-    assert "missing key total_steps" in error_of(tmp_path, raw)
+    for fragment in fragments:
+        assert fragment in message
 
 
 def test_unknown_env_and_learner_list_what_is_registered(tmp_path: Path) -> None:
