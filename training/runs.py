@@ -153,13 +153,22 @@ def git_commit() -> str:
 
 
 def read_state(run_dir: Path) -> RunState:
+    """The state a run resumes from; :class:`RunError` if it is unreadable or
+    names a checkpoint or snapshot that is not in the folder."""
     path = run_dir / "state.json"
     if not path.is_file():
         raise RunError(
             f"{run_dir} has no state.json: not a run folder, or the run stopped "
             "before its first checkpoint"
         )
-    return RunState(**json.loads(path.read_text()))
+    try:
+        state = RunState(**json.loads(path.read_text()))
+    except (json.JSONDecodeError, TypeError) as err:
+        raise RunError(f"{path} is not a run state ({err}); cannot resume") from None
+    missing = [f for f in (state.checkpoint, *state.snapshots) if not (run_dir / f).is_file()]
+    if missing:
+        raise RunError(f"{path} names files missing from {run_dir}: {', '.join(missing)}")
+    return state
 
 
 def write_state(run_dir: Path, state: RunState) -> None:

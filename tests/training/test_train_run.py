@@ -13,7 +13,7 @@ from training_helpers import baseline_bots, tiny_config
 
 from flockgym.training import load_policy
 from flockgym.training import train as train_module
-from flockgym.training.runs import read_progress, read_state
+from flockgym.training.runs import RunError, read_progress, read_state
 from flockgym.training.train import resume_run, train
 
 
@@ -141,3 +141,26 @@ def test_pure_self_play_starts_against_the_untrained_learner(tmp_path: Path) -> 
     ]
     opponents = {r["opponent"] for r in read_progress(run) if r["kind"] == "selfplay"}
     assert opponents == {"snapshot"}
+
+
+def test_a_damaged_run_state_is_refused_naming_the_problem(tmp_path: Path) -> None:
+    state = tmp_path / "state.json"
+    state.write_text('{"step": 512')
+    with pytest.raises(RunError, match="is not a run state"):
+        read_state(tmp_path)
+    state.write_text(json.dumps({"step": 512}))
+    with pytest.raises(RunError, match="missing 1 required positional argument: 'checkpoint'"):
+        read_state(tmp_path)
+    (tmp_path / "checkpoints").mkdir()
+    (tmp_path / "checkpoints" / "step_000000512.zip").write_bytes(b"")
+    state.write_text(
+        json.dumps(
+            {
+                "step": 512,
+                "checkpoint": "checkpoints/step_000000512.zip",
+                "snapshots": ["snapshots/step_000000512.zip"],
+            }
+        )
+    )
+    with pytest.raises(RunError, match=r"names files missing from .*: snapshots/step_000000512"):
+        read_state(tmp_path)
