@@ -64,7 +64,7 @@ from pettingzoo import ParallelEnv
 from ..core.aec import FlockAECEnv, agent_name
 from ..core.errors import IllegalActionError, OptionError
 from ..core.game import NO_PLAYER
-from ..core.options import Option, int_range, warn_unknown_reset_options
+from ..core.options import Option, int_range, scenario_seat, warn_unknown_reset_options
 from ..core.rewards import rank_rewards, score_deltas, win_rewards
 from ..core.rng import make_rng
 from ..core.wrappers import FlockOrderEnforcingWrapper
@@ -422,12 +422,9 @@ def describe_last_turn(last: dict[str, Any]) -> str:
 def scenario_to_rules(options: dict[str, Any], n: int) -> dict[str, Any]:
     """Translate ``reset(options=...)`` (agents and card strings) into rules arguments."""
     warn_unknown_reset_options(options, SCENARIO_KEYS)
-    seats = {agent_name(s): s for s in range(n)}
 
-    def seat_of(agent: str) -> int:
-        if agent not in seats:
-            raise OptionError(f"unknown agent {agent!r} in reset options; agents: {list(seats)}")
-        return seats[agent]
+    def seat_of(agent: Any) -> int:
+        return scenario_seat(agent, n)
 
     def number_of(text: Any) -> int:
         value = int(str(text)) if str(text).isdigit() else -1

@@ -121,9 +121,9 @@ from typing import Any, ClassVar
 import numpy as np
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from ..core.aec import FlockAECEnv, agent_name
+from ..core.aec import FlockAECEnv
 from ..core.errors import OptionError
-from ..core.options import Option, warn_unknown_reset_options
+from ..core.options import Option, scenario_seat, warn_unknown_reset_options
 from ..core.wrappers import FlockOrderEnforcingWrapper
 from . import data
 from .actions import ActionLayout
@@ -192,12 +192,9 @@ def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict
     """Translate ``reset(options=...)`` (agent ids, card strings) into rules arguments."""
     warn_unknown_reset_options(options, SCENARIO_KEYS)
     n = config.num_players
-    seats = {agent_name(s): s for s in range(n)}
 
     def seat_of(agent: Any) -> int:
-        if agent not in seats:
-            raise OptionError(f"unknown agent {agent!r} in reset options; agents: {list(seats)}")
-        return seats[agent]
+        return scenario_seat(agent, n)
 
     def card_of(text: Any) -> int:
         try:
@@ -335,7 +332,7 @@ class raw_env(FlockAECEnv):
     def view(self, agent: str) -> dict[str, Any]:
         """What ``agent`` may see, in words and card strings (JSON types)."""
         game = self.astrobirdz
-        seat = self._seat_of[agent]
+        seat = self.seat_of(agent)
         agents = self.possible_agents
         to_act = game.current_player()
 

@@ -144,3 +144,12 @@ def warn_unknown_reset_options(given: Mapping[str, Any], allowed: Iterable[str])
             UserWarning,
             stacklevel=3,
         )
+
+
+def scenario_seat(agent: Any, num_players: int) -> int:
+    """The seat of an agent id named in ``reset(options=...)``; an
+    :class:`OptionError` names the agents of the game otherwise."""
+    agents = [f"player_{seat}" for seat in range(num_players)]  # as core.aec.agent_name
+    if agent not in agents:
+        raise OptionError(f"unknown agent {agent!r} in reset options; agents: {agents}")
+    return agents.index(agent)
