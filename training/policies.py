@@ -105,6 +105,8 @@ def read_meta(path: str | Path) -> CheckpointMeta:
         raise CheckpointError(f"{path} is not a checkpoint: not a zip file") from None
     except json.JSONDecodeError as err:
         raise CheckpointError(f"{path}: {META_MEMBER} is not valid JSON ({err})") from None
+    if not isinstance(payload, dict):
+        raise CheckpointError(f"{path}: {META_MEMBER} is not a JSON object")
     if payload.get("format") != CHECKPOINT_FORMAT or payload.get("version") != CHECKPOINT_VERSION:
         raise CheckpointError(
             f"{path}: unknown checkpoint format {payload.get('format')!r} version "

@@ -127,6 +127,15 @@ def test_malformed_checkpoints_say_what_is_wrong(tmp_path: Path) -> None:
         load_policy(foreign)
     with pytest.raises(CheckpointError, match="does not exist"):
         load_policy(tmp_path / "c.zip")
+    for meta, message in [
+        ("[1, 2]", r"flockgym\.json is not a JSON object"),
+        ('{"format": "other", "version": 1}', "unknown checkpoint format 'other' version 1"),
+    ]:
+        odd = tmp_path / "odd.zip"
+        with zipfile.ZipFile(odd, "w") as archive:
+            archive.writestr("flockgym.json", meta)
+        with pytest.raises(CheckpointError, match=message):
+            load_policy(odd)
     # Metadata that promises another network than the weights hold:
     ckpt = write_checkpoint(tmp_path / "d.zip", "asrus_v0")
     broken = tmp_path / "e.zip"
@@ -149,6 +158,7 @@ def test_unique_names() -> None:
 def test_every_shipped_checkpoint_loads_and_plays() -> None:
     repo = Path(__file__).resolve().parents[2]
     shipped = sorted((repo / "checkpoints").rglob("*.zip"))
+    assert shipped, "no shipped checkpoints: the test would prove nothing"
     for path in shipped:
         policy = load_policy(path)
         if policy.meta.env_id not in list_envs():
