@@ -70,7 +70,8 @@ def list_envs() -> list[str]:
 
 
 def entry(env_id: str) -> EnvEntry:
-    """The registry entry of ``env_id``; a ``ValueError`` names the known ids."""
+    """The registry entry of ``env_id``; an ``OptionError`` (a ``ValueError``) names
+    the registered ids."""
     try:
         return ENVS[env_id]
     except KeyError:

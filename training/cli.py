@@ -231,6 +231,9 @@ def run_eval(args: argparse.Namespace) -> int:
             f"--seating field needs exactly 2 players (the first against a field of the "
             f"second); --players names {len(specs)}"
         )
+    out = args.out or Path("runs") / "eval" / f"{args.env}-{time.strftime('%Y%m%d-%H%M%S')}"
+    if out.exists() and not out.is_dir():
+        raise FlockgymError(f"--out {out} is a file; give a folder for tournament.json and .md")
     players = [make_participant(spec, args.env, options) for spec in specs]
     result = tournament(
         args.env,
@@ -241,7 +244,6 @@ def run_eval(args: argparse.Namespace) -> int:
         seating=args.seating,
         progress=not args.no_progress,
     )
-    out = args.out or Path("runs") / "eval" / f"{args.env}-{time.strftime('%Y%m%d-%H%M%S')}"
     json_path, md_path = save_result(result, out)
     print(result.to_markdown())
     print(f"saved {json_path} and {md_path}")

@@ -136,6 +136,8 @@ def tournament(
     progress: bool = False,
 ) -> TournamentResult:
     """Play ``deals`` seeded deals at every table of the seating; summarise."""
+    if deals < 2:
+        raise ValueError(f"a tournament needs at least 2 deals for its 95% intervals, got {deals}")
     env_options = dict(env_options or {})
     env = make(env_id, **env_options)
     agents = list(env.possible_agents)

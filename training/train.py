@@ -197,6 +197,12 @@ def resume_run(run_dir: str | Path, overrides: list[str] | None = None) -> Path:
     """``flockgym train --resume RUN_DIR``: continue from its newest checkpoint,
     with its own resolved config (``--set`` may change e.g. ``total_steps``)."""
     run_dir = Path(run_dir)
+    moved = [o for o in overrides or [] if o.split("=", 1)[0].strip().startswith("output.")]
+    if moved:
+        raise RunError(
+            f"--resume continues {run_dir} in place, so {', '.join(moved)} cannot apply; "
+            f"copy the run folder to move it"
+        )
     config = load_config(run_dir / "config.yaml", overrides)
     state = read_state(run_dir)
     if state.finished and state.step >= config.total_steps:

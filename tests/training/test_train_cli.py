@@ -72,6 +72,7 @@ def test_the_console_script_module_runs() -> None:
         (["train"], "CONFIG"),
         (["train", "missing.yaml"], "missing.yaml"),
         (["train", "--resume", "nowhere"], "nowhere"),
+        (["train", "--resume", "nowhere", "--set", "output.dir=elsewhere"], "output.dir=elsewhere"),
         (["plot", "nowhere"], "nowhere"),
         (["frobnicate"], "frobnicate"),
     ],
@@ -83,6 +84,14 @@ def test_a_bad_argument_exits_nonzero_naming_it(argv: list[str], named: str, cap
         code = exit_info.code
     assert code == 2
     assert named in capsys.readouterr().err
+
+
+def test_eval_refuses_a_file_as_out_folder_before_playing(tmp_path: Path, capsys) -> None:
+    target = tmp_path / "taken.txt"
+    target.write_text("x")
+    argv = ["eval", "--env", "asrus_v0", "--players", "random", "--games", "2", "--out"]
+    assert main([*argv, str(target)]) == 2
+    assert "is a file; give a folder" in capsys.readouterr().err
 
 
 def test_eval_prints_and_saves_json_and_markdown(tmp_path: Path, capsys) -> None:

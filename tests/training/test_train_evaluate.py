@@ -156,3 +156,12 @@ def test_tournament_statistics_from_scripted_games(monkeypatch) -> None:
     # Pairwise: a winner beats each seat of the other participant, 9 per deal.
     assert a.elo - b.elo == pytest.approx(400 * np.log10((18 + 0.5) / (9 + 0.5)))
     assert (a.elo + b.elo) / 2 == pytest.approx(1500)
+
+
+def test_a_tournament_of_one_deal_is_refused_for_its_intervals() -> None:
+    from flockgym.training.evaluate import tournament
+    from flockgym.training.policies import make_participant
+
+    players = [make_participant("random", "asrus_v0", {})]
+    with pytest.raises(ValueError, match="at least 2 deals for its 95% intervals, got 1"):
+        tournament("asrus_v0", players, deals=1)
