@@ -27,7 +27,7 @@ from .errors import FlockgymError, IllegalActionError, OptionError, StateDictErr
 from .game import NO_PLAYER, GameEngine
 from .options import Option, common_options, resolve_options
 from .rewards import rank_rewards, score_deltas, win_rewards
-from .rng import make_rng
+from .rng import copy_rng, make_rng
 
 STATE_FORMAT = "flockgym-state"
 STATE_VERSION = 2
@@ -195,7 +195,8 @@ class FlockAECEnv(AECEnv):
         if seed is not None:
             rng = make_rng(int(seed))
         elif self.game is not None:
-            rng = self.game.rng
+            # A copy: if the deal fails, the previous game and its generator are untouched.
+            rng = copy_rng(self.game.rng)
         else:
             rng = make_rng(None)
         self.game = self._new_game(rng, dict(options or {}))
