@@ -34,7 +34,7 @@ itself, then the player on its left, ...). All entries lie in [0, 1]:
 | destination_card | 1 | 1 if a destination card lies on the table (0: the 8-player fixed 8) |
 | deposit | 1 | deposited points / all points in the game |
 | points | n | each player's points / all points in the game (rel) |
-| specials_held | n | special cards each player still holds, / 3 (rel) |
+| specials_held | n | specials each player holds, / the special pile (10; 13 with jokers) (rel) |
 | hand_left | 1 | number cards left in every hand / the largest hand the deck allows |
 | committed | n | 1 for players who have committed this turn (rel) |
 | last_numbers | 15n | last turn's number card of each player, one-hot (rel) |
@@ -44,8 +44,14 @@ itself, then the player on its left, ...). All entries lie in [0, 1]:
 | last_blackhole | 1 | the last winner's take went to the deposit |
 | revealed | 15 | number cards revealed this round, per number, / 8 |
 | progress | 2 | turn in round / hand size; finished rounds / rounds (0 if unlimited) |
-| lottery_winner | n | who won the end-of-round lottery on the last turn, one-hot (rel) |
-| lottery_amount | 1 | what that lottery paid / all points in the game |
+| lottery_winner | n | who won the last turn's end-of-round lottery (several if shared) (rel) |
+| lottery_amount | 1 | what that lottery paid out / all points in the game |
+
+Options: ``num_players``, ``reward``, ``illegal_action``, ``render_mode``,
+``max_steps`` (default 100,000: a truncation, see ``docs/api.md``) and the game's
+``hand_size``, ``specials_per_player``, ``starting_points``, ``rounds``,
+``target``, ``elimination``, ``jokers``, ``removed_numbers``, ``retrogrades``,
+``retrograde_deposit``, ``majority_ties`` (``docs/rules/asrus.md``).
 
 Rewards: option ``reward`` = ``win`` (default), ``score`` (points won or lost
 each turn) or ``rank``; game points are ``env.unwrapped.scores``.
