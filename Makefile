@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install demo watch test test-slow bench golden lint constraints clean
+.PHONY: install demo watch test test-slow bench soak golden lint constraints clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,7 @@ watch: install
 test: install
 	$(PY) -m pytest -n 2 -q
 
-## Slow checks: thousands of random games per env, longer training checks.
+## Slow checks: thousands of random games per env, a short soak, longer training checks.
 test-slow: install
 	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest -n 2 -q -m slow
 
@@ -37,6 +37,12 @@ test-slow: install
 bench: install
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[bench]"
 	$(PY) benchmarks/throughput.py
+
+## Random legal play of every env at every player count and option sample, with the
+## contract checked at every step (1,000,000 steps per env; SOAK_STEPS=... to change).
+SOAK_STEPS ?= 1000000
+soak: install
+	$(PY) benchmarks/soak.py --steps $(SOAK_STEPS)
 
 golden: install
 	$(PY) -m flockgym.envs.core.playthrough tests/golden

@@ -59,6 +59,12 @@ def require_ints(
 ) -> list[int]:
     """A list of ``length`` integers, each in ``[low, high]``."""
     items = require_list(value, field, length)
+    if (
+        all(type(item) is int for item in items)  # the common case, checked in one pass
+        and (low is None or not items or min(items) >= low)
+        and (high is None or not items or max(items) <= high)
+    ):
+        return items
     return [require_int(item, f"{field}[{i}]", low, high) for i, item in enumerate(items)]
 
 
