@@ -585,6 +585,9 @@ class AsrusGame(GameEngine):
     destination_card: bool
     """False when the destination is fixed with no card on the table (8 players)."""
     deposit: int = 0
+    table_points: int = 0
+    """Points at the table, players' and deposited: set at the deal and never
+    changed, since points only move between players and the deposit."""
     round: int = 1
     turn: int = 1
     pending: list[Play | None] = field(default_factory=list)
@@ -639,6 +642,7 @@ class AsrusGame(GameEngine):
         for seat, value in (points or {}).items():
             game.points[seat] = value
         game.deposit = deposit
+        game.table_points = sum(game.points) + deposit
         game.deal_round(hands or {}, specials or {}, destination)
         return game
 
@@ -906,6 +910,7 @@ class AsrusGame(GameEngine):
             "destination": self.destination,
             "destination_card": self.destination_card,
             "deposit": self.deposit,
+            "table_points": self.table_points,
             "round": self.round,
             "turn": self.turn,
             "pending": [None if p is None else p.text() for p in self.pending],
@@ -931,6 +936,7 @@ class AsrusGame(GameEngine):
             destination=d["destination"],
             destination_card=d["destination_card"],
             deposit=d["deposit"],
+            table_points=d["table_points"],
             round=d["round"],
             turn=d["turn"],
             pending=[optional(t, Play.from_text) for t in d["pending"]],
@@ -952,6 +958,11 @@ class AsrusGame(GameEngine):
         problems = [] if len(sizes) == 1 else [f"hands of unequal sizes {sorted(sizes)}"]
         if min(self.points) < 0 or self.deposit < 0:
             problems.append(f"negative points {self.points} or deposit {self.deposit}")
+        if sum(self.points) + self.deposit != self.table_points:
+            problems.append(
+                f"points {self.points} + deposit {self.deposit} != the {self.table_points} "
+                f"points at the table"
+            )
         return problems
 
     def check_conservation(self) -> None:
@@ -998,7 +1009,8 @@ SPECIAL_LETTERS = (*data.SPECIAL_KINDS, "J")
 """Special-card counts are kept in this order: C B D M R, then jokers."""
 STATE_KEYS = (
     "config", "rng", "hands", "specials", "points", "number_pile", "special_pile",
-    "destination", "destination_card", "deposit", "round", "turn", "pending", "revealed",
+    "destination", "destination_card", "deposit", "table_points", "round", "turn", "pending",
+    "revealed",
     "last_result", "last_lottery", "over",
 )  # fmt: skip
 OUTCOME_KINDS = ("majority", "closest", "farthest", "draw", "explosion")
@@ -1061,7 +1073,13 @@ def validate_state(d: Any) -> None:
     specials = [require_ints(x, f"game.specials[{s}]", 6, 0, 3) for s, x in enumerate(
         require_list(d["specials"], "game.specials", n))]  # fmt: skip
     require_ints(d["points"], "game.points", n, 0, MAX_POINTS)
-    require_int(d["deposit"], "game.deposit", 0, MAX_POINTS)
+    deposit = require_int(d["deposit"], "game.deposit", 0, MAX_POINTS)
+    table = require_int(d["table_points"], "game.table_points", 0, MAX_POINTS * (n + 1))
+    if sum(d["points"]) + deposit != table:
+        raise StateDictError(
+            f"game.points/deposit: {d['points']} + {deposit} deposited do not add up to the "
+            f"{table} points at the table (points only move between players and the deposit)"
+        )
     pile = require_ints(d["number_pile"], "game.number_pile", 16, 0, 8)
     if pile[0]:
         raise StateDictError("game.number_pile: entry 0 counts no card and must be 0")

@@ -185,3 +185,12 @@ def test_the_parallel_env_truncates_at_max_steps():
         assert all(truncations.values()) == (turn == 1)
     assert env.agents == [] and env.winners == []
     assert all(not o["action_mask"].any() for o in observations.values())
+
+
+def test_points_that_do_not_add_up_to_the_table_are_refused():
+    data = saved_midturn()
+    data["game"]["points"][0] += 5
+    env = asrus_v0.env(num_players=3)
+    env.reset(seed=0)
+    with pytest.raises(StateDictError, match=r"game\.points/deposit: .* do not add up to the 270"):
+        env.unwrapped.load_state_dict(data)
