@@ -65,9 +65,16 @@ def parse_card(text: Any) -> int:
     )
 
 
+CARD_TEXT = tuple(card_text(k) for k in range(NUM_KINDS))
+
+
 def cards_text(counts: list[int] | tuple[int, ...]) -> list[str]:
     """The cards of a count vector, ascending (Garros first): ``['G', '4', '4']``."""
-    return [card_text(k) for k in range(NUM_KINDS) for _ in range(counts[k])]
+    out: list[str] = []
+    for kind, count in enumerate(counts):
+        if count:
+            out += [CARD_TEXT[kind]] * count
+    return out
 
 
 # ---- the Aerodrome ----------------------------------------------------------------

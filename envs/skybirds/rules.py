@@ -421,6 +421,11 @@ class SkybirdsConfig:
         """Per token, the Aces its Pre-Campaign swap moves (0: not a swap)."""
         return tuple(SWAP_CARDS.get(t.bonus, 0) for t in self.tokens)
 
+    @cached_property
+    def aerodrome_rows(self) -> list[dict[str, Any]]:
+        """The Aerodrome as table rows (shared: read-only)."""
+        return [t.to_row() for t in self.tokens]
+
     def bonus_index(self, bonus: str) -> int:
         """Index of the token carrying ``bonus`` (-1: none on this Aerodrome)."""
         for i, t in enumerate(self.tokens):
@@ -445,7 +450,7 @@ class SkybirdsConfig:
     def to_dict(self) -> dict[str, Any]:
         return {
             "num_players": self.num_players,
-            "aerodrome": [t.to_row() for t in self.tokens],
+            "aerodrome": [dict(row) for row in self.aerodrome_rows],
             "max_campaigns": self.max_campaigns,
             "short_game": self.short_game,
             "armistice_ends": self.armistice_ends,
@@ -519,6 +524,10 @@ def _count_vector(kinds: list[int] | tuple[int, ...]) -> list[int]:
 
 
 # ---- the game state -------------------------------------------------------------
+
+_MASKS: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+"""Read-only masks by legal-action list, shared by every game."""
+_MASK_CACHE_SIZE = 1 << 16
 
 MAT, FRONT, BACK = 0, 1, 2
 """Where a player's token is: on the Aerodrome, held face up, held flipped."""
@@ -602,6 +611,27 @@ class SkybirdsGame(GameEngine):
         self._mask: np.ndarray | None = None
         self._turn_sets: tuple[int, ...] | None = None
         self._moves: list[Move] | None = None
+        n = self.config.num_players
+        self.left: list[int] = [sum(h) for h in self.hands] if self.hands else [0] * n
+        """Aces in hand per seat (kept with the hands)."""
+        self.hand_versions = [0] * n
+        """Bumped whenever a seat's hand changes (the observer patches what moved)."""
+        self.token_epoch = 0
+        """Bumped whenever a token, +1VP or fractional token changes hands or sides."""
+        self.finish_epoch = 0
+        """Bumped whenever the finishing order changes."""
+        self._usable: dict[int, tuple[tuple[int, int], ...]] = {}
+
+    def _recount(self) -> None:
+        """After hands were set wholesale (a deal, a load): counts and versions."""
+        self.left = [sum(h) for h in self.hands]
+        self.hand_versions = [v + 1 for v in self.hand_versions]
+        self._tokens_changed()
+        self.finish_epoch += 1
+
+    def _tokens_changed(self) -> None:
+        self.token_epoch += 1
+        self._usable.clear()
 
     # -- construction --
 
@@ -705,6 +735,7 @@ class SkybirdsGame(GameEngine):
             self.hands[seat] = _count_vector(pile[i * size : (i + 1) * size])
         box += pile[dealt:]
         self.box = _count_vector(box)
+        self._recount()
         holder = self.garros_holder()
         if leader is not None and holder >= 0 and leader != holder:
             raise ValueError(
@@ -730,9 +761,12 @@ class SkybirdsGame(GameEngine):
         n = self.config.num_players
         self.played = [0] * NUM_KINDS
         self.finish, self.takes, self.trade_queue = [], [], []
+        self.finish_epoch += 1
         self.campaign_over = self.dogfight_over = False
         self.table, self.last_winner, self.last_squadron = None, -1, None
+        self.squadron_size, self.passes, self.passed = 0, 0, [False] * n
         self.pre_used = [0] * n
+        self._tokens_changed()
         holder = self.garros_holder()
         self.garros_due = holder >= 0
         start = holder if holder >= 0 else self.first_leader
@@ -742,7 +776,7 @@ class SkybirdsGame(GameEngine):
     # -- small queries --
 
     def cards_left(self, seat: int) -> int:
-        return sum(self.hands[seat])
+        return self.left[seat]
 
     def holds(self, seat: int, token: int) -> bool:
         return self.tokens[seat][token] != MAT
@@ -776,7 +810,7 @@ class SkybirdsGame(GameEngine):
         n = self.config.num_players
         for step in range(1, n + 1):
             other = (seat + step) % n
-            if any(self.hands[other]):
+            if self.left[other]:
                 return other
         return NO_PLAYER
 
@@ -818,10 +852,17 @@ class SkybirdsGame(GameEngine):
         return self._legal
 
     def legal_mask(self, num_actions: int) -> np.ndarray:
+        """The mask of :meth:`legal_actions`, read-only and shared between states
+        with the same legal actions (most turns repeat a few lists)."""
         if self._mask is None:
-            mask = np.zeros(num_actions, dtype=np.int8)
-            mask[self.legal_actions()] = 1
-            mask.flags.writeable = False
+            legal = tuple(self.legal_actions())
+            mask = _MASKS.get((num_actions, legal))
+            if mask is None:
+                mask = np.zeros(num_actions, dtype=np.int8)
+                mask[list(legal)] = 1
+                mask.flags.writeable = False
+                if len(_MASKS) < _MASK_CACHE_SIZE:
+                    _MASKS[(num_actions, legal)] = mask
             self._mask = mask
         return self._mask
 
@@ -842,7 +883,7 @@ class SkybirdsGame(GameEngine):
         if phase == Phase.TAKE:
             return self.take_options(self.actor)
         if phase == Phase.TRADE:
-            return [*self.trade_options(self.actor), self._layout.done]
+            return [self._layout.done, *self.trade_options(self.actor)]
         return self._pre_campaign_legal()
 
     def table_key(self) -> Table:
@@ -880,10 +921,15 @@ class SkybirdsGame(GameEngine):
         return out
 
     def usable_tokens(self, seat: int) -> tuple[tuple[int, int], ...]:
-        """(token, bonus bit) of the Dogfight tokens ``seat`` can use now."""
-        bits = self.config.dogfight_bits
-        row = self.tokens[seat]
-        return tuple((i, bits[i]) for i in range(len(row)) if row[i] != MAT and bits[i])
+        """(token, bonus bit) of the Dogfight tokens ``seat`` can use now (cached
+        until a token changes)."""
+        usable = self._usable.get(seat)
+        if usable is None:
+            bits = self.config.dogfight_bits
+            row = self.tokens[seat]
+            usable = tuple((i, bits[i]) for i in range(len(row)) if row[i] != MAT and bits[i])
+            self._usable[seat] = usable
+        return usable
 
     def turn_token_sets(self) -> tuple[int, ...]:
         """The token sets some Squadron of the player to act can use (cached per turn)."""
@@ -1069,10 +1115,12 @@ class SkybirdsGame(GameEngine):
 
     def _play_plain(self, seat: int, action: int) -> None:
         cards = play_cards(action)
-        hand = self.hands[seat]
+        hand, played = self.hands[seat], self.played
         for kind in cards:
             hand[kind] -= 1
-            self.played[kind] += 1
+            played[kind] += 1
+        self.left[seat] -= len(cards)
+        self.hand_versions[seat] += 1
         if action == GARROS_ALONE:
             squadron = Squadron(seat, (GARROS,), 1, 0, 0)
         else:
@@ -1095,6 +1143,8 @@ class SkybirdsGame(GameEngine):
         for kind in physical:
             hand[kind] -= 1
             self.played[kind] += 1
+        self.left[seat] -= len(physical)
+        self.hand_versions[seat] += 1
         size, value, icons = move[3], move[4], move[5]
         medallions = icons + extra_medallions(bonus_bits)
         squadron = Squadron(
@@ -1106,6 +1156,7 @@ class SkybirdsGame(GameEngine):
         """First use flips the token (-1 VP); the second returns it to the Aerodrome."""
         row = self.tokens[seat]
         row[token] = BACK if row[token] == FRONT else MAT
+        self._tokens_changed()
 
     def _clear_pending(self) -> None:
         self.pend_tokens, self.pend_cards = [], []
@@ -1126,15 +1177,16 @@ class SkybirdsGame(GameEngine):
         self.passed = [False] * self.config.num_players
         if squadron.value == 0:  # Garros alone wins the Dogfight at once
             self.dogfight_over = True
-        if not any(self.hands[seat]):
+        if not self.left[seat]:
             self.finish.append(seat)
             self.takes.append(seat)
-        with_cards = [s for s in range(self.config.num_players) if any(self.hands[s])]
-        if len(with_cards) <= 1:
-            self.campaign_over = True
-            if with_cards:
-                self.finish.append(with_cards[0])
-                self.takes.append(with_cards[0])
+            self.finish_epoch += 1
+            with_cards = [s for s in range(self.config.num_players) if self.left[s]]
+            if len(with_cards) <= 1:
+                self.campaign_over = True
+                if with_cards:
+                    self.finish.append(with_cards[0])
+                    self.takes.append(with_cards[0])
         self._run_takes()
 
     def _run_takes(self) -> None:
@@ -1154,6 +1206,7 @@ class SkybirdsGame(GameEngine):
         layout = self._layout
         if action == layout.plus_one:
             self.plus_one[seat] += 1
+            self._tokens_changed()
         else:
             token = action - layout.take_offset
             self._acquire(seat, token)
@@ -1166,6 +1219,7 @@ class SkybirdsGame(GameEngine):
 
     def _acquire(self, seat: int, token: int) -> None:
         self.tokens[seat][token] = FRONT
+        self._tokens_changed()
         if self.config.tokens[token].bonus == "tiebreaker":
             self._claim_fractional(seat)
 
@@ -1173,6 +1227,7 @@ class SkybirdsGame(GameEngine):
         """The largest fractional VP token left, if ``seat`` has none."""
         if self.fractional[seat] < 0 and self.pool:
             self.fractional[seat] = self.pool.pop(0)
+            self._tokens_changed()
 
     def _resume(self) -> None:
         """Go on after a Squadron and the takes it caused."""
@@ -1188,7 +1243,8 @@ class SkybirdsGame(GameEngine):
         every other player with cards has passed since the last Squadron."""
         n = self.config.num_players
         last = self.last_player
-        others = sum(1 for s in range(n) if s != last and any(self.hands[s]))
+        left = self.left
+        others = sum(1 for s in range(n) if s != last and left[s])
         if self.passes >= others:
             self._end_dogfight()
             return
@@ -1203,7 +1259,7 @@ class SkybirdsGame(GameEngine):
             self._end_war()
             return
         winner = self.last_player
-        leader = winner if any(self.hands[winner]) else self.next_with_cards(winner)
+        leader = winner if self.left[winner] else self.next_with_cards(winner)
         self._new_dogfight(leader)
 
     def _new_dogfight(self, leader: int) -> None:
@@ -1309,6 +1365,8 @@ class SkybirdsGame(GameEngine):
             mine[kind] += 1
         self._use_token(seat, token)
         self.pre_used[seat] |= 1 << token
+        self.hand_versions[seat] += 1
+        self.hand_versions[target] += 1
         self._clear_pending()
         self.step = Step.START
         if not self.pre_campaign_options(seat):
@@ -1342,6 +1400,8 @@ class SkybirdsGame(GameEngine):
         for seat in self.finish[: len(self.finish) - (1 if self.campaign_over else 0)]:
             if any(self.hands[seat]):
                 out.append(f"seat {seat} finished but holds cards")
+        if self.left != [sum(h) for h in self.hands]:
+            out.append(f"card counts {self.left} disagree with the hands")
         if not 1 <= self.campaign <= config.max_campaigns:
             out.append(f"campaign {self.campaign} outside 1..{config.max_campaigns}")
         if not (self.over or self.truncated) and not self.legal_actions():
@@ -1648,6 +1708,7 @@ def validate_state(d: Any) -> SkybirdsGame:
     game.trade_queue = r.seats("trade_queue", d["trade_queue"])
     game.first_leader = r.seat("first_leader", d["first_leader"])
     game.last_winner = r.seat("last_winner", d["last_winner"], none_ok=True)
+    game._recount()
     _check_consistency(game, r)
     return game
 
@@ -1677,7 +1738,7 @@ def _check_consistency(game: SkybirdsGame, r: _Reader) -> None:
         raise r.fail(
             "pre_queue", "in the pre_campaign phase the first seat of pre_queue is the actor"
         )
-    if game.phase == Phase.DOGFIGHT and not any(game.hands[game.actor]):
+    if game.phase == Phase.DOGFIGHT and not game.left[game.actor]:
         raise r.fail("actor", f"seat {game.actor} has no cards and cannot play in a Dogfight")
     if game.table is not None and game.squadron_size == 0:
         raise r.fail("squadron_size", "a Dogfight with a Squadron on the table has a Squadron Size")

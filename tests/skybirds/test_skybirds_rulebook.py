@@ -310,9 +310,9 @@ def test_trading_plus_one_tokens_after_a_campaign():
     g = short_three_player_campaign(plus_one={1: 5})  # seat 1 finishes last (+1 -> 6)
     play(g, 2, "+1VP")
     assert g.phase == Phase.TRADE and g.actor == 1 and g.plus_one[1] == 6
-    assert legal(g) == ["trade 2 for A1", "trade 2 for A2", "trade 2 for A3", "done"]
+    assert legal(g) == ["done", "trade 2 for A1", "trade 2 for A2", "trade 2 for A3"]
     play(g, 1, "trade 2 for A2")
-    assert legal(g) == ["trade 2 for A1", "trade 2 for A3", "trade 3 for B2", "done"]
+    assert legal(g) == ["done", "trade 2 for A1", "trade 2 for A3", "trade 3 for B2"]
     play(g, 1, "trade 3 for B2")  # a 1-2 token costs three
     assert g.plus_one[1] == 1 and held(g, 1) == {"A2": "front", "B2": "front"}
     assert g.fractional[1] == 0  # the Tiebreaker brings the 3/4 token
