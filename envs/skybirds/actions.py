@@ -81,53 +81,32 @@ class ActionLayout:
     num_players: int
     tokens: tuple[Token, ...]
     names: tuple[str, ...] = field(init=False)
+    num_tokens: int = field(init=False)
+    add_offset: int = field(init=False)
+    done: int = field(init=False)
+    wild_offset: int = field(init=False)
+    declare_offset: int = field(init=False)
+    target_offset: int = field(init=False)
+    give_offset: int = field(init=False)
+    take_offset: int = field(init=False)
+    plus_one: int = field(init=False)
+    trade_offset: int = field(init=False)
+    size: int = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "names", tuple(t.name for t in self.tokens))
-
-    @property
-    def num_tokens(self) -> int:
-        return len(self.tokens)
-
-    @property
-    def add_offset(self) -> int:
-        return USE_OFFSET + self.num_tokens
-
-    @property
-    def done(self) -> int:
-        return self.add_offset + NUM_KINDS
-
-    @property
-    def wild_offset(self) -> int:
-        return self.done + 1
-
-    @property
-    def declare_offset(self) -> int:
-        return self.wild_offset + 10
-
-    @property
-    def target_offset(self) -> int:
-        return self.declare_offset + 10
-
-    @property
-    def give_offset(self) -> int:
-        return self.target_offset + self.num_players - 1
-
-    @property
-    def take_offset(self) -> int:
-        return self.give_offset + NUM_KINDS
-
-    @property
-    def plus_one(self) -> int:
-        return self.take_offset + self.num_tokens
-
-    @property
-    def trade_offset(self) -> int:
-        return self.plus_one + 1
-
-    @property
-    def size(self) -> int:
-        return self.trade_offset + self.num_tokens
+        """The offsets, segment after segment (computed once: they are read at
+        every step)."""
+        k, n = len(self.tokens), self.num_players
+        offsets = {"names": tuple(t.name for t in self.tokens), "num_tokens": k}
+        at = USE_OFFSET + k
+        for name, width in (("add_offset", NUM_KINDS), ("done", 1), ("wild_offset", 10),
+                            ("declare_offset", 10), ("target_offset", n - 1),
+                            ("give_offset", NUM_KINDS), ("take_offset", k), ("plus_one", 1),
+                            ("trade_offset", k), ("size", 0)):  # fmt: skip
+            offsets[name] = at
+            at += width
+        for name, value in offsets.items():
+            object.__setattr__(self, name, value)
 
     # -- encoders --
 

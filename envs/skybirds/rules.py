@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -270,9 +270,86 @@ def shape_moves(hand: tuple[int, ...], shapes: int) -> tuple[Move, ...]:
     return tuple(_wild(hand, g) if wild else _plain(hand, g))
 
 
+def _plain_effects(hand: tuple[int, ...]) -> set[tuple[int, int, int]]:
+    """The (size, value, icons) of :func:`_plain`."""
+    g = 1 if hand[0] else 0
+    return {
+        (k + g, v, k * MEDALLIONS[v])
+        for v in range(1, 11)
+        for k in range(1, min(hand[v], MAX_SQUADRON - g) + 1)
+    }
+
+
+def _run_effects(hand: tuple[int, ...]) -> set[tuple[int, int, int]]:
+    """The (size, value, icons) of :func:`_runs` without a wild Ace."""
+    if hand[0]:
+        return set()
+    out = set()
+    for lo in range(1, 10):
+        if not hand[lo]:
+            continue
+        icons = MEDALLIONS[lo]
+        for hi in range(lo + 1, min(lo + MAX_SQUADRON - 1, 10) + 1):
+            if not hand[hi]:
+                break
+            icons += MEDALLIONS[hi]
+            out.add((hi - lo + 1, hi, icons))
+    return out
+
+
+def _wild_effects(hand: tuple[int, ...]) -> set[tuple[int, int, int]]:
+    """The (size, value, icons) of :func:`_wild` without listing the moves: a wild
+    Ace adds its own icon, so only whether a plain or a Medallion Ace other
+    than the declared value is at hand matters."""
+    g = 1 if hand[0] else 0
+    plain = [v for v in range(1, 9) if hand[v]]
+    medal = [v for v in (9, 10) if hand[v]]
+    out = set()
+    for d in range(1, 11):
+        icon_choices = []
+        if len(plain) - (d in plain) > 0:
+            icon_choices.append(0)
+        if len(medal) - (d in medal) > 0:
+            icon_choices.append(1)
+        for k in range(0, min(hand[d], MAX_SQUADRON - 1 - g) + 1):
+            base = k * MEDALLIONS[d]
+            for icon in icon_choices:
+                out.add((k + 1 + g, d, base + icon))
+    return out
+
+
+def _unmatched_effects(hand: tuple[int, ...]) -> set[tuple[int, int, int]]:
+    """The (size, value, icons) of :func:`_unmatched`: the lowest value, and the
+    icons of the Aces above it."""
+    g = 1 if hand[0] else 0
+    held = [v for v in range(1, 11) if hand[v]]
+    out = set()
+    for i, low in enumerate(held):
+        above = held[i + 1 :]
+        # two unequal Aces: low and a higher one
+        for high in above:
+            icons = MEDALLIONS[low] + MEDALLIONS[high]
+            out.add((2 + g, low, icons))
+            if not g:
+                # three: low, high and one more at or above low (not all equal)
+                for third in held[i:]:
+                    if hand[third] - (third == low) - (third == high) >= 1:
+                        out.add((3, low, icons + MEDALLIONS[third]))
+    return out
+
+
 @lru_cache(maxsize=1 << 16)
 def shape_effects(hand: tuple[int, ...], shapes: int) -> tuple[tuple[int, int, int], ...]:
-    """The distinct (size, value, icons) of :func:`shape_moves`."""
+    """The distinct (size, value, icons) of :func:`shape_moves` (the common
+    shapes without listing every move)."""
+    if shapes == 0:
+        return tuple(sorted(_plain_effects(hand)))
+    if shapes == RUN:
+        return tuple(sorted(_run_effects(hand)))
+    if shapes == WILD:
+        return tuple(sorted(_wild_effects(hand)))
+    if shapes == UNMATCHED:
+        return tuple(sorted(_unmatched_effects(hand)))
     return tuple(sorted({m[3:] for m in shape_moves(hand, shapes)}))
 
 
@@ -281,10 +358,80 @@ def split_bonuses(bits: int) -> tuple[int, int]:
     return bits & SHAPE_BITS, bits & ~SHAPE_BITS
 
 
+Summary = tuple[bool, dict[int, tuple[int, int]], dict[int, int], frozenset[tuple[int, int, int]]]
+"""What a hand can make with one shape: (any Squadron at all, the strongest
+(icons, value) per size, the highest value per size among Squadrons without
+icons, every (size, icons, value))."""
+
+
+@lru_cache(maxsize=1 << 16)
+def shape_summary(hand: tuple[int, ...], shapes: int) -> Summary:
+    """:data:`Summary` of :func:`shape_effects` (it does not depend on the table,
+    so it serves every turn until the hand changes)."""
+    effects = shape_effects(hand, shapes)
+    best: dict[int, tuple[int, int]] = {}
+    best_plain: dict[int, int] = {}
+    for size, value, icons in effects:
+        if (icons, value) > best.get(size, (-1, -1)):
+            best[size] = (icons, value)
+        if icons == 0 and value > best_plain.get(size, -1):
+            best_plain[size] = value
+    return bool(effects), best, best_plain, frozenset(effects)
+
+
+def summary_fits(summary: Summary, mods: int, table: Table) -> bool:
+    """Whether some Squadron of the summarised shape fits ``table`` with the
+    modifier bits ``mods``, each doing something: :func:`fits` over every
+    effect, answered from the summary (the strongest per size decides a strict
+    comparison; an equal one is looked up)."""
+    exists, best, best_plain, effects = summary
+    if not exists:
+        return False
+    if table is None:
+        return not mods & (EQUAL | SIZE)
+    extra = extra_medallions(mods)
+    squadron_size, medallions, value = table
+    equal = bool(mods & EQUAL)
+
+    def beats(size: int, icons: int, val: int) -> bool:
+        m = icons + extra
+        return m > medallions or (m == medallions and val > value)
+
+    def size_fits(size: int, plain_only: bool, needs_icons: bool) -> bool:
+        """Some Squadron of ``size`` beats (or, with EQUAL, equals) the table;
+        ``plain_only``: without icons; ``needs_icons``: with a Medallion in all."""
+        if equal:
+            icons = medallions - extra
+            if icons < 0 or (plain_only and icons) or (needs_icons and medallions < 1):
+                return False
+            return (size, value, icons) in effects
+        if plain_only:
+            return size in best_plain and beats(size, 0, best_plain[size])
+        if size not in best:
+            return False
+        icons, val = best[size]
+        if needs_icons and icons + extra < 1:
+            return False
+        return beats(size, icons, val)
+
+    if mods & SIZE:
+        for size in (squadron_size - 1, squadron_size + 1):
+            if size == 1:
+                # a single with a Medallion plays without the token
+                if not extra and size_fits(1, plain_only=True, needs_icons=False):
+                    return True
+            elif size >= 1 and size_fits(size, plain_only=False, needs_icons=False):
+                return True
+        return False
+    if size_fits(squadron_size, plain_only=False, needs_icons=False):
+        return True
+    return squadron_size != 1 and size_fits(1, plain_only=False, needs_icons=True)
+
+
 def has_move(hand: tuple[int, ...], bits: int, table: Table) -> bool:
     """Whether some Squadron uses exactly the bonuses ``bits`` against ``table``."""
     shapes, mods = split_bonuses(bits)
-    return any(fits(s, v, i, mods, table) for s, v, i in shape_effects(hand, shapes))
+    return summary_fits(shape_summary(hand, shapes), mods, table)
 
 
 def valid_moves(hand: tuple[int, ...], bits: int, table: Table) -> list[Move]:
@@ -312,6 +459,28 @@ def token_sets(
                 bonus_bits |= usable[j][1]
         if has_move(hand, bonus_bits, table):
             out.append(token_bits)
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def first_tokens(
+    hand: tuple[int, ...], usable: tuple[tuple[int, int], ...], table: Table, one_only: bool
+) -> tuple[int, ...]:
+    """The usable tokens a move can start with: token X if some set of X and
+    tokens after it (Aerodrome order) can be used together against ``table``.
+    The same answer as the lowest members of :func:`token_sets`, found
+    without listing every set (X alone usually does)."""
+    out = []
+    for j, (token, bit) in enumerate(usable):
+        later = () if one_only else usable[j + 1 :]
+        for subset in range(1 << len(later)):
+            bits = bit
+            for m in range(len(later)):
+                if subset >> m & 1:
+                    bits |= later[m][1]
+            if has_move(hand, bits, table):
+                out.append(token)
+                break
     return tuple(out)
 
 
@@ -487,8 +656,7 @@ class SkybirdsConfig:
         return config
 
 
-@dataclass(frozen=True)
-class Squadron:
+class Squadron(NamedTuple):
     """A Squadron on the table (or the last one of a finished Dogfight)."""
 
     player: int
@@ -524,6 +692,40 @@ def _count_vector(kinds: list[int] | tuple[int, ...]) -> list[int]:
 
 
 # ---- the game state -------------------------------------------------------------
+
+_SET_BY_SIZE = {
+    size: {v: SET_ID[(v, size)] for v in range(1, 11) if (v, size) in SET_ID}
+    for size in range(1, MAX_SQUADRON + 1)
+}
+SET_SINGLE = {v: SET_ID[(v, 1)] for v in range(1, 11)}
+
+
+@lru_cache(maxsize=1 << 15)
+def _leads(hand: tuple[int, ...]) -> tuple[int, ...]:
+    """Plain Squadrons a hand may lead (with Garros: his sets and Garros alone)."""
+    out = []
+    if hand[GARROS]:
+        for v in range(1, 11):
+            for k in range(1, min(hand[v], MAX_SQUADRON - 1) + 1):
+                out.append(GARROS_ID[(v, k)])
+        out.append(GARROS_ALONE)
+        return tuple(out)
+    for v in range(1, 11):
+        for k in range(1, hand[v] + 1):
+            out.append(SET_ID[(v, k)])
+    return tuple(out)
+
+
+PLAIN_PLAYS: tuple[tuple[tuple[int, ...], int, int, int], ...] = tuple(
+    (
+        tuple(play_cards(a)),
+        len(play_cards(a)),
+        0 if a == GARROS_ALONE else play_cards(a)[-1],
+        0 if a == GARROS_ALONE else sum(MEDALLIONS[k] for k in play_cards(a)),
+    )
+    for a in range(PASS)
+)
+"""Per plain-play id: (cards, size, value, printed Medallions)."""
 
 _MASKS: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
 """Read-only masks by legal-action list, shared by every game."""
@@ -618,6 +820,9 @@ class SkybirdsGame(GameEngine):
         """Bumped whenever a seat's hand changes (the observer patches what moved)."""
         self.token_epoch = 0
         """Bumped whenever a token, +1VP or fractional token changes hands or sides."""
+        self.token_versions = [0] * n
+        """Per seat: bumped when that seat's tokens, +1VP or fractional token change."""
+        self._vp: list[float | None] = [None] * n
         self.finish_epoch = 0
         """Bumped whenever the finishing order changes."""
         self._usable: dict[int, tuple[tuple[int, int], ...]] = {}
@@ -626,12 +831,16 @@ class SkybirdsGame(GameEngine):
         """After hands were set wholesale (a deal, a load): counts and versions."""
         self.left = [sum(h) for h in self.hands]
         self.hand_versions = [v + 1 for v in self.hand_versions]
-        self._tokens_changed()
+        for seat in range(self.config.num_players):
+            self._tokens_changed(seat)
         self.finish_epoch += 1
 
-    def _tokens_changed(self) -> None:
+    def _tokens_changed(self, seat: int) -> None:
+        """``seat``'s tokens, +1VP or fractional token changed (or the pool did)."""
         self.token_epoch += 1
-        self._usable.clear()
+        self.token_versions[seat] += 1
+        self._vp[seat] = None
+        self._usable.pop(seat, None)
 
     # -- construction --
 
@@ -765,8 +974,10 @@ class SkybirdsGame(GameEngine):
         self.campaign_over = self.dogfight_over = False
         self.table, self.last_winner, self.last_squadron = None, -1, None
         self.squadron_size, self.passes, self.passed = 0, 0, [False] * n
+        had = [s for s in range(n) if self.pre_used and self.pre_used[s]]
         self.pre_used = [0] * n
-        self._tokens_changed()
+        for seat in had:
+            self._tokens_changed(seat)
         holder = self.garros_holder()
         self.garros_due = holder >= 0
         start = holder if holder >= 0 else self.first_leader
@@ -794,7 +1005,10 @@ class SkybirdsGame(GameEngine):
 
     def vp(self, seat: int) -> float:
         """Victory Points of ``seat`` now: held tokens (flipped ones at their
-        back value), +1VP tokens and the fractional token."""
+        back value), +1VP tokens and the fractional token (cached per change)."""
+        cached = self._vp[seat]
+        if cached is not None:
+            return cached
         total: float = self.plus_one[seat]
         for token, state in zip(self.config.tokens, self.tokens[seat], strict=True):
             if state == FRONT:
@@ -803,6 +1017,7 @@ class SkybirdsGame(GameEngine):
                 total += token.vp_back
         if self.fractional[seat] >= 0:
             total += FRACTIONAL_VP[self.fractional[seat]]
+        self._vp[seat] = total
         return total
 
     def next_with_cards(self, seat: int) -> int:
@@ -893,30 +1108,24 @@ class SkybirdsGame(GameEngine):
 
     def _plain_plays(self, hand: list[int]) -> list[int]:
         """Squadrons without tokens (and pass when following)."""
-        out = []
         table = self.table
         if table is None:
-            if hand[GARROS]:
-                for v in range(1, 11):
-                    for k in range(1, min(hand[v], MAX_SQUADRON - 1) + 1):
-                        out.append(GARROS_ID[(v, k)])
-                out.append(GARROS_ALONE)
-                return out
-            for v in range(1, 11):
-                for k in range(1, hand[v] + 1):
-                    out.append(SET_ID[(v, k)])
-            return out
+            return list(_leads(tuple(hand)))
         size, medallions, value = self.squadron_size, table.medallions, table.value
-        for v in range(1, 11):
+        out = []
+        # without Medallions only a higher value wins; Medallion sets (9s, 10s)
+        # win on Medallions whenever there are more of them
+        low = min(value + 1, 9) if medallions == 0 else 9
+        ids = _SET_BY_SIZE[size]
+        for v in range(low, 11):
             if hand[v] >= size:
                 m = size * MEDALLIONS[v]
                 if m > medallions or (m == medallions and v > value):
-                    out.append(SET_ID[(v, size)])
-        if size > 1:
-            for v in (9, 10):
-                if hand[v] and (medallions < 1 or (medallions == 1 and v > value)):
-                    out.append(SET_ID[(v, 1)])
-            out.sort()
+                    out.append(ids[v])
+        if size > 1 and medallions <= 1:
+            singles = [SET_SINGLE[v] for v in (9, 10) if hand[v] and (medallions < 1 or v > value)]
+            if singles:
+                out = sorted(out + singles)
         out.append(PASS)
         return out
 
@@ -948,10 +1157,11 @@ class SkybirdsGame(GameEngine):
 
     def _start_of_turn(self) -> list[int]:
         out = self._plain_plays(self.hands[self.actor])
-        sets = self.turn_token_sets()
-        if sets:
-            firsts = {(s & -s).bit_length() - 1 for s in sets}
-            out += [USE_OFFSET + i for i in sorted(firsts)]
+        usable = self.usable_tokens(self.actor)
+        if usable:
+            one = self.config.tokens_per_turn == "one"
+            firsts = first_tokens(tuple(self.hands[self.actor]), usable, self.table_key(), one)
+            out += [USE_OFFSET + i for i in firsts]
         return out
 
     def _pending_bits(self) -> tuple[int, int]:
@@ -1114,20 +1324,14 @@ class SkybirdsGame(GameEngine):
             self._play_move(seat, tuple(self.pend_cards), self.pend_wild, declare)
 
     def _play_plain(self, seat: int, action: int) -> None:
-        cards = play_cards(action)
+        cards, size, value, medallions = PLAIN_PLAYS[action]
         hand, played = self.hands[seat], self.played
         for kind in cards:
             hand[kind] -= 1
             played[kind] += 1
-        self.left[seat] -= len(cards)
+        self.left[seat] -= size
         self.hand_versions[seat] += 1
-        if action == GARROS_ALONE:
-            squadron = Squadron(seat, (GARROS,), 1, 0, 0)
-        else:
-            value = cards[-1]
-            count = len(cards) - (cards[0] == GARROS)
-            squadron = Squadron(seat, tuple(cards), len(cards), value, count * MEDALLIONS[value])
-        self._after_squadron(seat, squadron)
+        self._after_squadron(seat, Squadron(seat, cards, size, value, medallions))
 
     def _play_move(self, seat: int, naturals: tuple[int, ...], wild: int, declare: int) -> None:
         """Play a Squadron built with tokens: flip the tokens, move the cards."""
@@ -1156,11 +1360,12 @@ class SkybirdsGame(GameEngine):
         """First use flips the token (-1 VP); the second returns it to the Aerodrome."""
         row = self.tokens[seat]
         row[token] = BACK if row[token] == FRONT else MAT
-        self._tokens_changed()
+        self._tokens_changed(seat)
 
     def _clear_pending(self) -> None:
-        self.pend_tokens, self.pend_cards = [], []
-        self.pend_wild, self.pend_token, self.pend_target = 0, -1, -1
+        if self.pend_tokens or self.pend_cards or self.pend_token >= 0:
+            self.pend_tokens, self.pend_cards = [], []
+            self.pend_wild, self.pend_token, self.pend_target = 0, -1, -1
         self._turn_sets = None
         self._moves = None
 
@@ -1206,7 +1411,7 @@ class SkybirdsGame(GameEngine):
         layout = self._layout
         if action == layout.plus_one:
             self.plus_one[seat] += 1
-            self._tokens_changed()
+            self._tokens_changed(seat)
         else:
             token = action - layout.take_offset
             self._acquire(seat, token)
@@ -1219,7 +1424,7 @@ class SkybirdsGame(GameEngine):
 
     def _acquire(self, seat: int, token: int) -> None:
         self.tokens[seat][token] = FRONT
-        self._tokens_changed()
+        self._tokens_changed(seat)
         if self.config.tokens[token].bonus == "tiebreaker":
             self._claim_fractional(seat)
 
@@ -1227,7 +1432,7 @@ class SkybirdsGame(GameEngine):
         """The largest fractional VP token left, if ``seat`` has none."""
         if self.fractional[seat] < 0 and self.pool:
             self.fractional[seat] = self.pool.pop(0)
-            self._tokens_changed()
+            self._tokens_changed(seat)
 
     def _resume(self) -> None:
         """Go on after a Squadron and the takes it caused."""
@@ -1241,10 +1446,9 @@ class SkybirdsGame(GameEngine):
     def _next_turn(self) -> None:
         """The next player clockwise with cards, or the end of the Dogfight when
         every other player with cards has passed since the last Squadron."""
-        n = self.config.num_players
         last = self.last_player
         left = self.left
-        others = sum(1 for s in range(n) if s != last and left[s])
+        others = sum(1 for count in left if count) - (1 if left[last] else 0)
         if self.passes >= others:
             self._end_dogfight()
             return
@@ -1363,8 +1567,8 @@ class SkybirdsGame(GameEngine):
         for kind in drawn:
             their_hand[kind] -= 1
             mine[kind] += 1
-        self._use_token(seat, token)
         self.pre_used[seat] |= 1 << token
+        self._use_token(seat, token)
         self.hand_versions[seat] += 1
         self.hand_versions[target] += 1
         self._clear_pending()

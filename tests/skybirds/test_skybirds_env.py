@@ -360,7 +360,11 @@ def test_views_are_json_and_hidden_hands_never_show():
         game.hands[b][give] += 1
         game.hands[b][take] -= 1
         game.hands[a][take] += 1
+        game.hand_versions[a] += 1
+        game.hand_versions[b] += 1
         after = (raw.observe(agent)["observation"], json.dumps(raw.view(agent)))
+        raw.observer.forget()  # and rebuilt from scratch
+        assert np.array_equal(after[0], raw.observe(agent)["observation"])
         assert np.array_equal(before[0], after[0]) and before[1] == after[1]
 
 
