@@ -93,7 +93,10 @@ class SkybirdsHeuristicBot:
         phase, step = view["phase"], view["step"]
         if phase == "dogfight":
             if step != "start":
-                return self._follow_plan(layout, seat, legal)
+                planned = self._follow_plan(layout, seat, legal)
+                if planned is None:
+                    planned = self._replan(view, tokens, layout, seat, legal)
+                return planned
             self._plan = []
             return self._dogfight(view, tokens, layout, seat, legal)
         if phase == "take":
@@ -109,6 +112,42 @@ class SkybirdsHeuristicBot:
             return None
         action = layout.from_string(seat, self._plan.pop(0))
         return action if action in legal else None
+
+    def _replan(
+        self,
+        view: dict[str, Any],
+        tokens: tuple[Token, ...],
+        layout: ActionLayout,
+        seat: int,
+        legal: set[int],
+    ) -> int | None:
+        """Mid-move without a plan (a bot that joined a move in progress): the
+        cheapest move that continues what is already chosen."""
+        pending = view["pending"] or {}
+        names = [t.name for t in tokens]
+        bits = 0
+        for name in pending.get("tokens", []):
+            bits |= BONUS_BITS[tokens[names.index(name)].bonus]
+        prefix = tuple(data.parse_card(c) for c in pending.get("cards", []))
+        wild = pending.get("wild") or 0
+        table = (
+            (view["squadron_size"], view["table"]["medallions"], view["table"]["value"])
+            if (view["table"] is not None)
+            else None
+        )
+        hand = tuple(counts_of(view["hand"]))
+        candidates = [
+            m
+            for m in valid_moves(hand, bits, table)
+            if m[0][: len(prefix)] == prefix and (not wild or (m[0] == prefix and m[1] == wild))
+        ]
+        if not candidates:
+            uses = sorted(a for a in legal if layout.use(0) <= a < layout.add_offset)
+            return uses[0] if uses else None
+        steps = _move_steps(min(candidates, key=_move_cost), [])
+        done = len(prefix) + (1 if wild else 0)
+        self._plan = steps[done + 1 :]
+        return layout.from_string(seat, steps[done])
 
     # -- Dogfights --
 

@@ -480,3 +480,16 @@ def test_the_docstring_field_table_matches_the_observer():
         assert sum(observed_width(f, players) for f in field_table(players, k)) == observation_size(
             players, k
         )
+
+
+def test_the_rules_page_lists_every_option_scenario_key_and_the_aerodrome():
+    page = (REPO / "docs" / "rules" / "skybirds.md").read_text()
+    for option in env_module.GAME_OPTIONS:
+        assert f"`{option.name}`" in page
+    for token in data.AERODROME:
+        row = f"| {token.name} | {token.column} |"
+        assert row in page, row
+        assert f"{token.ribbon_text} | {token.vp_front}" in page.split(row)[1].splitlines()[0]
+    for key in env_module.SCENARIO_KEYS:
+        assert f"`{key}`" in page
+    assert f"{env_module.raw_env.default_max_steps:,}" in page
