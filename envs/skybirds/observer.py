@@ -30,6 +30,7 @@ from .rules import (
     SkybirdsConfig,
     SkybirdsGame,
     Squadron,
+    Step,
 )
 
 NUM_PHASES = len(Phase) - 1  # OVER is all zeros
@@ -127,6 +128,7 @@ class SkybirdsObserver:
         self.scaled = [[c / total for c in range(total + 1)] for total in CARD_COUNTS]
         """scaled[kind][count]: a count of Aces of a kind over the deck's count."""
         self.hand_at = [self._private(seat, "hand") for seat in range(n)]
+        self.to_act_at = self.at["to_act"]
         self.hand_scale = 1.0 / config.hand_size
         self.vp_scale = 1.0 / config.max_vp
         self.medallion_scale = 1.0 / config.max_medallions
@@ -150,8 +152,9 @@ class SkybirdsObserver:
         self._vp = [0.0] * n
         self._pool: list[int] = []
         self._places: list[int] = []
-        self._phase_step = (-1, -1)
-        self._flags = (0, False, False)
+        self._phase: Phase | None = None
+        self._step: Step | None = None
+        self._flags: tuple[int, bool, bool] = (0, False, False)
         self._table: Squadron | None = None
         self._squadron_size = 0
         self._actor = -1
@@ -220,19 +223,15 @@ class SkybirdsObserver:
     def _write_turn(self, game: SkybirdsGame) -> None:
         """Phase, step, Campaign flags, the table, whose turn and the passes."""
         store, at = self.store, self.at
-        over = game.phase == Phase.OVER
-        phase_step = (-1, -1) if over else (int(game.phase), int(game.step))
-        if phase_step != self._phase_step:
-            old = self._phase_step
-            if old[0] >= 0:
-                store[at["phase"] + old[0]] = 0.0
-                store[at["step"] + old[1]] = 0.0
-            if not over:
-                store[at["phase"] + phase_step[0]] = 1.0
-                store[at["step"] + phase_step[1]] = 1.0
-            self._phase_step = phase_step
-        flags = (game.campaign, game.armistice_by >= 0, game.garros_due)
-        if flags != self._flags:
+        phase, step = game.phase, game.step
+        if phase is not self._phase or step is not self._step:
+            self._write_phase(phase, step)
+        if (
+            game.campaign != self._flags[0]
+            or (game.armistice_by >= 0) != self._flags[1]
+            or game.garros_due != self._flags[2]
+        ):
+            flags = (game.campaign, game.armistice_by >= 0, game.garros_due)
             store[at["campaign"]] = flags[0] / self.max_campaigns
             store[at["armistice"]] = float(flags[1])
             store[at["garros_due"]] = float(flags[2])
@@ -240,12 +239,13 @@ class SkybirdsObserver:
         table = game.table
         if table is not self._table or game.squadron_size != self._squadron_size:
             self._write_table(game, table)
-        actor = -1 if over else game.actor
+        actor = -1 if phase is Phase.OVER else game.actor
         if actor != self._actor:
+            to_act = self.to_act_at
             if self._actor >= 0:
-                store[at["to_act"] + self._actor] = 0.0
+                store[to_act + self._actor] = 0.0
             if actor >= 0:
-                store[at["to_act"] + actor] = 1.0
+                store[to_act + actor] = 1.0
             self._actor = actor
         passed, shown = game.passed, self._passed
         if passed != shown:
@@ -255,6 +255,16 @@ class SkybirdsObserver:
                 if flag != shown[s]:
                     store[base + s] = float(flag)
                     shown[s] = flag
+
+    def _write_phase(self, phase: Phase, step: Step) -> None:
+        store, at = self.store, self.at
+        if self._phase is not None and self._phase is not Phase.OVER:
+            store[at["phase"] + self._phase] = 0.0
+            store[at["step"] + self._step] = 0.0
+        if phase is not Phase.OVER:
+            store[at["phase"] + phase] = 1.0
+            store[at["step"] + step] = 1.0
+        self._phase, self._step = phase, step
 
     def _write_table(self, game: SkybirdsGame, table: Squadron | None) -> None:
         store, at = self.store, self.at["table"]

@@ -379,53 +379,59 @@ def shape_summary(hand: tuple[int, ...], shapes: int) -> Summary:
     return bool(effects), best, best_plain, frozenset(effects)
 
 
+def _size_fits(
+    summary: Summary, size: int, extra: int, equal: bool, table: tuple[int, int, int], plain: bool
+) -> bool:
+    """Some Squadron of ``size`` in the summary beats ``table`` (with ``equal``:
+    equals it) carrying ``extra`` token Medallions; ``plain``: only Squadrons
+    without icons count. A single (when the size is not the Squadron Size)
+    needs a Medallion in all."""
+    _, best, best_plain, effects = summary
+    squadron_size, medallions, value = table
+    needs_icons = size == 1 and squadron_size != 1 and not plain
+    if equal:
+        icons = medallions - extra
+        if icons < 0 or (plain and icons) or (needs_icons and medallions < 1):
+            return False
+        return (size, value, icons) in effects
+    if plain:
+        if size not in best_plain:
+            return False
+        m, val = extra, best_plain[size]
+    else:
+        if size not in best:
+            return False
+        icons, val = best[size]
+        m = icons + extra
+        if needs_icons and m < 1:
+            return False
+    return m > medallions or (m == medallions and val > value)
+
+
 def summary_fits(summary: Summary, mods: int, table: Table) -> bool:
     """Whether some Squadron of the summarised shape fits ``table`` with the
     modifier bits ``mods``, each doing something: :func:`fits` over every
     effect, answered from the summary (the strongest per size decides a strict
     comparison; an equal one is looked up)."""
-    exists, best, best_plain, effects = summary
-    if not exists:
+    if not summary[0]:
         return False
     if table is None:
         return not mods & (EQUAL | SIZE)
-    extra = extra_medallions(mods)
-    squadron_size, medallions, value = table
+    extra = (1 if mods & MEDAL else 0) + (2 if mods & TWO_MEDALS else 0)
     equal = bool(mods & EQUAL)
-
-    def beats(size: int, icons: int, val: int) -> bool:
-        m = icons + extra
-        return m > medallions or (m == medallions and val > value)
-
-    def size_fits(size: int, plain_only: bool, needs_icons: bool) -> bool:
-        """Some Squadron of ``size`` beats (or, with EQUAL, equals) the table;
-        ``plain_only``: without icons; ``needs_icons``: with a Medallion in all."""
-        if equal:
-            icons = medallions - extra
-            if icons < 0 or (plain_only and icons) or (needs_icons and medallions < 1):
-                return False
-            return (size, value, icons) in effects
-        if plain_only:
-            return size in best_plain and beats(size, 0, best_plain[size])
-        if size not in best:
-            return False
-        icons, val = best[size]
-        if needs_icons and icons + extra < 1:
-            return False
-        return beats(size, icons, val)
-
+    squadron_size = table[0]
     if mods & SIZE:
         for size in (squadron_size - 1, squadron_size + 1):
             if size == 1:
                 # a single with a Medallion plays without the token
-                if not extra and size_fits(1, plain_only=True, needs_icons=False):
+                if not extra and _size_fits(summary, 1, 0, equal, table, plain=True):
                     return True
-            elif size >= 1 and size_fits(size, plain_only=False, needs_icons=False):
+            elif size >= 1 and _size_fits(summary, size, extra, equal, table, plain=False):
                 return True
         return False
-    if size_fits(squadron_size, plain_only=False, needs_icons=False):
+    if _size_fits(summary, squadron_size, extra, equal, table, plain=False):
         return True
-    return squadron_size != 1 and size_fits(1, plain_only=False, needs_icons=True)
+    return squadron_size != 1 and _size_fits(summary, 1, extra, equal, table, plain=False)
 
 
 def has_move(hand: tuple[int, ...], bits: int, table: Table) -> bool:
@@ -435,9 +441,13 @@ def has_move(hand: tuple[int, ...], bits: int, table: Table) -> bool:
 
 
 def valid_moves(hand: tuple[int, ...], bits: int, table: Table) -> list[Move]:
-    """Every move that uses exactly the bonuses ``bits`` against ``table``."""
+    """Every move that uses exactly the bonuses ``bits`` against ``table``
+    (judged once per distinct (size, value, icons), then the moves having them)."""
     shapes, mods = split_bonuses(bits)
-    return [m for m in shape_moves(hand, shapes) if fits(m[3], m[4], m[5], mods, table)]
+    good = {e for e in shape_effects(hand, shapes) if fits(e[0], e[1], e[2], mods, table)}
+    if not good:
+        return []
+    return [m for m in shape_moves(hand, shapes) if m[3:] in good]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -1448,7 +1458,7 @@ class SkybirdsGame(GameEngine):
         every other player with cards has passed since the last Squadron."""
         last = self.last_player
         left = self.left
-        others = sum(1 for count in left if count) - (1 if left[last] else 0)
+        others = len(left) - left.count(0) - (1 if left[last] else 0)
         if self.passes >= others:
             self._end_dogfight()
             return
