@@ -1956,8 +1956,14 @@ def _check_consistency(game: SkybirdsGame, r: _Reader) -> None:
         raise r.fail("actor", f"seat {game.actor} has no cards and cannot play in a Dogfight")
     if game.table is not None and game.squadron_size == 0:
         raise r.fail("squadron_size", "a Dogfight with a Squadron on the table has a Squadron Size")
+    if game.table is not None and game.table.player != game.last_player:
+        raise r.fail("table.player", "the Squadron on the table is the last player's")
+    if game.table is not None and len(game.table.cards) != game.table.size:
+        raise r.fail("table.size", "a Squadron's size is its number of Aces")
     if sum(game.passed) != game.passes:
         raise r.fail("passes", f"{game.passes} passes but passed marks {sum(game.passed)} seats")
+    if game.phase == Phase.DOGFIGHT and game.table is None and game.passes:
+        raise r.fail("passes", "nobody passes before a Dogfight is led")
     _check_step(game, r)
     if not done and not game.legal_actions():
         raise r.fail("phase", "the state leaves the player to act no legal action")

@@ -445,6 +445,20 @@ def test_a_malformed_state_dict_names_the_field(path, value, message):
     assert env.unwrapped.state_dict() == state  # a failed load leaves the env as it was
 
 
+def test_a_squadron_that_is_not_the_last_players_is_refused():
+    env = skybirds_v0.env(num_players=4)
+    env.reset(seed=3)
+    env.step(env.unwrapped.legal_actions()[0])  # Garros's Squadron is on the table
+    state = env.unwrapped.state_dict()
+    seat = state["game"]["table"]["player"]
+    bad = corrupt(state, "last_player", (seat + 1) % 4)
+    with pytest.raises(StateDictError, match="game.table.player: the Squadron on the table"):
+        env.unwrapped.load_state_dict(bad)
+    bad = corrupt(state, "table.size", 6)
+    with pytest.raises(StateDictError, match="game.table.size: a Squadron's size is its number"):
+        env.unwrapped.load_state_dict(bad)
+
+
 def test_a_state_dict_of_other_options_is_refused():
     a = skybirds_v0.env(num_players=3, short_game=True)
     a.reset(seed=1)
