@@ -452,10 +452,10 @@ def test_a_squadron_that_is_not_the_last_players_is_refused():
     state = env.unwrapped.state_dict()
     seat = state["game"]["table"]["player"]
     bad = corrupt(state, "last_player", (seat + 1) % 4)
-    with pytest.raises(StateDictError, match="game.table.player: the Squadron on the table"):
+    with pytest.raises(StateDictError, match=r"game\.table\.player: the Squadron on the table"):
         env.unwrapped.load_state_dict(bad)
     bad = corrupt(state, "table.size", 6)
-    with pytest.raises(StateDictError, match="game.table.size: a Squadron's size is its number"):
+    with pytest.raises(StateDictError, match=r"game\.table\.size: a Squadron.s size is its number"):
         env.unwrapped.load_state_dict(bad)
 
 
