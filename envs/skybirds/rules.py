@@ -338,6 +338,55 @@ def _unmatched_effects(hand: tuple[int, ...]) -> set[tuple[int, int, int]]:
     return out
 
 
+def _run_wild_effects(hand: tuple[int, ...]) -> set[tuple[int, int, int]]:
+    """The (size, value, icons) of :func:`_runs` with a wild Ace: a run missing
+    one value p, filled by another Ace w (w != p) that is still at hand."""
+    if hand[0]:
+        return set()
+    out = set()
+    for lo in range(1, 10):
+        for hi in range(lo + 1, min(lo + MAX_SQUADRON - 1, 10) + 1):
+            for p in range(lo, hi + 1):
+                naturals = [v for v in range(lo, hi + 1) if v != p]
+                if not all(hand[v] for v in naturals):
+                    continue
+                icons = sum(MEDALLIONS[v] for v in naturals)
+                for w in range(1, 11):
+                    if w != p and hand[w] > (lo <= w <= hi):
+                        out.add((hi - lo + 1, hi, icons + MEDALLIONS[w]))
+    return out
+
+
+def _unmatched_wild_effects(hand: tuple[int, ...]) -> set[tuple[int, int, int]]:
+    """The (size, value, icons) of :func:`_unmatched_wild`. With naturals N and a
+    wild Ace w declared d: declaring below N's lowest makes the value d (always
+    a change); declaring at or above it keeps N's lowest, which the wild Ace
+    changes only if w itself was lower (or all the printed Aces were equal)."""
+    g = 1 if hand[0] else 0
+    out = set()
+    for count in (1,) if g else (1, 2):
+        for naturals in _multisets(hand, count):
+            rest = list(hand)
+            for v in naturals:
+                rest[v] -= 1
+            low = naturals[0]
+            size = count + 1 + g
+            icons_n = sum(MEDALLIONS[v] for v in naturals)
+            all_equal = len(set(naturals)) == 1
+            for w in range(1, 11):
+                if not rest[w]:
+                    continue
+                icons = icons_n + MEDALLIONS[w]
+                for d in range(1, low):  # the value becomes d
+                    if d != w:
+                        out.add((size, d, icons))
+                changes = w < low or (all_equal and w == low)
+                # some d >= low, d != w, keeps the Aces unequal
+                if changes and any(d != w and not (all_equal and d == low) for d in range(low, 11)):
+                    out.add((size, low, icons))
+    return out
+
+
 @lru_cache(maxsize=1 << 16)
 def shape_effects(hand: tuple[int, ...], shapes: int) -> tuple[tuple[int, int, int], ...]:
     """The distinct (size, value, icons) of :func:`shape_moves` (the common
@@ -350,6 +399,10 @@ def shape_effects(hand: tuple[int, ...], shapes: int) -> tuple[tuple[int, int, i
         return tuple(sorted(_wild_effects(hand)))
     if shapes == UNMATCHED:
         return tuple(sorted(_unmatched_effects(hand)))
+    if shapes == RUN | WILD:
+        return tuple(sorted(_run_wild_effects(hand)))
+    if shapes == UNMATCHED | WILD:
+        return tuple(sorted(_unmatched_wild_effects(hand)))
     return tuple(sorted({m[3:] for m in shape_moves(hand, shapes)}))
 
 
@@ -364,10 +417,33 @@ Summary = tuple[bool, dict[int, tuple[int, int]], dict[int, int], frozenset[tupl
 icons, every (size, icons, value))."""
 
 
+def _plain_summary(hand: tuple[int, ...]) -> Summary:
+    """:data:`Summary` of the plain sets, in one pass over the hand."""
+    g = 1 if hand[0] else 0
+    best: dict[int, tuple[int, int]] = {}
+    best_plain: dict[int, int] = {}
+    effects = []
+    for v in range(1, 11):
+        count = hand[v]
+        if not count:
+            continue
+        icon = MEDALLIONS[v]
+        for k in range(1, min(count, MAX_SQUADRON - g) + 1):
+            size, icons = k + g, k * icon
+            effects.append((size, v, icons))
+            if (icons, v) > best.get(size, (-1, -1)):
+                best[size] = (icons, v)
+            if not icons:
+                best_plain[size] = v  # values ascend: the last is the highest
+    return bool(effects), best, best_plain, frozenset(effects)
+
+
 @lru_cache(maxsize=1 << 16)
 def shape_summary(hand: tuple[int, ...], shapes: int) -> Summary:
     """:data:`Summary` of :func:`shape_effects` (it does not depend on the table,
     so it serves every turn until the hand changes)."""
+    if shapes == 0:
+        return _plain_summary(hand)
     effects = shape_effects(hand, shapes)
     best: dict[int, tuple[int, int]] = {}
     best_plain: dict[int, int] = {}
@@ -1132,7 +1208,7 @@ class SkybirdsGame(GameEngine):
                 m = size * MEDALLIONS[v]
                 if m > medallions or (m == medallions and v > value):
                     out.append(ids[v])
-        if size > 1 and medallions <= 1:
+        if size > 1 and medallions <= 1 and (hand[9] or hand[10]):
             singles = [SET_SINGLE[v] for v in (9, 10) if hand[v] and (medallions < 1 or v > value)]
             if singles:
                 out = sorted(out + singles)
