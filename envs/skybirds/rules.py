@@ -252,7 +252,7 @@ def _unmatched_wild(hand: tuple[int, ...], g: int) -> list[Move]:
     return out
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 10)
 def shape_moves(hand: tuple[int, ...], shapes: int) -> tuple[Move, ...]:
     """Every move of the shape bits ``shapes`` from ``hand``.
 
@@ -387,7 +387,7 @@ def _unmatched_wild_effects(hand: tuple[int, ...]) -> set[tuple[int, int, int]]:
     return out
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 13)
 def shape_effects(hand: tuple[int, ...], shapes: int) -> tuple[tuple[int, int, int], ...]:
     """The distinct (size, value, icons) of :func:`shape_moves` (the common
     shapes without listing every move)."""
@@ -438,7 +438,7 @@ def _plain_summary(hand: tuple[int, ...]) -> Summary:
     return bool(effects), best, best_plain, frozenset(effects)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)
 def shape_summary(hand: tuple[int, ...], shapes: int) -> Summary:
     """:data:`Summary` of :func:`shape_effects` (it does not depend on the table,
     so it serves every turn until the hand changes)."""
@@ -526,7 +526,7 @@ def valid_moves(hand: tuple[int, ...], bits: int, table: Table) -> list[Move]:
     return [m for m in shape_moves(hand, shapes) if m[3:] in good]
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def token_sets(
     hand: tuple[int, ...], usable: tuple[tuple[int, int], ...], table: Table, one_only: bool
 ) -> tuple[int, ...]:
@@ -548,7 +548,7 @@ def token_sets(
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)
 def first_tokens(
     hand: tuple[int, ...], usable: tuple[tuple[int, int], ...], table: Table, one_only: bool
 ) -> tuple[int, ...]:
@@ -786,7 +786,7 @@ _SET_BY_SIZE = {
 SET_SINGLE = {v: SET_ID[(v, 1)] for v in range(1, 11)}
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 14)
 def _leads(hand: tuple[int, ...]) -> tuple[int, ...]:
     """Plain Squadrons a hand may lead (with Garros: his sets and Garros alone)."""
     out = []
@@ -815,7 +815,7 @@ PLAIN_PLAYS: tuple[tuple[tuple[int, ...], int, int, int], ...] = tuple(
 
 _MASKS: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
 """Read-only masks by legal-action list, shared by every game."""
-_MASK_CACHE_SIZE = 1 << 16
+_MASK_CACHE_SIZE = 1 << 14
 
 MAT, FRONT, BACK = 0, 1, 2
 """Where a player's token is: on the Aerodrome, held face up, held flipped."""
