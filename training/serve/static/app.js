@@ -345,7 +345,7 @@ function draw(st) {
     pick: (move) => sendMove(move),
     select: (filter) => {
       S.filter = filter;
-      drawMovePanel(S.state);
+      draw(S.state);
     },
     label: (agent) => seatLabel(st, agent),
     history: historyOf(st.game_id),

@@ -90,7 +90,7 @@ function seatBox(state, agent, ui) {
     { class: `seat-box${agent === v.to_act ? " to-act" : ""}${agent === state.agent ? " me" : ""}`, dataset: { agent } },
     h("h4", { text: ui.label(agent) }),
     h("div", {}, h("span", { class: "pill", text: `${v.scores[agent]} pts` }), h("span", { class: "pill", text: `guess ${guess === null ? "-" : guess}` }), h("span", { class: "pill", text: `won ${v.tricks_won[agent]}` })),
-    bird ? h("div", { class: "pill bird", text: `🐦 ${bird}` }) : null,
+    bird ? h("div", { class: "pill bird", title: "Berzerkerbird", text: `bird: ${bird}` }) : null,
     marks.length ? h("div", { class: "muted", text: marks.join(" · ") }) : null,
     known && known.length ? h("div", {}, h("span", { class: "muted", text: "you know: " }), h("span", { class: "cards" }, known.map((t) => card(t, { small: true })))) : null,
   );
@@ -168,7 +168,7 @@ function signed(n) {
 
 function describeTurn(item) {
   if (!item) return "";
-  const parts = TALLY_ITEMS.filter(([key]) => item[key]).map(([key, label]) => `${label} ${signed(item[key])}`);
+  const parts = TALLY_ITEMS.filter(([key]) => item[key]).map(([key, label]) => `${label} ${signed(key === "penalty" ? -item[key] : item[key])}`);
   const rules = [];
   if (item.multiplier && item.multiplier !== 1) rules.push(`x${item.multiplier}`);
   return `guessed ${item.guess}, won ${item.tricks}: ${parts.join(", ") || "no points"}${rules.length ? ` (${rules.join(", ")})` : ""}`;
