@@ -8,6 +8,7 @@ checkpoints, env options); a game the person leaves exits with status 1.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -35,6 +36,12 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader of a pipe (``| head``) left: stop quietly, and keep Python's
+        # own flush at exit from failing on the closed pipe again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -139,6 +146,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=seed_value, help="deal seed (default: a random one, printed)")
     add_option_argument(p)
+    p.add_argument(
+        "--save",
+        type=Path,
+        default=Path("runs/games"),
+        metavar="DIR",
+        help="folder the game is saved in, as flockgym serve saves games (default runs/games)",
+    )
+    p.add_argument("--no-save", action="store_true", help="do not save the game")
     p.set_defaults(run=run_play)
 
     p = sub.add_parser(
@@ -315,7 +330,14 @@ def run_plot(args: argparse.Namespace) -> int:
 def run_play(args: argparse.Namespace) -> int:
     from .play import play_terminal
 
-    play_terminal(args.env, args.seat, args.opponents, args.seed, parse_options(args.options))
+    play_terminal(
+        args.env,
+        args.seat,
+        args.opponents,
+        args.seed,
+        parse_options(args.options),
+        save_dir=None if args.no_save else args.save,
+    )
     return 0
 
 

@@ -10,11 +10,13 @@ replays as it was saved.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from .serve.narration import Narrator
 from .serve.records import load_record, replay_record
 
 
@@ -58,7 +60,7 @@ def replay_terminal(
         )
         return record
 
-    say(f"{record['env']} {record['options']}")
+    say(f"{record['env']} options {json.dumps(record['options'])}")
     say(
         f"deal seed {record['seed']}; saved {record.get('updated', '?')}; status {record['status']}"
     )
@@ -69,7 +71,15 @@ def replay_terminal(
         raw = env.unwrapped
         return raw._render_text(None if seat is None else raw.seat_of(seat))
 
+    narrator: Narrator | None = None
+
     def on_step(env: Any, index: int, move: dict[str, Any]) -> None:
+        nonlocal narrator
+        if narrator is None:
+            # Trick winners and scoring are public: told from one seat's view.
+            narrator = Narrator(env.unwrapped, seat or "player_0", names)
+        for line in narrator.move(move["agent"], move["action"])[:-1]:
+            say(f"      {line}")
         if show == "tables":
             say()
             say(table(env))
@@ -78,6 +88,8 @@ def replay_terminal(
             time.sleep(delay)
 
     env = replay_record(record, on_step=on_step)
+    for line in narrator.catch_up() if narrator else []:
+        say(f"      {line}")
     say()
     say(table(env))
     scores = record["scores"] or {}
