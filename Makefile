@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install demo watch test test-slow bench soak golden lint constraints clean
+.PHONY: install demo watch play test test-slow bench soak golden lint constraints clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ demo: install
 ## Watch the heuristic bot play a seeded Asrus game against random bots.
 watch: install
 	$(PY) -m flockgym.envs.demo --env asrus_v0 --players 5 --seed 0 --bots heuristic,random
+
+## Play in a browser: one local server for every env, the shipped checkpoints and any
+## run trained under runs/ as opponents (open the address it prints; PORT=... to change).
+PORT ?= 8000
+play: install
+	$(VENV)/bin/flockgym serve --port $(PORT) $(if $(wildcard runs),--models runs)
 
 ## The test suite (fast; slow checks are excluded).
 test: install

@@ -105,8 +105,8 @@ def shots_folder(tmp_path: Path) -> Path:
     return folder
 
 
-def open_setup(page, server: str, env_id: str, seats: list[str]) -> None:
-    page.goto(f"{server}/?fast=1")
+def open_setup(page, server: str, env_id: str, seats: list[str], query: str = "fast") -> None:
+    page.goto(f"{server}/?{query}")
     page.wait_for_selector("body[data-ready='1']")
     page.click("nav button[data-go='setup']")
     page.select_option("#env", env_id)
@@ -209,3 +209,14 @@ def test_a_checkpoint_seat_and_a_bad_option(page, server: str):
     page.click("#start")
     page.wait_for_selector("#table .zone")
     assert "models/loose/astrobirdz_v0.zip" in page.inner_text("#table")
+
+
+def test_the_generic_renderer_plays_a_whole_game(page, server: str, tmp_path: Path):
+    """What an env registered tomorrow gets: its view as a table, its moves as buttons."""
+    open_setup(page, server, "astrobirdz_v0", ["human", "bot:random"], query="fast&generic")
+    page.screenshot(path=str(shots_folder(tmp_path) / "setup.png"), full_page=True)
+    page.click("#start")
+    page.wait_for_selector("#table .view-table")
+    assert page.locator("#table .zone").count() == 0
+    clicks = click_through(page, random.Random(3), shots_folder(tmp_path) / "play-generic.png")
+    assert clicks > 0 and "won" in page.inner_text("#summary h2")

@@ -24,8 +24,9 @@ runs under a content security policy that allows only this server's files.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -180,7 +181,13 @@ def create_app(config: ServerConfig) -> Starlette:
         request: Request, change: Callable[[Game, Seat], None] | None = None
     ) -> dict[str, Any]:
         """Find the game and the caller's seat, apply ``change`` under the game's lock,
-        and return the state that seat is sent."""
+        and return the state that seat is sent.
+
+        Called on the event loop itself, not in a worker thread: a move takes about
+        a millisecond, and under many concurrent games handing each one to a thread
+        cost more (the threads' turns at the interpreter) than the move itself.
+        Creating a game (which may load a model) and reading saved games run in
+        worker threads."""
         game = store.get(request.path_params["game_id"])
         since = since_of(request)
         with game.lock:
@@ -202,31 +209,25 @@ def create_app(config: ServerConfig) -> Starlette:
         def build() -> dict[str, Any]:
             game = create_game(payload, catalogue, config.data_dir, store.clock)
             store.add(game)
-            game.log.save()
+            game.log.save(force=True)
             seats = [{**s.public(), **({"token": s.token} if s.token else {})} for s in game.seats]
             return {"game_id": game.id, "seats": seats}
 
         return JSONResponse(await run_in_threadpool(build), status_code=201)
 
     async def game_state(request: Request) -> Response:
-        return JSONResponse(await run_in_threadpool(in_game, request))
+        return JSONResponse(in_game(request))
 
     async def move(request: Request) -> Response:
         payload = await read_json(request)
-        return JSONResponse(
-            await run_in_threadpool(in_game, request, lambda g, s: g.human_move(s, payload))
-        )
+        return JSONResponse(in_game(request, lambda g, s: g.human_move(s, payload)))
 
     async def bot(request: Request) -> Response:
         payload = await read_json(request)
-        return JSONResponse(
-            await run_in_threadpool(in_game, request, lambda g, s: g.bot_moves(payload))
-        )
+        return JSONResponse(in_game(request, lambda g, s: g.bot_moves(payload)))
 
     async def leave(request: Request) -> Response:
-        return JSONResponse(
-            await run_in_threadpool(in_game, request, lambda g, s: g.abandon("left by a person"))
-        )
+        return JSONResponse(in_game(request, lambda g, s: g.abandon("left by a person")))
 
     def saved_path(name: str) -> Path:
         if config.data_dir is None:
@@ -325,8 +326,15 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/saved/{name}/frames/{moves:int}", saved_frame),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        store.flush()  # the moves of the last second of every running game
+
     app = Starlette(
         routes=routes,
+        lifespan=lifespan,
         middleware=[
             Middleware(TrustedHostMiddleware, allowed_hosts=config.allowed_hosts),
             Middleware(SecurityHeaders),

@@ -74,9 +74,14 @@ def game_options(raw_env: Any) -> dict[str, Any]:
 class GameLog:
     """The saved game of one game being played: add moves, then finish.
 
-    ``path`` (optional) is rewritten atomically at every :meth:`save`, so a
-    crash at any moment leaves the last complete record on disk.
+    ``path`` (optional) is rewritten atomically by :meth:`save`, so a crash at
+    any moment leaves the last complete record on disk. While the game runs,
+    a save is skipped when the last one is under ``save_every`` seconds old
+    (the file is then at most that far behind; a finished game is always
+    written at once, indented for reading).
     """
+
+    save_every = 1.0
 
     def __init__(
         self,
@@ -88,6 +93,8 @@ class GameLog:
         source: str = "serve",
     ) -> None:
         self.path = path
+        self.saved_at = -self.save_every
+        self.dirty = False
         self.data: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
@@ -110,6 +117,7 @@ class GameLog:
 
     def add_move(self, agent: str, action: int, text: str) -> None:
         self.moves.append({"agent": agent, "action": int(action), "text": text})
+        self.dirty = True
 
     def finish(
         self,
@@ -125,13 +133,19 @@ class GameLog:
         self.data["winners"] = list(winners)
         if error is not None:
             self.data["error"] = error
+        self.dirty = True
 
-    def save(self) -> None:
-        """Write the record (atomically) if this log has a path."""
+    def save(self, force: bool = False) -> None:
+        """Write the record (atomically) if this log has a path (see the class docstring)."""
         if self.path is None:
             return
+        running = self.data["status"] == "running"
+        now = time.monotonic()
+        if running and not force and now - self.saved_at < self.save_every:
+            return
         self.data["updated"] = utc_now()
-        write_json_atomic(self.path, self.data)
+        write_json_atomic(self.path, self.data, indent=None if running else 1)
+        self.saved_at, self.dirty = now, False
 
 
 def number(value: float) -> float | int:
@@ -140,13 +154,13 @@ def number(value: float) -> float | int:
     return int(value) if value.is_integer() else value
 
 
-def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+def write_json_atomic(path: Path, data: dict[str, Any], indent: int | None = 1) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
     try:
         with os.fdopen(handle, "w") as out:
-            json.dump(data, out, indent=1)
+            out.write(json.dumps(data, indent=indent))
             out.write("\n")
         os.replace(temp, path)
     except BaseException:

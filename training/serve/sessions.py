@@ -443,6 +443,15 @@ class GameStore:
             raise ApiError(404, f"no live game {game_id!r:.40} (finished games are in /api/saved)")
         return game
 
+    def flush(self) -> None:
+        """Write every game's record now (at shutdown: saves skipped while throttled)."""
+        with self.lock:
+            games = list(self.games.values())
+        for game in games:
+            with game.lock:
+                if game.log.dirty:
+                    game.log.save(force=True)
+
     def _sweep(self) -> None:
         """Drop games idle for too long; a running one is saved as abandoned first."""
         now = self.clock()

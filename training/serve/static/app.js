@@ -10,6 +10,7 @@ import { drawMoves, drawView, findScores, renderValue } from "./generic.js";
 
 const params = new URLSearchParams(location.search);
 const FAST = params.has("fast");
+const GENERIC = params.has("generic"); // ?generic: the generic renderer even where a table is drawn
 const BOT_DELAY = FAST ? 30 : 700; // ms between two bot moves, so each can be seen
 const FORCED_DELAY = FAST ? 30 : 900; // ms before a forced single move is played
 const STORE_KEY = "flockgym.game";
@@ -226,7 +227,7 @@ async function loadModule(envId) {
   if (env && env.help.length) {
     help.append(h("h2", { text: "Special cards" }), h("dl", { class: "help" }, env.help.map(([card, text]) => [h("dt", { text: card }), h("dd", { text })])));
   }
-  if (env && env.renderer) {
+  if (env && env.renderer && !GENERIC) {
     try {
       S.module = await import(`./games/${env.renderer}.js`);
     } catch (err) {
