@@ -139,7 +139,11 @@ def click_through(page, rng: random.Random, shot: Path | None = None) -> int:
                 else moves.nth(rng.randrange(max(1, moves.count())))
             )
             try:
-                target.click(timeout=3000)
+                if rng.random() < 0.2 and moves.count():
+                    key = moves.first.locator("kbd").inner_text(timeout=3000)
+                    page.keyboard.press(key)  # the move's keyboard shortcut
+                else:
+                    target.click(timeout=3000)
                 clicks += 1
             except PlaywrightTimeout:
                 pass  # the page moved on (a bot's move) before the click: look again
