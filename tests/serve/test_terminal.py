@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import os
+import random
 import re
 import sys
 from pathlib import Path
