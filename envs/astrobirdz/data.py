@@ -122,6 +122,10 @@ ASTROBOARD_BONUS_POINTS = 5
 TURBO_BONUS_POINTS = 5
 MISS_PENALTY_PER_TRICK = 1
 
+MAX_SCORE = 1_000_000
+"""Largest running score a scenario or a saved state may hold: far above what
+any game reaches (a few hundred points), and small enough for every float."""
+
 
 # ---- trump rule cards -----------------------------------------------------------
 

@@ -44,7 +44,7 @@ Options
 Scenarios: ``reset(options=...)`` keys ``hands`` ({agent: cards}, the Step 2
 deal of the starting turn, e.g. ``{"player_0": ["R4", "B9"]}``), ``trump`` (the
 turned-up card, ``"R3"``), ``berzerkers`` ({agent: 1-6 or a name}), ``turn``
-(start at turn t) and ``scores`` ({agent: running score}). The rest is dealt
+(start at turn t) and ``scores`` ({agent: running score 0..1000000}). The rest is dealt
 from the seeded shuffle; later turns are dealt normally.
 
 Actions
@@ -115,6 +115,7 @@ Version history: v0, first release.
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any, ClassVar
 
@@ -127,6 +128,7 @@ from ..core.options import Option, scenario_seat, warn_unknown_reset_options
 from ..core.wrappers import FlockOrderEnforcingWrapper
 from . import data
 from .actions import ActionLayout
+from .data import MAX_SCORE
 from .observer import AstrobirdzObserver, observation_size
 from .rules import (
     BONUS_TIE_MODES,
@@ -141,11 +143,19 @@ from .rules import (
 
 
 def _ages_ok(value: Any) -> bool:
+    """None, or a list of finite numbers >= 0 (NaN and infinity are no age)."""
     if value is None:
         return True
     return isinstance(value, (list, tuple)) and all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
+        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
+        for v in value
     )
+
+
+def _short(value: Any) -> str:
+    """``repr(value)`` cut to a readable length (a scenario may hold 10**400)."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."
 
 
 GAME_OPTIONS: tuple[Option, ...] = (
@@ -157,7 +167,7 @@ GAME_OPTIONS: tuple[Option, ...] = (
            "guesses", choices=(True, False)),
     Option("ages", None, "one age per seat, for the youngest/oldest rule cards; None: "
            "player_0 is the youngest, the last seat the oldest", check=_ages_ok,
-           allowed="None or a list of one age (number) per seat"),
+           allowed="None or a list of one finite age (a number >= 0) per seat"),
     Option("highest_bonus", "among_correct", "who may get the highest-guess bonus: the "
            "highest correct guess, or 'highest_overall': a correct guess that is also the "
            "highest guess of the turn", choices=HIGHEST_BONUS_MODES),
@@ -196,11 +206,15 @@ def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict
     def seat_of(agent: Any) -> int:
         return scenario_seat(agent, n)
 
-    def card_of(text: Any) -> int:
+    def card_of(text: Any, where: str) -> int:
+        if not isinstance(text, str):
+            raise OptionError(
+                f"reset option {where} must be a card string such as 'R4', got {_short(text)}"
+            )
         try:
             return data.parse_card(text)
         except ValueError as err:
-            raise OptionError(str(err)) from None
+            raise OptionError(f"reset option {where}: {err}") from None
 
     def bird_of(value: Any) -> int:
         if isinstance(value, str) and value.lower() in BIRD_NAMES:
@@ -210,9 +224,12 @@ def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict
         names = ", ".join(b.name for b in data.BERZERKERBIRDZ)
         raise OptionError(f"Berzerkerbird {value!r} is not one of 1-6 or {names}")
 
-    def points_of(value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise OptionError(f"scores must be whole numbers >= 0, got {value!r}")
+    def points_of(agent: Any, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SCORE:
+            raise OptionError(
+                f"reset option scores[{agent!r}] must be a whole number 0..{MAX_SCORE}, "
+                f"got {_short(value)}"
+            )
         return value
 
     def mapping(key: str) -> dict[Any, Any]:
@@ -220,7 +237,7 @@ def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict
         if not isinstance(value, dict):
             raise OptionError(
                 f"reset option {key!r} must be a dict keyed by agent, e.g. "
-                f"{{'player_0': ...}}, got {value!r}"
+                f"{{'player_0': ...}}, got {_short(value)}"
             )
         return value
 
@@ -228,9 +245,9 @@ def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict
         if not isinstance(texts, (list, tuple)):
             raise OptionError(
                 f"reset option hands[{agent!r}] must be a list of card strings such as "
-                f"['R4', 'B9'], got {texts!r}"
+                f"['R4', 'B9'], got {_short(texts)}"
             )
-        return [card_of(c) for c in texts]
+        return [card_of(c, f"hands[{agent!r}][{i}]") for i, c in enumerate(texts)]
 
     hands = {seat_of(a): hand_of(a, cs) for a, cs in mapping("hands").items()}
     berzerkers = {seat_of(a): bird_of(b) for a, b in mapping("berzerkers").items()}
@@ -242,10 +259,10 @@ def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict
     trump = options.get("trump")
     return {
         "hands": hands,
-        "trump": None if trump is None else card_of(trump),
+        "trump": None if trump is None else card_of(trump, "trump"),
         "berzerkers": berzerkers,
         "turn": turn,
-        "scores": {seat_of(a): points_of(p) for a, p in mapping("scores").items()},
+        "scores": {seat_of(a): points_of(a, p) for a, p in mapping("scores").items()},
     }
 
 

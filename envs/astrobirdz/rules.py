@@ -361,6 +361,44 @@ def _new_list(n: int, value: int) -> list[int]:
     return [value] * n
 
 
+def check_scenario(
+    config: AstrobirdzConfig,
+    hands: dict[int, list[int]],
+    trump: int | None,
+    berzerkers: dict[int, int],
+    turn: int,
+    scores: dict[int, int],
+) -> None:
+    """Raise ``ValueError`` for an impossible scenario, before anything is dealt
+    (a refused scenario must not draw from the generator it would continue)."""
+    if not 1 <= turn <= config.turns:
+        raise ValueError(f"turn={turn} is not allowed; allowed: 1..{config.turns}")
+    placed = [c for cards in hands.values() for c in cards]
+    if trump is not None:
+        placed.append(trump)
+    if len(set(placed)) != len(placed):
+        twice = sorted({data.card_text(c) for c in placed if placed.count(c) > 1})
+        raise ValueError(
+            f"scenario names {', '.join(twice)} twice (every card of the hands and the "
+            "trump card must differ)"
+        )
+    for seat, cards in sorted(hands.items()):
+        if len(cards) != turn:
+            raise ValueError(
+                f"scenario hand of player_{seat} has {len(cards)} cards; turn {turn} deals "
+                f"{turn} to each player"
+            )
+    birds = list(berzerkers.values())
+    if len(set(birds)) != len(birds) or not all(1 <= b <= 6 for b in birds):
+        given = ", ".join(f"player_{s}: {b}" for s, b in sorted(berzerkers.items()))
+        raise ValueError(f"scenario Berzerkerbirdz must be distinct numbers 1-6, got {given}")
+    for seat, points in sorted(scores.items()):
+        if not 0 <= points <= data.MAX_SCORE:
+            raise ValueError(
+                f"scenario score of player_{seat} must be 0..{data.MAX_SCORE}, got {points}"
+            )
+
+
 @dataclass
 class AstrobirdzGame(GameEngine):
     """A game of Astrobirdz in progress. Create it with :meth:`new`."""
@@ -463,9 +501,8 @@ class AstrobirdzGame(GameEngine):
         Berzerkerbirdz and running scores are placed first, the rest is dealt
         from the seeded shuffle. Raises ``ValueError`` for an impossible scenario."""
         config.check()
+        check_scenario(config, hands or {}, trump, berzerkers or {}, turn, scores or {})
         n = config.num_players
-        if not 1 <= turn <= config.turns:
-            raise ValueError(f"turn={turn} is not allowed; allowed: 1..{config.turns}")
         game = cls(config=config, rng=rng, turn=turn, record_events=record_events)
         game.scores_ = _new_list(n, 0)
         for seat, points in (scores or {}).items():
@@ -625,9 +662,6 @@ class AstrobirdzGame(GameEngine):
         if not self.config.berzerkerbirdz:
             self.birds = _new_list(n, data.NO_BIRD)
             return
-        if len(set(fixed.values())) != len(fixed) or not all(1 <= b <= 6 for b in fixed.values()):
-            given = ", ".join(f"player_{s}: {b}" for s, b in sorted(fixed.items()))
-            raise ValueError(f"scenario Berzerkerbirdz must be distinct numbers 1-6, got {given}")
         pool = [b for b in range(1, 7) if b not in fixed.values()]
         order = self.rng.permutation(len(pool))
         rest = iter(pool[int(i)] for i in order)
@@ -639,18 +673,6 @@ class AstrobirdzGame(GameEngine):
         placed: list[int] = [c for cards in hands.values() for c in cards]
         if trump is not None:
             placed.append(trump)
-        if len(set(placed)) != len(placed):
-            twice = sorted({data.card_text(c) for c in placed if placed.count(c) > 1})
-            raise ValueError(
-                f"scenario names {', '.join(twice)} twice (every card of the hands and the "
-                "trump card must differ)"
-            )
-        for seat, cards in hands.items():
-            if len(cards) != t:
-                raise ValueError(
-                    f"scenario hand of player_{seat} has {len(cards)} cards; turn {t} deals {t} "
-                    "to each player"
-                )
         taken = set(placed)
         rest = [c for c in range(data.NUM_CARDS) if c not in taken]
         self.deck = self.rng.permutation(rest).tolist()  # the same draws as permuting indices

@@ -107,6 +107,14 @@ def test_parallel_env_plays_the_same_game_as_the_aec_env():
         ({"trump_rules": None}, r"allowed values: True, False"),
         ({"ages": "old"}, r"ages='old' is not allowed; allowed: None or a list"),
         ({"ages": [1, 2]}, r"one age per seat \(4 numbers\)"),
+        (
+            {"ages": [8, float("nan"), 30, 40]},
+            r"ages=\[8, nan, 30, 40\] is not allowed; allowed: "
+            r"None or a list of one finite age",
+        ),
+        ({"ages": [8, float("inf"), 30, 40]}, r"ages=\[8, inf, 30, 40\] is not allowed"),
+        ({"ages": [8, -1, 30, 40]}, r"finite age \(a number >= 0\)"),
+        ({"ages": [8, "9", 30, 40]}, r"ages=\[8, '9', 30, 40\] is not allowed"),
         ({"highest_bonus": "max"}, r"allowed values: 'among_correct', 'highest_overall'"),
         ({"highest_bonus_ties": "none"}, r"allowed values: 'one', 'all'"),
     ],
@@ -149,14 +157,74 @@ def test_scenario_places_hands_trump_birds_turn_and_scores():
         ),
         ({"turn": 9}, r"turn=9 is not allowed; allowed: 1\.\.6"),
         ({"turn": 0}, r"allowed: 1\.\.6"),
-        ({"scores": {"player_0": -3}}, r"whole numbers >= 0"),
+        (
+            {"scores": {"player_0": -3}},
+            r"scores\['player_0'\] must be a whole number 0\.\.1000000, got -3",
+        ),
         ({"hands": ["R1"]}, r"must be a dict keyed by agent"),
+        (
+            {"hands": {"player_0": 9}},
+            r"hands\['player_0'\] must be a list of card strings such "
+            r"as \['R4', 'B9'\], got 9",
+        ),
+        (
+            {"hands": {"player_0": [9]}},
+            r"hands\['player_0'\]\[0\] must be a card string such as "
+            r"'R4', got 9",
+        ),
+        ({"hands": {"player_0": [["R1"]]}}, r"hands\['player_0'\]\[0\] must be a card string"),
+        (
+            {"scores": 5},
+            r"reset option 'scores' must be a dict keyed by agent, e\.g\. "
+            r"\{'player_0': \.\.\.\}, got 5",
+        ),
+        (
+            {"scores": {"player_0": 10**400}},
+            r"scores\['player_0'\] must be a whole number "
+            r"0\.\.1000000, got 1000000000",
+        ),
+        (
+            {"scores": {"player_0": float("inf")}},
+            r"scores\['player_0'\] must be a whole number "
+            r"0\.\.1000000, got inf",
+        ),
+        ({"scores": {"player_0": 2.5}}, r"must be a whole number 0\.\.1000000, got 2\.5"),
+        ({"berzerkers": 5}, r"reset option 'berzerkers' must be a dict keyed by agent"),
+        ({"trump": 5}, r"reset option trump must be a card string such as 'R4', got 5"),
+        ({"trump": ["R3"]}, r"reset option trump must be a card string"),
     ],
 )
 def test_impossible_scenarios_raise(options, message):
     env = astrobirdz_v0.env(num_players=4)
     with pytest.raises(OptionError, match=message):
         env.reset(seed=0, options=options)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"hands": {"player_0": ["R1", "R2"]}},  # found only after the birds were dealt
+        {"scores": {"player_0": 10**400}},
+        {"berzerkers": {"player_0": 2, "player_1": 2}},
+        {"hands": {"player_0": 9}},
+    ],
+)
+def test_a_refused_reset_leaves_the_env_exactly_as_it_was(options):
+    """An unseeded reset continues the generator: a refused one must not have
+    drawn from it (nor changed anything else)."""
+    env = astrobirdz_v0.env(num_players=4)
+    env.reset(seed=3)
+    random_steps(env, np.random.default_rng(3), 5)
+    before = json.dumps(env.unwrapped.state_dict())
+    with pytest.raises(OptionError):
+        env.reset(options=options)
+    assert json.dumps(env.unwrapped.state_dict()) == before
+    fresh = astrobirdz_v0.env(num_players=4)
+    fresh.reset(seed=3)
+    random_steps(fresh, np.random.default_rng(3), 5)
+    env.reset()
+    fresh.reset()
+    assert env.unwrapped.state_dict() == fresh.unwrapped.state_dict()
 
 
 def test_berzerkers_scenario_needs_the_birds_on():
