@@ -34,7 +34,7 @@ from ..core.bots import legal_from_mask
 from ..core.rng import make_rng
 from . import data
 from .actions import ActionLayout
-from .data import NO_RULE, RULE_CARDS, Effect, colour_of, number_of, parse_card
+from .data import NO_RULE, Effect, colour_of, number_of, parse_card
 from .rules import card_value, trick_winner
 
 TRUMP_WIN = {9: 0.95, 8: 0.85, 7: 0.7, 6: 0.55, 5: 0.45, 4: 0.35}
@@ -47,9 +47,13 @@ SURFETTE_TRADE_BELOW = 4
 
 
 def effect_of(view: dict[str, Any]) -> Effect:
-    """The rule in force, from the rule card named in the view."""
+    """The rule in force, from the rule card named in the view and the game's
+    reading of Green 7."""
     card = view["trump_rule"]["card"]
-    return NO_RULE.effect if card == NO_RULE.card else RULE_CARDS[parse_card(card)].effect
+    if card == NO_RULE.card:
+        return NO_RULE.effect
+    never_beaten = view["game_options"]["green_7"] == "never_beaten_by_trump"
+    return data.rule_cards(never_beaten)[parse_card(card)].effect
 
 
 def is_trumpish(card: int, trump: int, effect: Effect) -> bool:

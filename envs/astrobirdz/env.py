@@ -40,6 +40,10 @@ Options
   is also the highest guess of the turn.
 - ``highest_bonus_ties`` (``"one"``): tied candidates for that bonus, one gets
   it (fewest points, then highest Berzerkerbird); ``"all"``: each does.
+- ``green_7`` (``"beaten_by_higher_trump"``): under Green Turbo #7 a 4 or 5
+  of any colour counts as a trump card of its value, so a higher trump beats
+  it (the card's last sentence); ``"never_beaten_by_trump"``: no trump card
+  beats it (the card's printed example, a yellow 5 not beaten by a red 7).
 
 Scenarios: ``reset(options=...)`` keys ``hands`` ({agent: cards}, the Step 2
 deal of the starting turn, e.g. ``{"player_0": ["R4", "B9"]}``), ``trump`` (the
@@ -133,6 +137,7 @@ from .observer import AstrobirdzObserver, observation_size
 from .rules import (
     BONUS_TIE_MODES,
     CHOICE_PHASES,
+    GREEN_7_READINGS,
     HIGHEST_BONUS_MODES,
     PHASE_NAMES,
     AstrobirdzConfig,
@@ -173,6 +178,9 @@ GAME_OPTIONS: tuple[Option, ...] = (
            "highest guess of the turn", choices=HIGHEST_BONUS_MODES),
     Option("highest_bonus_ties", "one", "tied candidates for the highest-guess bonus: 'one' "
            "(fewest points, then highest Berzerkerbird) or 'all'", choices=BONUS_TIE_MODES),
+    Option("green_7", "beaten_by_higher_trump", "Green Turbo #7's 4s and 5s: beaten by a "
+           "higher trump card (the card's last sentence), or 'never_beaten_by_trump' (its "
+           "printed example: a red 7 does not beat a yellow 5)", choices=GREEN_7_READINGS),
 )  # fmt: skip
 
 SCENARIO_KEYS = ("hands", "trump", "berzerkers", "turn", "scores")
@@ -190,6 +198,7 @@ def config_from_options(options: dict[str, Any]) -> AstrobirdzConfig:
         ages=None if ages is None else tuple(ages),
         highest_bonus=options["highest_bonus"],
         highest_bonus_ties=options["highest_bonus_ties"],
+        green_7=options["green_7"],
     )
     try:
         config.check()
@@ -374,6 +383,7 @@ class raw_env(FlockAECEnv):
             "hand_size": game.hand_size,
             "trump_card": data.card_text(game.trump_card),
             "trump_rule": {"card": rule.card, "title": rule.title, "text": rule.text},
+            "game_options": self.config.to_dict(),
             "trump_colour": data.COLOURS[game.trump] if game.trump >= 0 else None,
             "trick": [
                 {"player": agents[s], "card": data.card_text(c)}
@@ -466,7 +476,7 @@ def env(**options: Any) -> Any:
     Options (all keyword): ``num_players`` (2-6, default 4), ``reward``,
     ``illegal_action``, ``render_mode``, and the game options of
     ``docs/rules/astrobirdz.md`` (``berzerkerbirdz``, ``trump_rules``,
-    ``pass_cards``, ``ages``, ``highest_bonus``, ``highest_bonus_ties``).
+    ``pass_cards``, ``ages``, ``highest_bonus``, ``highest_bonus_ties``, ``green_7``).
     """
     return FlockOrderEnforcingWrapper(raw_env(**options))
 

@@ -42,7 +42,7 @@ from ..core.game import NO_PLAYER, GameEngine
 from ..core.rng import make_rng, rng_from_dict, rng_to_dict
 from . import data
 from .actions import GUESS_OFFSET, PLAYER_OFFSET, TRUMP_OFFSET, ActionLayout
-from .data import NO_RULE, RULE_CARDS, Effect, RuleCard, colour_of, number_of
+from .data import NO_RULE, Effect, RuleCard, colour_of, number_of
 
 # ---- phases and events --------------------------------------------------------
 
@@ -110,6 +110,10 @@ def mask_of(cards: list[int] | tuple[int, ...]) -> int:
 
 HIGHEST_BONUS_MODES = ("among_correct", "highest_overall")
 BONUS_TIE_MODES = ("one", "all")
+GREEN_7_READINGS = ("beaten_by_higher_trump", "never_beaten_by_trump")
+"""Green Turbo #7's 4s and 5s: beaten by a higher trump card (its last sentence;
+ruling), or by no trump card (its printed example: a red 7 does not beat a
+yellow 5)."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +135,8 @@ class AstrobirdzConfig:
     """Tied candidates for that bonus: one of them gets it (fewest points, then
     highest bird; ruling), or all of them do (only the AstroBoard holder can
     add the AstroBoard part)."""
+    green_7: str = "beaten_by_higher_trump"
+    """How Green 7 protects 4s and 5s: :data:`GREEN_7_READINGS`."""
 
     def check(self) -> None:
         """Raise ``ValueError`` naming what is allowed for an impossible parameter."""
@@ -148,11 +154,20 @@ class AstrobirdzConfig:
                 f"highest_bonus={self.highest_bonus!r} is not allowed; allowed: "
                 f"{', '.join(HIGHEST_BONUS_MODES)}"
             )
+        if self.green_7 not in GREEN_7_READINGS:
+            raise ValueError(
+                f"green_7={self.green_7!r} is not allowed; allowed: {', '.join(GREEN_7_READINGS)}"
+            )
         if self.highest_bonus_ties not in BONUS_TIE_MODES:
             raise ValueError(
                 f"highest_bonus_ties={self.highest_bonus_ties!r} is not allowed; allowed: "
                 f"{', '.join(BONUS_TIE_MODES)}"
             )
+
+    @property
+    def rule_cards(self) -> tuple[RuleCard, ...]:
+        """The 54 rule cards as this game enforces them (Green 7's reading)."""
+        return data.rule_cards(self.green_7 == "never_beaten_by_trump")
 
     @property
     def turns(self) -> int:
@@ -217,7 +232,8 @@ def card_rank(card: int, led: int, trump: int, effect: Effect) -> tuple[int, flo
     """How strongly ``card`` competes in a trick: (group, value, real trump).
 
     Group 2 = trump colour or protected number (counts as a trump card of its
-    value), 1 = led colour, 0 = cannot win. Value applies the rule's value
+    value), 1 = led colour, 0 = cannot win; group 3 = a protected number that no
+    trump card beats (Green 7 read by its printed example). Value applies the rule's value
     changes (1s or 4s as 10, 9s as 0); under Blue 8 every 8 ranks above 9. On
     equal value a real trump-colour card beats a protected one; a full tie goes
     to the card played first.
@@ -225,8 +241,10 @@ def card_rank(card: int, led: int, trump: int, effect: Effect) -> tuple[int, flo
     colour = colour_of(card)
     real = colour == trump
     value = card_value(card, effect)
-    if real or number_of(card) in effect.protected:
-        return 2, value, real
+    if number_of(card) in effect.protected:
+        return (3 if effect.protected_beat_trump else 2), value, real
+    if real:
+        return 2, value, True
     return (1 if colour == led else 0), value, False
 
 
@@ -479,7 +497,7 @@ class AstrobirdzGame(GameEngine):
     @property
     def rule(self) -> RuleCard:
         """The trump rule card in force this turn."""
-        return RULE_CARDS[self.trump_card] if self.config.trump_rules else NO_RULE
+        return self.config.rule_cards[self.trump_card] if self.config.trump_rules else NO_RULE
 
     @property
     def layout(self) -> ActionLayout:

@@ -8,7 +8,7 @@ from astrobirdz_helpers import step, steps, table
 
 from flockgym.envs import RandomBot, make
 from flockgym.envs.astrobirdz import data
-from flockgym.envs.astrobirdz.bots import AstrobirdzHeuristicBot, lead_win_chance
+from flockgym.envs.astrobirdz.bots import AstrobirdzHeuristicBot, effect_of, lead_win_chance
 from flockgym.envs.core.play import play_game
 
 
@@ -108,3 +108,17 @@ def test_a_peeked_hand_counts_for_certain():
     assert lead_win_chance(b9, unknown, data.RED, effect, 1, 2, trumps_it) == 0.0
     assert lead_win_chance(b9, unknown, data.RED, effect, 1, 2, follows_low) == 1.0
     assert 0.0 < lead_win_chance(b9, unknown, data.RED, effect, 1, 2) < 1.0
+
+
+def test_the_bot_judges_green_7_by_the_games_reading():
+    """Leading its yellow 5 under Green 7: a sure trick only if no trump beats it."""
+    for reading, beaten in (("beaten_by_higher_trump", True), ("never_beaten_by_trump", False)):
+        env = table(2, hands={0: ["Y5"], 1: ["G9"]}, trump="G7", berzerkerbirdz=False,
+                    green_7=reading)  # fmt: skip
+        view = env.unwrapped.view("player_1")
+        assert view["game_options"]["green_7"] == reading
+        effect = effect_of(view)
+        y5 = data.parse_card("Y5")
+        assert (
+            lead_win_chance(y5, [data.parse_card("G9")], data.GREEN, effect, 1, 1) == 0
+        ) is beaten

@@ -117,6 +117,11 @@ def test_parallel_env_plays_the_same_game_as_the_aec_env():
         ({"ages": [8, "9", 30, 40]}, r"ages=\[8, '9', 30, 40\] is not allowed"),
         ({"highest_bonus": "max"}, r"allowed values: 'among_correct', 'highest_overall'"),
         ({"highest_bonus_ties": "none"}, r"allowed values: 'one', 'all'"),
+        (
+            {"green_7": "example"},
+            r"green_7='example' is not allowed; allowed values: 'beaten_by_higher_trump', "
+            r"'never_beaten_by_trump'",
+        ),
     ],
 )
 def test_bad_options_raise_value_errors_naming_the_allowed_values(options, message):
