@@ -103,8 +103,12 @@ left neighbour, and so on. All entries lie in [0, 1].
 
 Phases: choose_trump, discard, pass_right, pass_left, surfette_partner,
 surfette_cards, nitro_peek, guess, play, astroboard. ``known`` holds, for each
-other player (left neighbour first), the cards the observer saw in its hand
-(Nitro's peek) or gave it this turn, and that have not been played since.
+other player (left neighbour first), the cards the observer can tell are in
+its hand: seen there (Nitro's peek) or given to it this turn, and neither
+played nor possibly taken away since. When Surfette draws at random from a
+hand, or a player passes cards face down, an onlooker no longer knows which of
+the cards it knew there are left, so they leave its ``known`` row, unless the
+whole hand moved: then they are all known in the receiver's hand (ruling 31).
 
 Nothing hidden leaks: another player's cards appear only in Nitro's ``known``
 row after his peek, or as the cards the observer itself passed or traded;

@@ -89,8 +89,9 @@ def field_table(n: int) -> list[Field]:
         Field("traded", "pub", 1, "cards Surfette traded / 2"),
         Field("hand", "priv", NC, "own cards"),
         Field("chosen", "priv", NC, "own cards chosen so far to pass, discard or trade"),
-        Field("known", "priv_seat", NC, "per other player: cards seen in its hand "
-              "(Nitro's peek) or given to it this turn, not played since"),
+        Field("known", "priv_seat", NC, "per other player: cards the observer can tell "
+              "are in its hand (seen by Nitro's peek or given to it this turn, not played "
+              "or possibly taken since)"),
         Field("discarded", "priv", NC, "own cards discarded this turn, still out of play"),
     ]  # fmt: skip
 
@@ -246,9 +247,9 @@ class AstrobirdzObserver:
             store[at["astroboard"] + event[1]] = 1.0
         elif kind == EV_PARTNER:
             store[at["surfette_partner"] + event[1]] = 1.0
-        elif kind == EV_TRADE:
+        elif kind == EV_TRADE:  # the two traders' hands, and what onlookers know
             store[at["traded"]] = game.traded / 2
-            for seat in event[1:]:
+            for seat in range(self.n):
                 self._write_private(game, seat)
 
     def _write_bits(self, base: int, mask: int) -> None:

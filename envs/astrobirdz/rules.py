@@ -469,7 +469,8 @@ class AstrobirdzGame(GameEngine):
     """Bitmask of the cards of this turn's finished tricks."""
     known: list[list[int]] = field(default_factory=list)
     """``known[o][s]``: cards seat ``o`` gave seat ``s`` or saw in its hand (Nitro's
-    peek) this turn and that have not been played since."""
+    peek) this turn and can still place there: not played since, nor possibly
+    taken away by a move ``o`` did not see (see :meth:`_update_onlookers`)."""
     known_any: bool = False
     """True once any ``known`` entry was set this turn (lets plays skip the rows)."""
     discarded: list[int] = field(default_factory=list)
@@ -814,7 +815,9 @@ class AstrobirdzGame(GameEngine):
 
     def _move_cards(self, moves: list[tuple[int, int, list[int]]]) -> None:
         """Simultaneous passes (giver, receiver, cards); the giver remembers
-        where its cards went, the receiver now holds them."""
+        where its cards went, the receiver now holds them, and onlookers forget
+        what they can no longer place."""
+        self._update_onlookers(moves)
         for giver, _, cards in moves:
             self.hands[giver] &= ~mask_of(cards)
         for giver, receiver, cards in moves:
@@ -825,6 +828,29 @@ class AstrobirdzGame(GameEngine):
             row = self.known[receiver]
             for other in range(self.config.num_players):
                 row[other] &= ~given
+
+    def _update_onlookers(self, moves: list[tuple[int, int, list[int]]]) -> None:
+        """What a third player knew in a giver's hand, once cards it did not see
+        leave that hand (a choice made face down, a random draw): each of them
+        may have gone, so none is known there any more, unless the giver's
+        whole hand went, which the onlooker can tell from the count: then they
+        are all in the receiver's hand."""
+        if not self.known_any:
+            return
+        n = self.config.num_players
+        seen_before = [list(row) for row in self.known]
+        for giver, receiver, cards in moves:
+            if not cards:
+                continue
+            whole_hand = mask_of(cards) == self.hands[giver]
+            for onlooker in range(n):
+                seen = seen_before[onlooker][giver]
+                if not seen or onlooker in (giver, receiver):
+                    continue
+                row = self.known[onlooker]
+                row[giver] &= ~seen
+                if whole_hand:
+                    row[receiver] |= seen
 
     def _begin_trump_choice(self, chooser: str) -> None:
         """Yellow 6/7/8 and Pink 8: a player names the trump colour."""

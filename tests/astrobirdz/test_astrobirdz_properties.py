@@ -85,6 +85,9 @@ def check_state(
     in_trick = set(g.trick_order[: len(g.trick)])
     for seat, held in enumerate(g.hands):  # every hand the same size, less the card played
         assert len(bits(held)) == g.hand_size - len(g.trick_winners) - (seat in in_trick)
+    for observer, row in enumerate(g.known):  # what a seat knows of a hand is in that hand
+        for seat, known in enumerate(row):
+            assert known & ~g.hands[seat] == 0 and not (seat == observer and known)
     acting = env.agent_selection
     observations = share >= 1 or rng.random() < share
     if observations:
