@@ -459,7 +459,7 @@ def tampered(change) -> dict:
         (lambda d: d["game"].pop("hands"), r"malformed Asrus state: KeyError"),
         (lambda d: d["game"]["hands"][0].__setitem__(1, 5), r"copies of number 1"),
         (lambda d: d["game"].update(rng={"bit_generator": "MT19937"}), r"PCG64"),
-        (lambda d: d["aec"].update(agent_selection="player_9"), r"selection 'player_9'"),
+        (lambda d: d["aec"].update(agent_selection="player_9"), r"'player_9' is not an agent"),
         (lambda d: d.pop("aec"), r"no 'aec' section"),
     ],
 )
