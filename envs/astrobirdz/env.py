@@ -4,8 +4,8 @@
 | --- | --- |
 | Import | ``from flockgym.envs import astrobirdz_v0`` |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 (default 4) |
-| Actions | ``Discrete(125 + n)`` |
-| Observation | ``Box(0, 1, (254 + 131n + n^2,), float32)`` + ``action_mask`` ``(125 + n,)`` int8 |
+| Actions | ``Discrete(135 + n)`` |
+| Observation | ``Box(0, 1, (795 + 142n + n^2,), float32)`` + ``action_mask`` ``(135 + n,)`` int8 |
 | Parallel | ``astrobirdz_v0.parallel_env()``: PettingZoo's turn-based AEC-to-parallel conversion |
 
 Each turn (2p 5 turns, 3p 5, 4p 6, 5p 7, 6p 8; turn t deals t cards) every
@@ -61,12 +61,16 @@ Actions
 | player | 71..69+n | the player k = 1..n-1 seats to the left | ``"player_2"`` |
 | choose | 70+n..123+n | choose a card to discard, pass or trade | ``"choose R4"`` |
 | decline | 124+n | decline an optional power | ``"decline"`` |
+| trick | 125+n..134+n | the trick the AstroBoard moves: this turn's 1..10 | ``"trick 2"`` |
 
 Colours are R O Y G B P (red, orange, yellow, green, blue, pink), numbers 1-9.
 A player action names another player relative to the actor (Nitro's peek,
 Surfette's partner, the AstroBoard partner); its string is the absolute agent
 id. ``decline`` refuses Surfette's trade or the AstroBoard power; after
-Surfette has chosen one card it means "trade only that one".
+Surfette has chosen one card it means "trade only that one". The AstroBoard
+power takes two steps: the holder names the partner (or declines), then the
+trick that moves, numbered in play order this turn; only the tricks the giver
+holds are legal (the partner's when the holder takes, its own when it gives).
 
 Action mask: exact (1 for every legal action, from the rules engine's
 ``legal_actions``); all zeros for an agent not to act.
@@ -78,7 +82,7 @@ left neighbour, and so on. All entries lie in [0, 1].
 
 | field | size | encoding |
 | --- | --- | --- |
-| phase | 10 | one-hot phase (order below); all zero once over |
+| phase | 11 | one-hot phase (order below); all zero once over |
 | turn | 8 | one-hot turn number 1..8 |
 | hand_size | 1 | tricks this turn / 10 |
 | trump_card | 54 | one-hot: the turned-up card (its rule holds) |
@@ -87,11 +91,13 @@ left neighbour, and so on. All entries lie in [0, 1].
 | led_colour | 6 | one-hot: the colour led in the current trick |
 | trick | n(54+n) | per position in play order: card (54) + who (n, per seat) |
 | played | 54 | cards of this turn's finished tricks |
+| tricks | 10(54+n) | per finished trick, in play order: cards (54) + holder (n, per seat) |
 | guesses | 11n | per seat: one-hot guess 0..10 (zero: not yet) |
 | tricks_won | n | per seat: tricks held / 10 |
 | scores | n | per seat: running score / 500, capped at 1 |
 | berzerkerbirdz | 6n | per seat: one-hot Berzerkerbird 1..6 (zero: none) |
 | astroboard | n | per seat: 1 for the AstroBoard holder |
+| astroboard_partner | n | per seat: 1 for the partner the holder chose (while it picks the trick) |
 | dealer | n | per seat: 1 for the dealer |
 | peeked | n | per seat: 1 for the player whose hand Nitro looked at |
 | surfette_partner | n | per seat: 1 for Surfette's trade partner |
@@ -102,7 +108,8 @@ left neighbour, and so on. All entries lie in [0, 1].
 | discarded | 54 | own cards discarded this turn (and still out of play) |
 
 Phases: choose_trump, discard, pass_right, pass_left, surfette_partner,
-surfette_cards, nitro_peek, guess, play, astroboard. ``known`` holds, for each
+surfette_cards, nitro_peek, guess, play, astroboard, astroboard_trick.
+``known`` holds, for each
 other player (left neighbour first), the cards the observer can tell are in
 its hand: seen there (Nitro's peek) or given to it this turn, and neither
 played nor possibly taken away since. When Surfette draws at random from a
@@ -118,7 +125,10 @@ Rewards: option ``reward`` = ``win`` (default, at game end), ``score`` (each
 turn's points as they are scored) or ``rank``; game points are
 ``env.unwrapped.scores``.
 
-Version history: v0, first release.
+Version history: v0, first release. Within v0 (no published checkpoint):
+the AstroBoard's trick choice (action segment ``trick``, observation fields
+``tricks`` and ``astroboard_partner``, phase ``astroboard_trick``), option
+``green_7``.
 """
 
 from __future__ import annotations
@@ -400,15 +410,30 @@ class raw_env(FlockAECEnv):
                 for s, c in zip(game.previous_order, game.previous_trick, strict=True)
             ],
             "trick_winners": [agents[s] for s in game.trick_winners],
+            "tricks": [
+                {
+                    "number": index + 1,
+                    "cards": [
+                        {"player": agents[s], "card": data.card_text(c)}
+                        for s, c in zip(order, cards, strict=True)
+                    ],
+                    "won_by": agents[game.trick_winners[index]],
+                    "held_by": agents[game.holders[index]],
+                }
+                for index, (cards, order) in enumerate(
+                    zip(game.finished, game.finished_orders, strict=True)
+                )
+            ],
             "played_this_turn": data_cards(game.played),
             "guess_order": [agents[s] for s in game.guess_order],
             "guesses": {
                 a: (g if g >= 0 else None) for a, g in zip(agents, game.guesses, strict=True)
             },
-            "tricks_won": {a: len(w) for a, w in zip(agents, game.won, strict=True)},
+            "tricks_won": {a: game.tricks_won(s) for s, a in enumerate(agents)},
             "scores": dict(zip(agents, game.scores_, strict=True)),
             "berzerkerbirdz": {a: bird_name(b) for a, b in zip(agents, game.birds, strict=True)},
             "astroboard": who(game.astroboard),
+            "astroboard_partner": who(game.astro_partner),
             "peeked": peeked,
             "known_cards": {
                 agents[s]: data_cards(game.known[seat][s])
@@ -423,7 +448,11 @@ class raw_env(FlockAECEnv):
             else {"partner": agents[game.partner], "cards": game.traded},
             "astroboard_transfer": None
             if not game.transfer
-            else {"from": agents[game.transfer[0]], "to": agents[game.transfer[1]]},
+            else {
+                "from": agents[game.transfer[0]],
+                "to": agents[game.transfer[1]],
+                "trick": game.transfer[2] + 1,
+            },
             "last_turn": None
             if game.last_turn is None
             else {a: item.to_dict() for a, item in zip(agents, game.last_turn, strict=True)},

@@ -60,12 +60,13 @@ class Phase(IntEnum):
     GUESS = 7
     PLAY = 8
     ASTROBOARD = 9
-    OVER = 10
+    ASTROBOARD_TRICK = 10
+    OVER = 11
 
 
 PHASE_NAMES = (
     "choose_trump", "discard", "pass_right", "pass_left", "surfette_partner",
-    "surfette_cards", "nitro_peek", "guess", "play", "astroboard", "over",
+    "surfette_cards", "nitro_peek", "guess", "play", "astroboard", "astroboard_trick", "over",
 )  # fmt: skip
 
 CHOICE_PHASES = (Phase.DISCARD, Phase.PASS_RIGHT, Phase.PASS_LEFT)
@@ -459,12 +460,15 @@ class AstrobirdzGame(GameEngine):
     """Cards of the current trick in play order."""
     trick_order: list[int] = field(default_factory=list)
     """Seats of the current trick in play order."""
-    previous_trick: list[int] = field(default_factory=list)
-    previous_order: list[int] = field(default_factory=list)
-    """The last finished trick of this turn (cards and seats in play order)."""
-    won: list[list[list[int]]] = field(default_factory=list)
-    """Per seat, the tricks (card lists) it holds, in the order won."""
+    finished: list[list[int]] = field(default_factory=list)
+    """This turn's finished tricks in play order, each its cards in play order;
+    trick ``k`` (0-based) is the one the action ``trick k+1`` names."""
+    finished_orders: list[list[int]] = field(default_factory=list)
+    """The seats of each finished trick, in play order."""
     trick_winners: list[int] = field(default_factory=list)
+    """Who won each finished trick in play."""
+    holders: list[int] = field(default_factory=list)
+    """Who holds each finished trick: its winner, unless the AstroBoard moved it."""
     played: int = 0
     """Bitmask of the cards of this turn's finished tricks."""
     known: list[list[int]] = field(default_factory=list)
@@ -477,8 +481,10 @@ class AstrobirdzGame(GameEngine):
     """Per seat, bitmask of the cards it discarded this turn."""
     hand_size: int = 0
     """Tricks this turn (cards in each hand once the guesses start)."""
+    astro_partner: int = -1
+    """The partner the AstroBoard holder chose, while it chooses the trick (-1: none)."""
     transfer: list[int] = field(default_factory=list)
-    """The AstroBoard power used this turn: [from, to], or [] if not."""
+    """The AstroBoard power used this turn: [from, to, trick index], or [] if not."""
     last_turn: list[TurnScore] | None = None
     """Each seat's tally for the last scored turn."""
     last_trick_winners: list[int] = field(default_factory=list)
@@ -503,6 +509,15 @@ class AstrobirdzGame(GameEngine):
     @property
     def layout(self) -> ActionLayout:
         return self._layout
+
+    @property
+    def previous_trick(self) -> list[int]:
+        """The cards of the last finished trick of this turn ([] before the first)."""
+        return self.finished[-1] if self.finished else []
+
+    @property
+    def previous_order(self) -> list[int]:
+        return self.finished_orders[-1] if self.finished_orders else []
 
     @classmethod
     def new(
@@ -577,7 +592,9 @@ class AstrobirdzGame(GameEngine):
         elif phase == Phase.SURFETTE_CARDS:
             self._surfette_card(action)
         elif phase == Phase.ASTROBOARD:
-            self._astroboard_power(action)
+            self._astroboard_partner(action)
+        elif phase == Phase.ASTROBOARD_TRICK:
+            self._astroboard_trick(action - self._layout.trick_offset)
 
     def is_over(self) -> bool:
         return self.over
@@ -626,9 +643,11 @@ class AstrobirdzGame(GameEngine):
             return list(range(PLAYER_OFFSET, layout.choose_offset))
         if phase == Phase.SURFETTE_PARTNER:
             return [*range(PLAYER_OFFSET, layout.choose_offset), layout.decline]
-        # ASTROBOARD
-        partners = self.astroboard_partners()
-        return [*sorted(layout.player(seat, p) for p in partners), layout.decline]
+        if phase == Phase.ASTROBOARD:
+            partners = self.astroboard_partners()
+            return [*sorted(layout.player(seat, p) for p in partners), layout.decline]
+        # ASTROBOARD_TRICK
+        return [layout.trick(k) for k in self.movable_tricks(self.astro_partner)]
 
     # -- the turn, step by step --
 
@@ -669,12 +688,12 @@ class AstrobirdzGame(GameEngine):
         self.guesses, self.guess_order = _new_list(n, -1), []
         self.peeked, self.astroboard = -1, -1
         self.trick, self.trick_order = [], []
-        self.previous_trick, self.previous_order = [], []
-        self.won, self.trick_winners, self.played = [[] for _ in range(n)], [], 0
+        self.finished, self.finished_orders, self.played = [], [], 0
+        self.trick_winners, self.holders = [], []
         self.known = [_new_list(n, 0) for _ in range(n)]
         self.known_any = False
         self.discarded = _new_list(n, 0)
-        self.transfer = []
+        self.astro_partner, self.transfer = -1, []
 
     def _deal_berzerkerbirdz(self, fixed: dict[int, int]) -> None:
         n = self.config.num_players
@@ -999,10 +1018,11 @@ class AstrobirdzGame(GameEngine):
             self.actor = self.trick_order[position + 1]
             return
         winner = self.trick_order[trick_winner(trick, self.trump, self.rule.effect)]
-        self.won[winner].append(trick)
+        self.finished.append(trick)
+        self.finished_orders.append(self.trick_order)
         self.trick_winners.append(winner)
+        self.holders.append(winner)
         self.played |= mask_of(trick)
-        self.previous_trick, self.previous_order = trick, self.trick_order
         self.trick = []
         self._emit(EV_TRICK, winner)
         if self.hands[winner]:
@@ -1011,7 +1031,14 @@ class AstrobirdzGame(GameEngine):
             self._after_tricks()
 
     def tricks_won(self, seat: int) -> int:
-        return len(self.won[seat])
+        """Tricks ``seat`` holds (after the AstroBoard, the ones it holds now)."""
+        return self.holders.count(seat)
+
+    def won_cards(self, seat: int) -> list[int]:
+        """Every card of the tricks ``seat`` holds."""
+        return [
+            c for k, cards in enumerate(self.finished) if self.holders[k] == seat for c in cards
+        ]
 
     def astroboard_partners(self) -> list[int]:
         """Players the AstroBoard holder may use its power with: off by one
@@ -1034,21 +1061,41 @@ class AstrobirdzGame(GameEngine):
         else:
             self._score()
 
-    def _astroboard_power(self, action: int) -> None:
-        if action != self._layout.decline:
-            holder = self.astroboard
-            other = self._layout.target(holder, action)
-            short = self.guesses[holder] - self.tricks_won(holder)
-            giver, receiver = (other, holder) if short == 1 else (holder, other)
-            self.won[receiver].append(self.won[giver].pop())
-            self.transfer = [giver, receiver]
+    def astroboard_giver(self, partner: int) -> int:
+        """Who gives the trick when the holder uses the power with ``partner``:
+        the partner when the holder is one short (it takes), else the holder."""
+        holder = self.astroboard
+        return partner if self.guesses[holder] - self.tricks_won(holder) == 1 else holder
+
+    def movable_tricks(self, partner: int) -> list[int]:
+        """Indices of the tricks the power may move with ``partner``: any trick
+        the giver holds ("one of his tricks", "one that another player won")."""
+        giver = self.astroboard_giver(partner)
+        return [k for k, seat in enumerate(self.holders) if seat == giver]
+
+    def _astroboard_partner(self, action: int) -> None:
+        """The holder names a partner (then chooses the trick) or declines."""
+        if action == self._layout.decline:
+            self._score()
+            return
+        self.astro_partner = self._layout.target(self.astroboard, action)
+        self.phase = Phase.ASTROBOARD_TRICK
+        self._emit(EV_REBUILD)
+
+    def _astroboard_trick(self, index: int) -> None:
+        """Move finished trick ``index`` (with its cards) from giver to receiver."""
+        holder, partner = self.astroboard, self.astro_partner
+        giver = self.astroboard_giver(partner)
+        receiver = holder if giver == partner else partner
+        self.holders[index] = receiver
+        self.transfer = [giver, receiver, index]
         self._score()
 
     def _score(self) -> None:
         n = self.config.num_players
         facts = TurnFacts(
             guesses=list(self.guesses),
-            won_cards=[[c for trick in self.won[s] for c in trick] for s in range(n)],
+            won_cards=[self.won_cards(s) for s in range(n)],
             tricks=[self.tricks_won(s) for s in range(n)],
             trick_winners=list(self.trick_winners),
             birds=list(self.birds),
@@ -1097,10 +1144,22 @@ class AstrobirdzGame(GameEngine):
             "astroboard": self.astroboard,
             "trick": [data.card_text(c) for c in self.trick],
             "trick_order": list(self.trick_order),
-            "previous_trick": [data.card_text(c) for c in self.previous_trick],
-            "previous_order": list(self.previous_order),
-            "won": [[[data.card_text(c) for c in t] for t in ts] for ts in self.won],
-            "trick_winners": list(self.trick_winners),
+            "tricks": [
+                {
+                    "cards": [data.card_text(c) for c in cards],
+                    "order": list(order),
+                    "winner": winner,
+                    "holder": holder,
+                }
+                for cards, order, winner, holder in zip(
+                    self.finished,
+                    self.finished_orders,
+                    self.trick_winners,
+                    self.holders,
+                    strict=True,
+                )
+            ],
+            "astro_partner": self.astro_partner,
             "known": [[data_cards(k) for k in row] for row in self.known],
             "discarded": [data_cards(d) for d in self.discarded],
             "hand_size": self.hand_size,
@@ -1144,10 +1203,11 @@ class AstrobirdzGame(GameEngine):
                 astroboard=int(d["astroboard"]),
                 trick=cards(d["trick"]),
                 trick_order=[int(x) for x in d["trick_order"]],
-                previous_trick=cards(d["previous_trick"]),
-                previous_order=[int(x) for x in d["previous_order"]],
-                won=[[cards(t) for t in ts] for ts in d["won"]],
-                trick_winners=[int(x) for x in d["trick_winners"]],
+                finished=[cards(t["cards"]) for t in d["tricks"]],
+                finished_orders=[[int(x) for x in t["order"]] for t in d["tricks"]],
+                trick_winners=[int(t["winner"]) for t in d["tricks"]],
+                holders=[int(t["holder"]) for t in d["tricks"]],
+                astro_partner=int(d["astro_partner"]),
                 played=0,
                 known=[[mask_of(cards(k)) for k in row] for row in d["known"]],
                 discarded=[mask_of(cards(x)) for x in d["discarded"]],
@@ -1159,7 +1219,7 @@ class AstrobirdzGame(GameEngine):
                 last_trick_winners=[int(x) for x in d["last_trick_winners"]],
                 over=bool(d["over"]),
             )
-            game.played = mask_of([c for ts in game.won for t in ts for c in t])
+            game.played = mask_of([c for t in game.finished for c in t])
             game.known_any = any(any(row) for row in game.known)
             game.check_consistency()
         except StateDictError:
@@ -1175,12 +1235,12 @@ class AstrobirdzGame(GameEngine):
         exactly one place, one entry per seat, a legal phase and actor."""
         n = self.config.num_players
         per_seat = (self.scores_, self.birds, self.hands, self.need, self.allowed, self.chosen,
-                    self.guesses, self.won, self.known, self.discarded)  # fmt: skip
+                    self.guesses, self.known, self.discarded)  # fmt: skip
         if any(len(x) != n for x in per_seat) or any(len(row) != n for row in self.known):
             raise StateDictError(f"Astrobirdz state must have one entry per seat ({n} seats)")
         places = [*self.deck, *self.discards, self.trump_card, *self.trick]
         places += [c for h in self.hands for c in bits(h)]
-        places += [c for ts in self.won for t in ts for c in t]
+        places += [c for t in self.finished for c in t]
         if sorted(places) != list(range(data.NUM_CARDS)):
             missing = sorted(set(range(data.NUM_CARDS)) - set(places))
             doubled = sorted({c for c in places if places.count(c) > 1})

@@ -266,7 +266,7 @@ def test_every_action_id_has_a_string_that_reads_back(players):
     env = astrobirdz_v0.env(num_players=players)
     env.reset(seed=0)
     raw = env.unwrapped
-    assert raw.action_space("player_0").n == 125 + players
+    assert raw.action_space("player_0").n == 135 + players
     for seat in range(players):
         agent = f"player_{seat}"
         texts = [raw.action_to_string(agent, a) for a in range(raw.num_actions)]
@@ -282,6 +282,8 @@ def test_action_strings_by_segment():
     assert [layout.to_string(2, a) for a in (71, 72, 73)] == ["player_3", "player_0", "player_1"]
     assert layout.to_string(0, 74) == "choose R1" and layout.to_string(0, 127) == "choose P9"
     assert layout.to_string(0, 128) == "decline"
+    assert layout.to_string(0, 129) == "trick 1" and layout.to_string(0, 138) == "trick 10"
+    assert layout.from_string(0, "Trick  10") == 138
     assert layout.from_string(1, "  Guess  3 ") == 57
     with pytest.raises(ValueError, match=r"write a card to play \('R4'\), 'guess 3'"):
         layout.from_string(0, "play R4")
@@ -489,7 +491,9 @@ def test_state_dict_of_another_player_count_is_refused():
 
 def test_the_documented_observation_table_matches_the_layout():
     doc = env_module.__doc__
-    rows = re.findall(r"^\| (\w+) \| ([^|]+) \|", doc, flags=re.MULTILINE)
+    start = doc.index("| field | size | encoding |")
+    table = doc[start : doc.index("\n\n", start)]
+    rows = re.findall(r"^\| (\w+) \| ([^|]+) \|", table, flags=re.MULTILINE)
     documented = [(name, size.strip()) for name, size in rows if name not in ("field", "segment")]
     fields = field_table(4)
     names = [f.name for f in fields]
@@ -498,7 +502,7 @@ def test_the_documented_observation_table_matches_the_layout():
     for n in PLAYER_COUNTS:
         widths = {f.name: observed_width(f, n) for f in field_table(n)}
         assert {name: doc_size(sizes[name], n) for name in widths} == widths
-        assert sum(widths.values()) == observation_size(n) == 254 + 131 * n + n * n
+        assert sum(widths.values()) == observation_size(n) == 795 + 142 * n + n * n
 
 
 def doc_size(text: str, n: int) -> int:
@@ -511,8 +515,9 @@ def doc_size(text: str, n: int) -> int:
 def test_the_documented_action_table_matches_the_layout():
     for n in PLAYER_COUNTS:
         layout = ActionLayout(n)
-        assert layout.size == 125 + n
+        assert layout.size == 135 + n
         assert layout.choose_offset == 70 + n and layout.decline == 124 + n
+        assert layout.trick_offset == 125 + n
 
 
 def test_the_rules_page_lists_every_rule_card_and_option_as_the_code_has_them():

@@ -54,14 +54,18 @@ def oracle(g: AstrobirdzGame) -> set[int]:
         return others
     if g.phase == Phase.SURFETTE_PARTNER:
         return others | {layout.decline}
+    held = [g.holders.count(s) for s in range(n)]
     if g.phase == Phase.ASTROBOARD:
-        short = g.guesses[seat] - len(g.won[seat])
+        short = g.guesses[seat] - held[seat]
         partners = {
             layout.player(seat, s)
             for s in range(n)
-            if s != seat and len(g.won[s]) - g.guesses[s] == short
+            if s != seat and held[s] - g.guesses[s] == short
         }
         return partners | {layout.decline}
+    if g.phase == Phase.ASTROBOARD_TRICK:  # any trick of the giver: the partner's if taking
+        giver = g.astro_partner if g.guesses[seat] > held[seat] else seat
+        return {layout.trick(k) for k in range(len(g.finished)) if g.holders[k] == giver}
     chosen = set(g.chosen[seat])
     if g.phase == Phase.PASS_RIGHT:
         numbers = [c % 9 for c in hand]
