@@ -84,7 +84,7 @@ left neighbour, and so on. All entries lie in [0, 1].
 | --- | --- | --- |
 | phase | 11 | one-hot phase (order below); all zero once over |
 | turn | 8 | one-hot turn number 1..8 |
-| hand_size | 1 | tricks this turn / 10 |
+| hand_size | 1 | tricks this turn / the largest hand of the configuration (see below) |
 | trump_card | 54 | one-hot: the turned-up card (its rule holds) |
 | trump_colour | 6 | one-hot: the turn's trump colour (zero while chosen) |
 | trick_trump | 6 | one-hot: this trick's trump (after a 2, 3 or 5 changes it) |
@@ -93,7 +93,7 @@ left neighbour, and so on. All entries lie in [0, 1].
 | played | 54 | cards of this turn's finished tricks |
 | tricks | 10(54+n) | per finished trick, in play order: cards (54) + holder (n, per seat) |
 | guesses | 11n | per seat: one-hot guess 0..10 (zero: not yet) |
-| tricks_won | n | per seat: tricks held / 10 |
+| tricks_won | n | per seat: tricks held / the largest hand of the configuration |
 | scores | n | per seat: running score / 500, capped at 1 |
 | berzerkerbirdz | 6n | per seat: one-hot Berzerkerbird 1..6 (zero: none) |
 | astroboard | n | per seat: 1 for the AstroBoard holder |
@@ -106,6 +106,12 @@ left neighbour, and so on. All entries lie in [0, 1].
 | chosen | 54 | own cards chosen so far to discard, pass or trade |
 | known | 54(n-1) | per other player: cards known in its hand (see below) |
 | discarded | 54 | own cards discarded this turn (and still out of play) |
+
+Every entry lies in [0, 1]: counts are divided by their real maximum for the
+configuration. The largest hand is the last turn's cards plus the most extra
+cards a rule card can deal with the deck that is left (2 players 8, 3 players
+8, 4 players 9, 5 players 10, 6 players 8; without rule cards, the number of
+turns); running scores are divided by 500 and capped at 1.
 
 Phases: choose_trump, discard, pass_right, pass_left, surfette_partner,
 surfette_cards, nitro_peek, guess, play, astroboard, astroboard_trick.
@@ -221,6 +227,31 @@ def config_from_options(options: dict[str, Any]) -> AstrobirdzConfig:
     return config
 
 
+OPTION_SAMPLES: tuple[dict[str, Any], ...] = (
+    {},
+    {"berzerkerbirdz": False, "pass_cards": True, "highest_bonus": "highest_overall"},
+    {"trump_rules": False, "highest_bonus_ties": "all"},
+    {"pass_cards": True, "green_7": "never_beaten_by_trump", "highest_bonus_ties": "all"},
+    {"berzerkerbirdz": False, "trump_rules": False, "pass_cards": True,
+     "highest_bonus": "highest_overall", "highest_bonus_ties": "all",
+     "green_7": "never_beaten_by_trump"},
+)  # fmt: skip
+"""Every value of every game option but ``ages``, which is one number per seat
+and so cannot be shared by every player count (see :func:`ages_sample`)."""
+
+
+def ages_sample(num_players: int) -> list[int]:
+    """An ``ages`` value for ``num_players`` seats whose youngest (the last
+    seat) and oldest (the one before it) are not the default seats."""
+    return [20 + 10 * ((seat + 1) % num_players) for seat in range(num_players)]
+
+
+DEFAULT_MAX_STEPS = 10_000
+"""The step cap's default: no game can take more than about 800 steps (8 turns
+of at most 10 tricks, 6 seats, every power and pass), the longest random game
+seen in 2,400 played about 440."""
+
+
 def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict[str, Any]:
     """Translate ``reset(options=...)`` (agent ids, card strings) into rules arguments."""
     warn_unknown_reset_options(options, SCENARIO_KEYS)
@@ -310,7 +341,9 @@ class raw_env(FlockAECEnv):
     env_id: ClassVar[str] = "astrobirdz_v0"
     player_counts: ClassVar[tuple[int, ...]] = tuple(sorted(data.TURNS))
     default_players: ClassVar[int] = 4
+    default_max_steps: ClassVar[int] = DEFAULT_MAX_STEPS
     game_options: ClassVar[tuple[Option, ...]] = GAME_OPTIONS
+    option_samples: ClassVar[tuple[dict[str, Any], ...]] = OPTION_SAMPLES
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
         "name": "astrobirdz_v0",
@@ -319,11 +352,15 @@ class raw_env(FlockAECEnv):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
+        self.layout = ActionLayout(self.num_players)
+        self.observer = AstrobirdzObserver(self.num_players)
+
+    def _check_option_combination(self) -> None:
+        """``ages`` must give one age per seat of ``num_players``; the rules
+        config is built (and kept) here, once every option passed alone."""
         if self.options["ages"] is not None:
             self.options["ages"] = list(self.options["ages"])
         self.config = config_from_options(self.options)
-        self.layout = ActionLayout(self.num_players)
-        self.observer = AstrobirdzObserver(self.num_players)
 
     @property
     def astrobirdz(self) -> AstrobirdzGame:

@@ -71,7 +71,7 @@ def field_table(n: int) -> list[Field]:
               "pass_left, surfette_partner, surfette_cards, nitro_peek, guess, play, "
               "astroboard, astroboard_trick (all zero once over)"),
         Field("turn", "pub", MAX_TURNS, "one-hot turn number 1..8"),
-        Field("hand_size", "pub", 1, "tricks this turn / 10"),
+        Field("hand_size", "pub", 1, "tricks this turn / the configuration's largest hand"),
         Field("trump_card", "pub", NC, "one-hot: the turned-up card (its rule holds)"),
         Field("trump_colour", "pub", data.NUM_COLOURS,
               "one-hot: the turn's trump colour (zero while a player chooses it)"),
@@ -84,7 +84,7 @@ def field_table(n: int) -> list[Field]:
         Field("tricks", "trick", NUM_TRICKS * (NC + n), "per finished trick of this turn, "
               "in play order: its cards (54) + who holds it (n, relative)"),
         Field("guesses", "seat", data.MAX_HAND + 1, "one-hot guess 0..10 (zero: not yet)"),
-        Field("tricks_won", "seat", 1, "tricks held / 10"),
+        Field("tricks_won", "seat", 1, "tricks held / the configuration's largest hand"),
         Field("scores", "seat", 1, "running score / 500, capped at 1"),
         Field("berzerkerbirdz", "seat", 6, "one-hot Berzerkerbird 1..6 (zero: none)"),
         Field("astroboard", "seat", 1, "1 for the AstroBoard holder"),
@@ -158,6 +158,9 @@ class AstrobirdzObserver:
         self._trick_trump = -1
         self._change_numbers: frozenset[int] = frozenset()
         self._change_to = -1
+        self.hand_scale = float(data.MAX_HAND)
+        """Hand sizes and trick counts are shown divided by the configuration's
+        largest hand (set from the game at each rebuild)."""
 
     def _gather_index(self, seat: int) -> np.ndarray:
         n, out = self.n, []
@@ -242,7 +245,7 @@ class AstrobirdzObserver:
                 store[played + card] = 1.0
                 store[slot + card] = 1.0
             store[slot + NC + winner] = 1.0
-            store[at["tricks_won"] + winner] = game.tricks_won(winner) / data.MAX_HAND
+            store[at["tricks_won"] + winner] = game.tricks_won(winner) / self.hand_scale
             self._set_trick_trump(game.trump)
         elif kind == EV_GUESS:
             _, seat, tricks = event
@@ -350,9 +353,10 @@ class AstrobirdzObserver:
             if seat >= 0:
                 ones.append(at[name] + seat)
         store[ones] = 1.0
-        store[at["hand_size"]] = game.hand_size / data.MAX_HAND
+        self.hand_scale = float(game.config.max_hand)
+        store[at["hand_size"]] = game.hand_size / self.hand_scale
         store[at["traded"]] = game.traded / 2
         lo = at["tricks_won"]
-        store[lo : lo + n] = [game.tricks_won(s) / data.MAX_HAND for s in range(n)]
+        store[lo : lo + n] = [game.tricks_won(s) / self.hand_scale for s in range(n)]
         lo = at["scores"]
         store[lo : lo + n] = [min(1.0, max(0, s) / SCORE_SCALE) for s in game.scores_]

@@ -147,8 +147,8 @@ class AstrobirdzConfig:
             )
         if self.ages is not None and len(self.ages) != self.num_players:
             raise ValueError(
-                f"ages must give one age per seat ({self.num_players} numbers), got "
-                f"{list(self.ages)}"
+                f"ages must give one age per seat ({self.num_players} numbers for "
+                f"num_players={self.num_players}), got {list(self.ages)}"
             )
         if self.highest_bonus not in HIGHEST_BONUS_MODES:
             raise ValueError(
@@ -174,6 +174,16 @@ class AstrobirdzConfig:
     def turns(self) -> int:
         """Turns in the game (Player Chart)."""
         return data.TURNS[self.num_players]
+
+    @property
+    def max_hand(self) -> int:
+        """The largest hand (tricks in a turn) this configuration can deal: the
+        last turn's cards plus the most extra draws the deck allows (the
+        turned-up card is never dealt); without rule cards, the last turn's."""
+        last = self.turns
+        if not self.trump_rules:
+            return last
+        return min(last + data.MAX_EXTRA_DRAWS, (data.NUM_CARDS - 1) // self.num_players)
 
     @property
     def youngest(self) -> int:

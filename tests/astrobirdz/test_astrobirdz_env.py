@@ -106,7 +106,10 @@ def test_parallel_env_plays_the_same_game_as_the_aec_env():
         ({"berzerkerbirdz": 1}, r"allowed values: True, False"),
         ({"trump_rules": None}, r"allowed values: True, False"),
         ({"ages": "old"}, r"ages='old' is not allowed; allowed: None or a list"),
-        ({"ages": [1, 2]}, r"one age per seat \(4 numbers\)"),
+        (
+            {"ages": [1, 2]},
+            r"option ages must give one age per seat \(4 numbers for num_players=4\)",
+        ),
         (
             {"ages": [8, float("nan"), 30, 40]},
             r"ages=\[8, nan, 30, 40\] is not allowed; allowed: "

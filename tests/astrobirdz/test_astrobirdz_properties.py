@@ -14,13 +14,14 @@ import copy
 import numpy as np
 import pytest
 from aec_helpers import random_action
-from astrobirdz_helpers import all_cards
+from astrobirdz_helpers import all_cards, observation_field, table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flockgym.envs import astrobirdz_v0
 from flockgym.envs.astrobirdz import data
 from flockgym.envs.astrobirdz.actions import GUESS_OFFSET, TRUMP_OFFSET
+from flockgym.envs.astrobirdz.env import OPTION_SAMPLES, ages_sample
 from flockgym.envs.astrobirdz.observer import AstrobirdzObserver
 from flockgym.envs.astrobirdz.rules import AstrobirdzGame, Phase, bits
 
@@ -204,3 +205,55 @@ def test_thousands_of_random_games_keep_every_invariant(options, seed, policy_se
 @given(OPTIONS, st.integers(0, 2**31), st.integers(0, 2**31))
 def test_many_games_checked_action_by_action(options, seed, policy_seed):
     play_checked(options, seed, policy_seed, deep=True)
+
+
+# ---- observations inside their Box ------------------------------------------------------
+
+
+def samples(players: int) -> list[dict]:
+    """Every option sample of the env, and one with ages, for ``players`` seats."""
+    return [{**o, "num_players": players} for o in OPTION_SAMPLES] + [
+        {"num_players": players, "ages": ages_sample(players)}
+    ]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_observations_stay_in_their_box_in_every_option_sample(players):
+    rng = np.random.default_rng(players)
+    for options in samples(players):
+        env = astrobirdz_v0.env(**options)
+        env.reset(seed=int(rng.integers(1 << 30)))
+        space = env.observation_space("player_0")
+        for _ in env.agent_iter():
+            for agent in env.possible_agents:
+                assert space.contains(env.observe(agent)), (options, agent)
+            observation, _, terminated, truncated, _ = env.last()
+            env.step(None if terminated or truncated else random_action(observation, rng))
+
+
+@pytest.mark.parametrize(
+    ("players", "trump", "turn", "options", "largest"),
+    [
+        (2, "P3", 5, {}, 8),  # 5 cards + 3 drawn
+        (4, "P3", 6, {}, 9),
+        (5, "P3", 7, {}, 10),  # 7 + 3: the largest hand of any game
+        (6, "P3", 8, {}, 8),  # the deck allows no extra card
+        (4, "R3", 6, {"trump_rules": False}, 6),  # no rule card draws extra cards
+    ],
+)
+def test_hand_size_and_tricks_are_scaled_by_the_largest_hand_of_the_configuration(
+    players, trump, turn, options, largest
+):
+    env = table(players, trump=trump, turn=turn, scores={0: 10**6}, **options)
+    g = env.unwrapped.astrobirdz
+    assert g.hand_size == largest == g.config.max_hand
+    assert observation_field(env, 1, "hand_size")[0] == 1.0
+    assert observation_field(env, 1, "scores")[players - 1] == 1.0  # player_0, capped
+    space = env.observation_space("player_0")
+    rng = np.random.default_rng(0)
+    while g.turn == turn and not g.over:  # the last turn: play it out
+        for agent in env.possible_agents:
+            assert space.contains(env.observe(agent))
+        env.step(random_action(env.last()[0], rng))
+    held = [item.tricks for item in g.last_turn]
+    assert sum(held) == largest
