@@ -131,6 +131,16 @@ Rewards: option ``reward`` = ``win`` (default, at game end), ``score`` (each
 turn's points as they are scored) or ``rank``; game points are
 ``env.unwrapped.scores``.
 
+Game length and saved states: ``max_steps`` defaults to 10,000 applied
+actions, far above the longest game any option mix allows (about 800 steps),
+so the cap never cuts a real game. ``load_state_dict`` checks every field of
+the game section against the rules before anything changes
+(``flockgym.envs.astrobirdz.rules.validate_state_dict``: each of the 54 cards
+in exactly one place, hand sizes for the turn and phase, whose turn it is, the
+guesses, the tricks and who won them, the Berzerkerbirdz and the dealer, the
+AstroBoard, pending choices, scores 0..1,000,000) and names the first wrong
+field (``game.hands[2]: ...``); a refused dict leaves the env as it was.
+
 Version history: v0, first release. Within v0 (no published checkpoint):
 the AstroBoard's trick choice (action segment ``trick``, observation fields
 ``tricks`` and ``astroboard_partner``, phase ``astroboard_trick``), option
@@ -147,7 +157,7 @@ import numpy as np
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..core.aec import FlockAECEnv
-from ..core.errors import OptionError
+from ..core.errors import OptionError, StateDictError
 from ..core.options import Option, scenario_seat, warn_unknown_reset_options
 from ..core.wrappers import FlockOrderEnforcingWrapper
 from . import data
@@ -385,8 +395,9 @@ class raw_env(FlockAECEnv):
     def _game_from_dict(self, data_: dict[str, Any]) -> AstrobirdzGame:
         game = AstrobirdzGame.from_dict(data_)
         if game.config != self.config:
-            raise OptionError(
-                f"saved Astrobirdz config {game.config} differs from this env's {self.config}"
+            raise StateDictError(
+                f"game.config: {game.config.to_dict()} differs from this env's "
+                f"{self.config.to_dict()}; create the env with the saved options to load it"
             )
         game.record_events = True
         return game

@@ -13,7 +13,7 @@ import copy
 
 import numpy as np
 import pytest
-from aec_helpers import random_action
+from aec_helpers import random_action, random_steps
 from astrobirdz_helpers import all_cards, observation_field, table
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -95,6 +95,8 @@ def check_state(
             assert known & ~g.hands[seat] == 0 and not (seat == observer and known)
     acting = env.agent_selection
     observations = share >= 1 or rng.random() < share
+    if deep or rng.random() < 0.1:  # the full state check on a tenth of the steps
+        assert g.invariant_violations() == []
     if observations:
         reference.rebuild(g)
     for seat, agent in enumerate(env.possible_agents):
@@ -257,3 +259,21 @@ def test_hand_size_and_tricks_are_scaled_by_the_largest_hand_of_the_configuratio
         env.step(random_action(env.last()[0], rng))
     held = [item.tricks for item in g.last_turn]
     assert sum(held) == largest
+
+
+def test_invariant_violations_name_what_the_rules_find_wrong():
+    env = astrobirdz_v0.env(num_players=3)
+    env.reset(seed=5)
+    random_steps(env, np.random.default_rng(5), 20)
+    g = env.unwrapped.astrobirdz
+    assert g.invariant_violations() == []
+    broken = copy.deepcopy(g)
+    card = bits(broken.hands[0])[0] if broken.hands[0] else broken.deck[0]
+    broken.hands[1] |= 1 << card  # a card in two places
+    found = broken.invariant_violations()
+    assert found[0].startswith("cards: ") and any("game.hands[1]" in f for f in found)
+    broken = copy.deepcopy(g)
+    broken.scores_[2] = -4
+    assert broken.invariant_violations() == [
+        "game.scores[2]: -4 is not allowed; allowed: a whole number 0..1000000"
+    ]
