@@ -34,7 +34,7 @@ itself, then the player on its left, ...). All entries lie in [0, 1]:
 | destination_card | 1 | 1 if a destination card lies on the table (0: the 8-player fixed 8) |
 | deposit | 1 | deposited points / all points in the game |
 | points | n | each player's points / all points in the game (rel) |
-| specials_held | n | special cards each player still holds, / 3 (rel) |
+| specials_held | n | specials each player holds, / the special pile (10; 13 with jokers) (rel) |
 | hand_left | 1 | number cards left in every hand / the largest hand the deck allows |
 | committed | n | 1 for players who have committed this turn (rel) |
 | last_numbers | 15n | last turn's number card of each player, one-hot (rel) |
@@ -44,8 +44,14 @@ itself, then the player on its left, ...). All entries lie in [0, 1]:
 | last_blackhole | 1 | the last winner's take went to the deposit |
 | revealed | 15 | number cards revealed this round, per number, / 8 |
 | progress | 2 | turn in round / hand size; finished rounds / rounds (0 if unlimited) |
-| lottery_winner | n | who won the end-of-round lottery on the last turn, one-hot (rel) |
-| lottery_amount | 1 | what that lottery paid / all points in the game |
+| lottery_winner | n | who won the last turn's end-of-round lottery (several if shared) (rel) |
+| lottery_amount | 1 | what that lottery paid out / all points in the game |
+
+Options: ``num_players``, ``reward``, ``illegal_action``, ``render_mode``,
+``max_steps`` (default 100,000: a truncation, see ``docs/api.md``) and the game's
+``hand_size``, ``specials_per_player``, ``starting_points``, ``rounds``,
+``target``, ``elimination``, ``jokers``, ``removed_numbers``, ``retrogrades``,
+``retrograde_deposit``, ``majority_ties`` (``docs/rules/asrus.md``).
 
 Rewards: option ``reward`` = ``win`` (default), ``score`` (points won or lost
 each turn) or ``rank``; game points are ``env.unwrapped.scores``.
@@ -61,15 +67,20 @@ import numpy as np
 from pettingzoo import ParallelEnv
 
 from ..core.aec import FlockAECEnv, agent_name
-from ..core.errors import IllegalActionError, OptionError
+from ..core.errors import IllegalActionError, OptionError, StateDictError
 from ..core.options import Option, int_range, scenario_seat, warn_unknown_reset_options
-from ..core.rewards import rank_rewards, score_deltas, win_rewards
-from ..core.rng import make_rng
 from ..core.wrappers import FlockOrderEnforcingWrapper
 from . import data
-from .actions import NUM_ACTIONS, action_text, parse_action
+from .actions import NUM_ACTIONS, action_text
 from .observer import SPECIAL_LETTERS, AsrusObserver, observation_size
-from .rules import AsrusConfig, AsrusGame
+from .rules import (
+    MAJORITY_TIE_MODES,
+    MAX_POINTS,
+    RETROGRADE_DEPOSIT_MODES,
+    RETROGRADE_MODES,
+    AsrusConfig,
+    AsrusGame,
+)
 
 
 def valid_removed_numbers(value: Any) -> bool:
@@ -86,7 +97,8 @@ GAME_OPTIONS: tuple[Option, ...] = (
     int_range(
         "specials_per_player", None, 0, 13, "special cards per player (None: the table)"
     ),
-    int_range("starting_points", None, 1, None, "stones (points) per player (None: the table)"),
+    int_range("starting_points", None, 1, MAX_POINTS, "stones (points) per player (None: "
+              "the table)"),
     int_range(
         "rounds", 1, 1, None, "rounds before the game ends (None: no limit, needs target)",
         allow_none=True,
@@ -100,6 +112,15 @@ GAME_OPTIONS: tuple[Option, ...] = (
            "dealing, one copy per entry (e.g. (4, 8, 12)); the table's hand size must "
            "still fit, or set hand_size", check=valid_removed_numbers,
            allowed="a list or tuple of numbers 1..15, each at most as often as the deck holds it"),
+    Option("retrogrades", "once", "two or more Retrogrades in a turn: 'once' (any number "
+           "reverses the rule once) or 'cancel' (each reverses it again, so two cancel); "
+           "ruling 7", choices=RETROGRADE_MODES),
+    Option("retrograde_deposit", "closest", "what each player deposits when a reversed "
+           "(Retrograde) turn is a draw: the 'closest' non-zero distance, as every draw, "
+           "or the 'farthest'; ruling 20", choices=RETROGRADE_DEPOSIT_MODES),
+    Option("majority_ties", "none", "numbers tied for the most copies: 'none' of them is "
+           "major, or 'all' are (one Majority on any of them wins); ruling 6",
+           choices=MAJORITY_TIE_MODES),
 )  # fmt: skip
 
 SCENARIO_KEYS = ("hands", "specials", "destination", "stones", "deposit")
@@ -117,38 +138,67 @@ def config_from_options(options: dict[str, Any]) -> AsrusConfig:
 
 
 def scenario_to_rules(options: dict[str, Any], n: int) -> dict[str, Any]:
-    """Translate ``reset(options=...)`` (agents and card strings) into rules arguments."""
+    """Translate ``reset(options=...)`` (agents and card strings) into rules
+    arguments; a value of the wrong type or form is an :class:`OptionError`
+    naming the key and the form expected."""
     warn_unknown_reset_options(options, SCENARIO_KEYS)
-
-    def seat_of(agent: Any) -> int:
-        return scenario_seat(agent, n)
-
-    def number_of(text: Any) -> int:
-        value = int(str(text)) if str(text).isdigit() else -1
-        if value not in data.NUMBERS:
-            raise OptionError(f"number card {text!r} is not one of '1'..'15'")
-        return value
-
-    def special_of(text: Any) -> str:
-        if str(text).upper() not in SPECIAL_LETTERS:
-            raise OptionError(f"special card {text!r} is not one of {', '.join(SPECIAL_LETTERS)}")
-        return str(text).upper()
-
-    def points_of(value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise OptionError(f"stones must be a whole number of points >= 0, got {value!r}")
-        return value
-
-    hands = options.get("hands", {})
-    specials = options.get("specials", {})
+    hands = per_agent(options, "hands", n, "{agent: ['9', '12', ...]}")
+    specials = per_agent(options, "specials", n, "{agent: ['C', 'M', ...]}")
+    stones = per_agent(options, "stones", n, "{agent: points}")
     destination = options.get("destination")
     return {
-        "hands": {seat_of(a): [number_of(c) for c in cs] for a, cs in hands.items()},
-        "specials": {seat_of(a): [special_of(c) for c in cs] for a, cs in specials.items()},
-        "destination": None if destination is None else number_of(destination),
-        "points": {seat_of(a): points_of(p) for a, p in options.get("stones", {}).items()},
-        "deposit": points_of(options.get("deposit", 0)),
-    }  # fmt: skip
+        "hands": {s: card_list(cs, f"hands.{agent_name(s)}", number_of) for s, cs in hands.items()},
+        "specials": {
+            s: card_list(cs, f"specials.{agent_name(s)}", special_of) for s, cs in specials.items()
+        },
+        "destination": None if destination is None else number_of(destination, "destination"),
+        "points": {s: points_of(p, f"stones.{agent_name(s)}") for s, p in stones.items()},
+        "deposit": points_of(options.get("deposit", 0), "deposit"),
+    }
+
+
+def per_agent(options: dict[str, Any], key: str, n: int, form: str) -> dict[int, Any]:
+    """``options[key]`` as {seat: value}; it must be a dict keyed by agent ids."""
+    value = options.get(key, {})
+    if not isinstance(value, dict):
+        raise OptionError(f"reset option {key}={value!r:.60} must be a dict {form}")
+    return {scenario_seat(agent, n): item for agent, item in value.items()}
+
+
+def card_list(cards: Any, key: str, read: Any) -> list[Any]:
+    """A list of card strings; a lone string ("99") is refused, not read letter by letter."""
+    if not isinstance(cards, (list, tuple)):
+        raise OptionError(
+            f"reset option {key}={cards!r:.60} must be a list of cards, e.g. ['9', '12']"
+        )
+    return [read(card, key) for card in cards]
+
+
+def number_of(text: Any, key: str) -> int:
+    value = int(text) if isinstance(text, str) and text.strip().isdigit() else -1
+    if isinstance(text, int) and not isinstance(text, bool):
+        value = text
+    if value not in data.NUMBERS:
+        raise OptionError(f"reset option {key}: number card {text!r:.40} is not one of '1'..'15'")
+    return value
+
+
+def special_of(text: Any, key: str) -> str:
+    if not isinstance(text, str) or text.upper() not in SPECIAL_LETTERS:
+        raise OptionError(
+            f"reset option {key}: special card {text!r:.40} is not one of "
+            f"{', '.join(SPECIAL_LETTERS)}"
+        )
+    return text.upper()
+
+
+def points_of(value: Any, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_POINTS:
+        raise OptionError(
+            f"reset option {key}={value!r:.40} is not allowed; allowed: a whole number of "
+            f"points 0..{MAX_POINTS}"
+        )
+    return value
 
 
 def new_game_from_scenario(
@@ -168,7 +218,17 @@ class raw_env(FlockAECEnv):
     env_id: ClassVar[str] = "asrus_v0"
     player_counts: ClassVar[tuple[int, ...]] = tuple(sorted(data.PREPARATION))
     default_players: ClassVar[int] = 5
+    default_max_steps: ClassVar[int] = 100_000
+    """A one-round game of 5 is 60 steps; only long multi-round games come near."""
     game_options: ClassVar[tuple[Option, ...]] = GAME_OPTIONS
+    option_samples: ClassVar[tuple[dict[str, Any], ...]] = (
+        {},
+        {"jokers": True, "specials_per_player": 4, "retrogrades": "cancel"},
+        {"rounds": 3, "elimination": False, "retrograde_deposit": "farthest"},
+        {"rounds": None, "target": 150, "majority_ties": "all", "jokers": True},
+        {"hand_size": 3, "removed_numbers": [4, 8, 12], "starting_points": 5},
+        {"hand_size": 1, "specials_per_player": 0, "rounds": 4, "elimination": False},
+    )
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
         "name": "asrus_v0",
@@ -199,8 +259,9 @@ class raw_env(FlockAECEnv):
     def _game_from_dict(self, data_: dict[str, Any]) -> AsrusGame:
         game = AsrusGame.from_dict(data_)
         if game.config != self.config:
-            raise OptionError(
-                f"saved Asrus config {game.config} differs from this env's {self.config}"
+            raise StateDictError(
+                f"game.config: saved Asrus config {game.config} differs from this env's "
+                f"{self.config}"
             )
         return game
 
@@ -232,8 +293,11 @@ def env(**options: Any) -> Any:
 class parallel_env(ParallelEnv):
     """Native parallel Asrus: ``step`` takes every player's action at once.
 
-    Same options, spaces, observations, rewards and rules as the AEC env; a
-    turn is one ``step``.
+    Same options, spaces, observations, rewards and rules as the AEC env: a
+    turn is one ``step``, played through an AEC env inside (the seats commit in
+    order, as they do there), so seeding, the ``max_steps`` cap, rewards and
+    illegal actions follow one implementation. Every live agent sees its own
+    mask at once, and nobody sees who has committed.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -249,8 +313,17 @@ class parallel_env(ParallelEnv):
         self.agents: list[str] = []
         self.observation_spaces = dict(self._aec.observation_spaces)
         self.action_spaces = dict(self._aec.action_spaces)
-        self.game: AsrusGame | None = None
-        self._rng: np.random.Generator | None = None
+
+    @property
+    def game(self) -> AsrusGame | None:
+        """The rules engine of the current game (None before the first reset)."""
+        game = self._aec.game
+        assert game is None or isinstance(game, AsrusGame)
+        return game
+
+    @property
+    def unwrapped(self) -> parallel_env:
+        return self
 
     def observation_space(self, agent: str) -> Any:
         return self.observation_spaces[agent]
@@ -261,54 +334,48 @@ class parallel_env(ParallelEnv):
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        if seed is not None:
-            rng = make_rng(seed)
-        elif self.game is not None:
-            rng = self.game.rng
-        else:
-            rng = make_rng(None)
-        self.game = new_game_from_scenario(self._aec.config, rng, dict(options or {}))
-        self._aec.observer.reset_cache()
+        self._aec.reset(seed=seed, options=options)
         self.agents = list(self.possible_agents)
         return self._observations(), {a: {} for a in self.agents}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
-        game = self._require_game()
-        missing = [a for a in self.agents if a not in actions]
-        if missing:
-            raise OptionError(
-                f"parallel step needs an action for every live agent; missing {missing}"
-            )
-        before = game.scores()
-        offender = self._first_illegal(actions)
-        n = len(self.possible_agents)
-        if offender is not None:
-            rewards = [0.0] * n
-            rewards[offender] = -1.0
-            over = True
-        else:
-            for seat in range(n):
-                game.apply_action(int(actions[agent_name(seat)]))
-            self._aec.observer.reset_cache()
-            after = game.scores()
-            over = game.is_over()
-            mode = self.options["reward"]
-            rewards = score_deltas(before, after) if mode == "score" else [0.0] * n
-            if over and mode == "win":
-                rewards = win_rewards(n, game.winners())
-            elif over and mode == "rank":
-                rewards = rank_rewards(after)
+        self._require_game()
+        self._check_agents(actions)
+        self._first_illegal(actions)  # raises under 'raise', before any seat commits
+        aec = self._aec
+        rewards = dict.fromkeys(self.possible_agents, 0.0)
+        for agent in self.possible_agents:
+            aec.step(actions[agent])
+            for other, value in aec.rewards.items():
+                rewards[other] += value
+            if aec.terminations[agent] or aec.truncations[agent]:
+                break  # penalized, or cut short by max_steps
         agents = list(self.agents)
-        observations = self._observations(live=not over)
-        reward_d = {a: rewards[s] for s, a in enumerate(self.possible_agents) if a in agents}
-        terminations = dict.fromkeys(agents, over)
-        truncations = dict.fromkeys(agents, False)
+        done = bool(aec.terminations[agents[0]] or aec.truncations[agents[0]])
+        observations = self._observations(live=not done)
+        reward_d = {a: rewards[a] for a in agents}
+        terminations = {a: bool(aec.terminations[a]) for a in agents}
+        truncations = {a: bool(aec.truncations[a]) for a in agents}
         infos: dict[str, Any] = {a: {} for a in agents}
-        if over:
+        if done:
             self.agents = []
         if self.render_mode == "human":
             self.render()
         return observations, reward_d, terminations, truncations, infos
+
+    def _check_agents(self, actions: Any) -> None:
+        """One action for each live agent, and nothing for anyone else."""
+        if not isinstance(actions, dict):
+            raise OptionError(
+                f"parallel step takes a dict {{agent: action}}, got {type(actions).__name__}"
+            )
+        missing = [a for a in self.agents if a not in actions]
+        unknown = [a for a in actions if a not in self.agents]
+        if missing or unknown:
+            raise OptionError(
+                f"parallel step needs exactly one action per live agent {self.agents}; "
+                f"missing {missing}, unknown {unknown}"
+            )
 
     def _first_illegal(self, actions: dict[str, Any]) -> int | None:
         """Seat of the first illegal action under 'penalize'; raises under 'raise'."""
@@ -343,22 +410,45 @@ class parallel_env(ParallelEnv):
         return result
 
     def _require_game(self) -> AsrusGame:
-        if self.game is None:
+        game = self.game
+        if game is None:
             raise RuntimeError("asrus_v0: call reset() before using the env")
-        return self.game
+        return game
 
     @property
     def scores(self) -> dict[str, float]:
         return dict(zip(self.possible_agents, self._require_game().scores(), strict=True))
 
+    @property
+    def winners(self) -> list[str]:
+        return self._aec.winners
+
     def view(self, agent: str) -> dict[str, Any]:
-        return self._aec.observer.view(self._require_game(), self.possible_agents.index(agent))
+        return self._aec.view(agent)
 
     def action_to_string(self, agent: str, action: int) -> str:
-        return action_text(int(action))
+        return self._aec.action_to_string(agent, action)
 
     def string_to_action(self, agent: str, text: str) -> int:
-        return parse_action(text)
+        return self._aec.string_to_action(agent, text)
+
+    def state_dict(self) -> dict[str, Any]:
+        """The AEC env's state dict (between turns nobody has committed)."""
+        return self._aec.state_dict()
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Restore a state saved between turns (no seat committed yet)."""
+        game = data.get("game") if isinstance(data, dict) else None
+        pending = game.get("pending") if isinstance(game, dict) else None
+        if isinstance(pending, list) and any(p is not None for p in pending):
+            raise StateDictError(
+                "game.pending: a parallel env loads only states saved between turns "
+                "(no seat committed)"
+            )
+        self._aec.load_state_dict(data)
+        aec = self._aec
+        done = aec.is_truncated() or aec.asrus.over or aec._penalized is not None
+        self.agents = [] if done else list(aec.agents)
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -95,7 +95,10 @@ class AsrusObserver:
         (seats commit in order, so that is what the seat to act sees)."""
         self._max_hand = config.max_hand_size
         self._private_scale = np.array([1.0 / 8.0] * 15 + [1.0 / 3.0] * 6, dtype=np.float32)
-        """Number-card counts are shown / 8, special counts / 3."""
+        """Number-card counts are shown / 8 (no number has more copies), special
+        counts / 3 (2 of each kind, 3 jokers)."""
+        self._special_deck = float(config.special_deck_size)
+        """Most specials one player can hold (a scenario may give one player all)."""
         self._at = {name: lo for name, (lo, _) in offsets.items()}
 
     def _rotation(self, seat: int) -> np.ndarray:
@@ -151,7 +154,7 @@ class AsrusObserver:
         points, held = at["points"], at["specials_held"]
         for seat in range(n):
             buf[points + seat] = game.points[seat] / total
-            buf[held + seat] = sum(game.specials[seat]) / 3.0
+            buf[held + seat] = sum(game.specials[seat]) / self._special_deck
         first_hand = game.hands[0]
         buf[at["hand_left"]] = sum(first_hand) / self._max_hand  # all hands alike
         result = game.last_result
@@ -177,8 +180,9 @@ class AsrusObserver:
             buf[progress + 1] = min(1.0, (game.round - 1) / self.config.rounds)
         lottery = game.last_lottery
         if lottery is not None:
-            buf[at["lottery_winner"] + lottery.winner] = 1.0
-            buf[at["lottery_amount"]] = lottery.amount / total
+            for seat in lottery.winners:
+                buf[at["lottery_winner"] + seat] = 1.0
+            buf[at["lottery_amount"]] = lottery.share * len(lottery.winners) / total
 
     # -- words ---------------------------------------------------------------
 
@@ -233,7 +237,12 @@ def render_view(view: dict[str, Any], all_views: dict[str, dict[str, Any]] | Non
         lines.append("last turn: " + describe_last_turn(view["last_turn"]))
     if view["lottery"] is not None:
         lottery = view["lottery"]
-        lines.append(f"lottery: {lottery['winner']} drew lowest and takes {lottery['amount']}")
+        if len(lottery["winners"]) == 1:
+            won = f"{lottery['winners'][0]} drew lowest and takes {lottery['share']}"
+        else:
+            tied = ", ".join(lottery["winners"])
+            won = f"no single lowest card; {tied} take {lottery['share']} each"
+        lines.append(f"lottery: {won}")
     for agent, points in view["points"].items():
         mark = ">" if agent == view["to_act"] else " "
         line = f"{mark} {agent}: {points:>4} pts  specials {view['specials_held'][agent]}"
@@ -289,8 +298,9 @@ def lottery_view(game: AsrusGame, agents: list[str]) -> dict[str, Any]:
     assert lottery is not None
     return {
         "draws": [{agents[s]: str(c) for s, c in d.items()} for d in lottery.draws],
-        "winner": agents[lottery.winner],
+        "winners": [agents[s] for s in lottery.winners],
         "amount": lottery.amount,
+        "share": lottery.share,
     }
 
 

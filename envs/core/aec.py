@@ -27,7 +27,7 @@ from .errors import FlockgymError, IllegalActionError, OptionError, StateDictErr
 from .game import NO_PLAYER, GameEngine
 from .options import Option, common_options, resolve_options
 from .rewards import rank_rewards, score_deltas, win_rewards
-from .rng import make_rng
+from .rng import copy_rng, make_rng
 
 STATE_FORMAT = "flockgym-state"
 STATE_VERSION = 2
@@ -195,7 +195,8 @@ class FlockAECEnv(AECEnv):
         if seed is not None:
             rng = make_rng(int(seed))
         elif self.game is not None:
-            rng = self.game.rng
+            # A copy: if the deal fails, the previous game and its generator are untouched.
+            rng = copy_rng(self.game.rng)
         else:
             rng = make_rng(None)
         self.game = self._new_game(rng, dict(options or {}))
@@ -532,13 +533,11 @@ class FlockAECEnv(AECEnv):
         saved = data.get("options")
         if not isinstance(saved, dict):
             raise StateDictError("state dict has no 'options' section (dict)")
-        structural = {o.name for o in self.option_table() if o.affects_spaces}
+        structural = self._structural_options()
         differing = sorted(
-            k
-            for k in structural
-            if k in saved and as_json(saved[k]) != as_json(self.options.get(k))
+            k for k, mine in structural.items() if k in saved and as_json(saved[k]) != mine
         )
-        missing = sorted(structural - set(saved))
+        missing = sorted(set(structural) - set(saved))
         if differing or missing:
             detail = ", ".join(
                 f"{k}: saved {saved.get(k)!r}, env {self.options.get(k)!r}"
@@ -550,6 +549,16 @@ class FlockAECEnv(AECEnv):
             )
         if "game" not in data:
             raise StateDictError("state dict has no 'game' section")
+
+    def _structural_options(self) -> dict[str, Any]:
+        """This env's options that a saved state must share, as JSON types (built
+        once: every load compares against them)."""
+        cached = getattr(self, "_structural_cache", None)
+        if cached is None:
+            table = self.option_table()
+            cached = {o.name: as_json(self.options.get(o.name)) for o in table if o.affects_spaces}
+            self._structural_cache = cached
+        return cached
 
     def _check_action_range(self, action: Any) -> int:
         """``action`` as a plain int if it is an integer id in range; else raise."""
