@@ -286,7 +286,7 @@ def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict
         if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6:
             return value
         names = ", ".join(b.name for b in data.BERZERKERBIRDZ)
-        raise OptionError(f"Berzerkerbird {value!r} is not one of 1-6 or {names}")
+        raise OptionError(f"reset option berzerkers: {_short(value)} is not one of 1-6 or {names}")
 
     def points_of(agent: Any, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SCORE:
@@ -319,7 +319,9 @@ def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict
         raise OptionError("reset option 'berzerkers' needs berzerkerbirdz=True")
     turn = options.get("turn", 1)
     if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= config.turns:
-        raise OptionError(f"reset option turn={turn!r} is not allowed; allowed: 1..{config.turns}")
+        raise OptionError(
+            f"reset option turn={_short(turn)} is not allowed; allowed: 1..{config.turns}"
+        )
     trump = options.get("trump")
     return {
         "hands": hands,

@@ -1157,7 +1157,7 @@ class AstrobirdzGame(GameEngine):
         giver = self.astroboard_giver(partner)
         receiver = holder if giver == partner else partner
         self.holders[index] = receiver
-        self.transfer = [giver, receiver, index]
+        self.transfer, self.astro_partner = [giver, receiver, index], -1
         self._score()
 
     def _score(self) -> None:

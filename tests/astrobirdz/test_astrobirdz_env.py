@@ -166,6 +166,8 @@ def test_scenario_places_hands_trump_birds_turn_and_scores():
         ),
         ({"turn": 9}, r"turn=9 is not allowed; allowed: 1\.\.6"),
         ({"turn": 0}, r"allowed: 1\.\.6"),
+        ({"turn": 10**400}, r"turn=1000000000000.*\.\.\. is not allowed; allowed: 1\.\.6"),
+        ({"berzerkers": {"player_0": 10**400}}, r"berzerkers: 100000.*\.\.\. is not one of 1-6"),
         (
             {"scores": {"player_0": -3}},
             r"scores\['player_0'\] must be a whole number 0\.\.1000000, got -3",

@@ -107,7 +107,8 @@ def check_state(
             assert np.array_equal(vector, reference.encode(seat)), (agent, g.phase)
         if agent != acting or g.over:
             assert not mask.any()
-    if g.over:
+    if g.over:  # the final state saves and loads too
+        assert AstrobirdzGame.from_dict(g.to_dict()).to_dict() == g.to_dict()
         return
     mask = raw.observe(acting)["action_mask"]
     legal = set(np.flatnonzero(mask).tolist())

@@ -6,6 +6,8 @@ end of the game."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from aec_helpers import random_action
@@ -415,3 +417,29 @@ def test_orange_3_reshuffles_the_discards_when_the_deck_runs_out():
     kept = [c for s in range(6) for c in hand(env, s) if c[1] in "12"]
     assert g.discards == [] and len(g.deck) == 5
     assert len(kept) == 12 - len(g.deck)
+
+
+def test_the_last_turns_astroboard_move_is_shown_when_the_game_ends_and_saves():
+    """3 players, turn 5 (the last): player_2 guessed 4 and takes all five
+    tricks; it gives trick 3 to player_0 (guessed 1): the game ends, the view
+    shows the move, and the final state saves and loads."""
+    hands = {2: ["R9", "R8", "R7", "R6", "R5"], 0: ["B1", "B2", "B3", "B4", "B5"],
+             1: ["G1", "G2", "G3", "G4", "G5"]}  # fmt: skip
+    env = table(3, hands=hands, trump="R4", turn=5, berzerkerbirdz=False)
+    steps(env, [(2, "guess 4"), (0, "guess 1"), (1, "guess 0")])
+    for k in range(5):
+        steps(env, [(2, hands[2][k]), (0, hands[0][k]), (1, hands[1][k])])
+    steps(env, [(2, "player_0"), (2, "trick 3")])
+    g = game(env)
+    assert g.over and g.holders == [2, 2, 0, 2, 2]
+    view = env.unwrapped.view("player_1")
+    assert view["astroboard_transfer"] == {"from": "player_2", "to": "player_0", "trick": 3}
+    assert [t["held_by"] for t in view["tricks"]] == ["player_2"] * 2 + ["player_0"] + [
+        "player_2"
+    ] * 2
+    assert view["astroboard_partner"] is None
+    assert turn_totals(env) == [1 + 5 + 2, 5, 4 + 5 + 5 + 5 + 4 * 2]
+    other = astrobirdz_v0.env(num_players=3, berzerkerbirdz=False)
+    other.reset(seed=0)
+    other.unwrapped.load_state_dict(json.loads(json.dumps(env.unwrapped.state_dict())))
+    assert other.unwrapped.view("player_1") == view
