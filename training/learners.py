@@ -19,10 +19,11 @@ A new mask-aware learner subclasses :class:`Learner` and calls
 from __future__ import annotations
 
 import io
+import itertools
 import zipfile
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import numpy as np
 import torch
@@ -45,8 +46,9 @@ class Learner(ABC):
     name: ClassVar[str]
     params_model: ClassVar[type[AlgoParams]]
 
-    def check(self, params: Any, n_envs: int) -> list[str]:
-        """Problems that involve several config keys (one string each, naming them)."""
+    def check(self, params: Any, n_envs: int, observation_size: int, num_actions: int) -> list[str]:
+        """Problems that involve several config keys or the env's shapes (one string
+        each, naming the keys and what is allowed)."""
         return []
 
     @abstractmethod
@@ -88,16 +90,23 @@ class Learner(ABC):
 ACTIVATIONS = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}
 POLICY_MEMBER = "policy.pth"
 """The policy's state dict inside a checkpoint zip (where ``model.save`` puts it)."""
+MAX_NETWORK_PARAMETERS = 50_000_000
+"""Largest policy network trained or loaded (200 MB of float32 weights): a bound
+checked before anything is built, so a typo or a doctored checkpoint cannot ask
+for tens of gigabytes."""
+MAX_LAYERS = 16
+MAX_ROLLOUT_BYTES = 2**30
+"""Largest rollout buffer (observations, masks and per-step numbers, float32)."""
 
 
 class MaskablePPOParams(AlgoParams):
     """Hyperparameters of sb3-contrib's MaskablePPO (PPO whose policy never puts
     probability on a masked action, in rollouts and in updates)."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
     name: Literal["maskable_ppo"] = Field("maskable_ppo", description="this learner")
-    learning_rate: float = Field(3e-4, gt=0, description="Adam step size (constant)")
+    learning_rate: float = Field(3e-4, gt=0, le=1, description="Adam step size (constant)")
     n_steps: int = Field(256, ge=1, description="steps per env in each rollout")
     batch_size: int = Field(256, ge=2, description="minibatch size of the updates")
     n_epochs: int = Field(4, ge=1, description="passes over each rollout")
@@ -110,10 +119,12 @@ class MaskablePPOParams(AlgoParams):
     target_kl: float | None = Field(
         None, gt=0, description="stop an update early past this KL (None: never)"
     )
-    net_arch: list[int] = Field(
+    net_arch: list[Annotated[int, Field(ge=1)]] = Field(
         default_factory=lambda: [128, 128],
         min_length=1,
-        description="hidden layer sizes of the policy and value networks",
+        max_length=MAX_LAYERS,
+        description="hidden layer sizes of the policy and value networks (each has its own; "
+        f"at most {MAX_NETWORK_PARAMETERS:,} parameters in all)",
     )
     activation: Literal["tanh", "relu"] = Field("tanh", description="hidden layer activation")
 
@@ -125,15 +136,64 @@ class MaskablePPOLearner(Learner):
     name = "maskable_ppo"
     params_model = MaskablePPOParams
 
-    def check(self, params: MaskablePPOParams, n_envs: int) -> list[str]:
+    def check(
+        self, params: MaskablePPOParams, n_envs: int, observation_size: int, num_actions: int
+    ) -> list[str]:
+        problems = []
         rollout = params.n_steps * n_envs
         if params.batch_size > rollout:
-            return [
+            problems.append(
                 f"algo.batch_size = {params.batch_size} is larger than a rollout "
                 f"(algo.n_steps {params.n_steps} x n_envs {n_envs} = {rollout}); allowed: "
                 f"at most {rollout}"
+            )
+        per_step = rollout_bytes_per_step(observation_size, num_actions)
+        if rollout * per_step > MAX_ROLLOUT_BYTES:
+            problems.append(
+                f"algo.n_steps x n_envs = {params.n_steps:,} x {n_envs} steps per rollout "
+                f"would need a {rollout * per_step / 2**30:,.1f} GiB rollout buffer "
+                f"(observation {observation_size}, {num_actions} actions); allowed: at most "
+                f"{MAX_ROLLOUT_BYTES // 2**30} GiB, i.e. algo.n_steps <= "
+                f"{MAX_ROLLOUT_BYTES // (per_step * n_envs):,} with {n_envs} envs"
+            )
+        problems += self.network_problems(
+            self.network_config(params), observation_size, num_actions, "algo."
+        )
+        return problems
+
+    def network_problems(
+        self, config: Any, observation_size: int, num_actions: int, prefix: str = ""
+    ) -> list[str]:
+        """What is wrong with a network config (from a config or a checkpoint's
+        metadata), checked before anything is built; ``prefix`` names its keys."""
+        if not isinstance(config, dict) or set(config) != {"net_arch", "activation"}:
+            return [
+                f"{prefix.rstrip('.') or 'network'} = {config!r}: allowed: a mapping of "
+                f"net_arch (a list of layer sizes) and activation"
             ]
-        return []
+        arch, activation = config["net_arch"], config["activation"]
+        if (
+            not isinstance(arch, list)
+            or not 1 <= len(arch) <= MAX_LAYERS
+            or not all(type(size) is int and size >= 1 for size in arch)
+        ):
+            return [
+                f"{prefix}net_arch = {arch!r}: allowed: a list of 1 to {MAX_LAYERS} "
+                "layer sizes, integers >= 1"
+            ]
+        problems = []
+        if activation not in ACTIVATIONS:
+            problems.append(
+                f"{prefix}activation = {activation!r}: allowed: {', '.join(ACTIVATIONS)}"
+            )
+        count = parameter_count(arch, observation_size, num_actions)
+        if count > MAX_NETWORK_PARAMETERS:
+            problems.append(
+                f"{prefix}net_arch = {arch!r}: a network of {count:,} parameters for "
+                f"observation {observation_size} and {num_actions} actions; allowed: at most "
+                f"{MAX_NETWORK_PARAMETERS:,}"
+            )
+        return problems
 
     def build(self, env: Any, params: MaskablePPOParams, seed: int) -> Any:
         from sb3_contrib import MaskablePPO
@@ -213,6 +273,22 @@ class MaskablePPOLearner(Learner):
             "net_arch": list(config["net_arch"]),
             "activation_fn": ACTIVATIONS[config["activation"]],
         }
+
+
+def parameter_count(net_arch: list[int], observation_size: int, num_actions: int) -> int:
+    """Weights and biases of a MaskablePPO MLP policy: separate policy and value
+    MLPs of ``net_arch``, then the action head and the value head."""
+    sizes = [observation_size, *net_arch]
+    mlp = sum(n_in * n_out + n_out for n_in, n_out in itertools.pairwise(sizes))
+    last = net_arch[-1]
+    return 2 * mlp + (last * num_actions + num_actions) + (last + 1)
+
+
+def rollout_bytes_per_step(observation_size: int, num_actions: int) -> int:
+    """Bytes one env step takes in the rollout buffer: the observation, the action
+    mask and seven float32 numbers (action, reward, return, start, value, log
+    probability, advantage)."""
+    return 4 * (observation_size + num_actions + 7)
 
 
 # ---- the registry ------------------------------------------------------------------
