@@ -45,12 +45,21 @@ def write_atomic(path: Path, data: bytes) -> Path:
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, path)
-    except OSError as err:
+    except BaseException as err:  # a full disk, or a kill mid-write: leave nothing behind
         with contextlib.suppress(OSError):
             os.unlink(temporary)
-        raise OutputError(f"cannot write {path}: {describe(err)}") from None
+        if isinstance(err, OSError):
+            raise OutputError(f"cannot write {path}: {describe(err)}") from None
+        raise
     sync_folder(path.parent)
     return path
+
+
+def remove_partial_files(folder: Path) -> None:
+    """Remove temporary files a killed process left in ``folder`` and below."""
+    for path in Path(folder).rglob(f"{TEMPORARY_PREFIX}*"):
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 def write_text_atomic(path: Path, text: str) -> Path:

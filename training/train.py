@@ -45,7 +45,7 @@ from .checkpoints import (
 )
 from .config import TrainConfig, config_to_yaml, load_config
 from .evaluate import TournamentResult, derive_seed, save_result, tournament
-from .files import OutputError, describe, write_text_atomic
+from .files import OutputError, describe, remove_partial_files, write_text_atomic
 from .learners import Learner, get_learner
 from .policies import (
     CheckpointMeta,
@@ -90,6 +90,7 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
         run_dir = resume
         point = read_resume_point(run_dir, config)  # all checked; nothing written yet
         truncate_logs(run_dir, point.state.logs)  # what was logged after it is redone
+        remove_partial_files(run_dir)  # a write the crash cut short
     else:
         run_dir = new_run_dir(config.output.dir, config.output.name, config.env.id, config_stem)
         point = None
