@@ -83,4 +83,3 @@ def test_a_progress_line_cut_short_by_a_crash_is_skipped(tmp_path: Path) -> None
     (tmp_path / "progress.jsonl").write_text(f"{record[:10]}\n{record}\n")
     with pytest.raises(RunError, match="line 1 is not a JSON record"):
         read_progress(tmp_path)
-
