@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from .files import append_line, make_folder, write_text_atomic
+from .files import OutputError, append_line, describe, make_folder, write_text_atomic
 
 PACKAGES = (
     "flockgym",
@@ -324,7 +324,8 @@ def truncate_logs(run_dir: Path, lengths: dict[str, int]) -> None:
             elif path.stat().st_size > lengths[name]:
                 os.truncate(path, lengths[name])
         except OSError as err:
-            raise RunError(f"cannot roll back {path} to the checkpoint: {err.strerror}") from None
+            reason = describe(err)
+            raise OutputError(f"cannot roll back {path} to the checkpoint: {reason}") from None
 
 
 # ---- generator states ------------------------------------------------------------------

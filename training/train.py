@@ -140,13 +140,14 @@ def run(config: TrainConfig, run_dir: Path, point: ResumePoint | None) -> Path:
             "reward_scale": config.env.reward_scale,
         },
     )
-    model = learner.build(venv, config.algo, config.seed)
-    if point is not None:
-        learner.restore(model, point.learner_state)
-        restore_generators(point.generators)  # after build: building reseeds the globals
-    logger = configure(str(run_dir / "tb"), ["tensorboard"])
-    model.set_logger(logger)
+    logger = None
     try:
+        model = learner.build(venv, config.algo, config.seed)
+        if point is not None:
+            learner.restore(model, point.learner_state)
+            restore_generators(point.generators)  # after build: building reseeds the globals
+        logger = configure(str(run_dir / "tb"), ["tensorboard"])
+        model.set_logger(logger)
         step = model.num_timesteps
         checkpoint = state.checkpoint if state else ""
         train_seconds = 0.0
@@ -163,7 +164,8 @@ def run(config: TrainConfig, run_dir: Path, point: ResumePoint | None) -> Path:
             )
             print(f"trained {trained} steps at {trained / train_seconds:.0f} steps/s")
     finally:
-        logger.close()
+        if logger is not None:
+            logger.close()
         venv.close()
     print(f"run folder: {run_dir}")
     return run_dir
