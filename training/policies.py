@@ -136,7 +136,7 @@ def in_range(key: str, value: int) -> bool:
 
 def meta_problems(fields: dict[str, Any]) -> list[str]:
     """Every field of ``flockgym.json`` of the right type and range (one line each)."""
-    problems = [f"unknown field {k!r}" for k in fields if k not in META_FIELDS]
+    problems = [f"unknown field {k!r:.80}" for k in fields if k not in META_FIELDS]
     problems += [f"missing field {k!r}" for k in REQUIRED_META if k not in fields]
     for key, value in fields.items():
         if key not in META_FIELDS:
