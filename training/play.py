@@ -16,6 +16,7 @@ game (``flockgym replay FILE`` replays it).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -31,6 +32,11 @@ from .serve.narration import Narrator
 from .serve.records import GameLog, game_options, number, record_file_name
 
 HELP = "type a move as listed (e.g. its action string) or #id; '?' lists the moves, 'quit' leaves"
+ACTION_ID = re.compile(r"#?([0-9]{1,9})")
+"""An action id as typed: ASCII digits, at most nine (no id is longer; never
+``int()`` of an unbounded string)."""
+LONGEST_MOVE = 200
+"""Longer input is no move of any game; it is refused without being parsed."""
 
 
 class GameAbandoned(Exception):
@@ -49,7 +55,7 @@ def play_terminal(
 ) -> dict[str, Any]:
     """Play one game; return its summary (points, winners, the person's rank).
 
-    With ``save_dir`` the game is saved there as JSON after every move (the
+    With ``save_dir`` the game is saved there as JSON as it goes (the
     format of ``flockgym serve``; a game left early is saved as abandoned)."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     env_options = dict(env_options or {})
@@ -192,14 +198,25 @@ def ask_move(raw: Any, agent: str, stdin: TextIO, say: Any) -> int:
             continue
         action = read_move(raw, agent, text)
         if action is None:
-            say(f"{text!r} is not a legal move now. {HELP}")
+            last = int(raw.action_space(agent).n) - 1
+            say(
+                f"{shorten(text)!r} is not a legal move now (action ids are #0 to #{last}, "
+                f"and only the listed ones are legal). {HELP}"
+            )
             say(legal_moves_text(raw, agent))
             continue
         return action
 
 
+def shorten(text: str, limit: int = 40) -> str:
+    """``text``, cut to ``limit`` characters with the count of the rest."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text) - limit} more)"
+
+
 def read_move(raw: Any, agent: str, text: str) -> int | None:
     """The legal action id ``text`` names (action string, ``#id`` or bare id), else None."""
+    if len(text) > LONGEST_MOVE:
+        return None
     legal = set(raw.legal_actions(agent))
     try:
         action = raw.string_to_action(agent, text)
@@ -207,9 +224,9 @@ def read_move(raw: Any, agent: str, text: str) -> int | None:
         action = None
     if action is not None and action in legal:
         return action
-    digits = text.removeprefix("#")
-    if digits.isdigit() and int(digits) in legal:
-        return int(digits)
+    typed_id = ACTION_ID.fullmatch(text)
+    if typed_id and int(typed_id.group(1)) in legal:
+        return int(typed_id.group(1))
     return None
 
 
