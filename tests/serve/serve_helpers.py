@@ -21,7 +21,8 @@ from starlette.testclient import TestClient
 
 from flockgym.envs import entry, list_envs
 from flockgym.training.learners import get_learner
-from flockgym.training.policies import CheckpointMeta, env_shapes, write_meta
+from flockgym.training.checkpoints import write_checkpoint as write_zip
+from flockgym.training.policies import CheckpointMeta, env_shapes, meta_member
 from flockgym.training.serve import ServerConfig, create_app
 
 SMALL_OPTIONS: dict[str, dict[str, Any]] = {
@@ -51,9 +52,8 @@ def write_checkpoint(path: Path, env_id: str, options: dict[str, Any]) -> Path:
         policy = learner.network(config, size, actions)
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    learner.save_network(Model(), path)
-    write_meta(path, CheckpointMeta(env_id, resolved, size, actions, "maskable_ppo", config))
-    return path
+    meta = CheckpointMeta(env_id, resolved, size, actions, "maskable_ppo", config)
+    return write_zip(path, learner.network_members(Model()) | meta_member(meta))
 
 
 def models_folder(root: Path) -> Path:

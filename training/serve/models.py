@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..checkpoints import CheckpointArchive
 from ..policies import CheckpointError, read_meta, run_policy_file
 
 SHIPPED_LABEL = "shipped"
@@ -137,7 +138,8 @@ def make_entry(label: str, root: Path, listed: Path, policy_file: Path) -> Model
     if not resolved.is_relative_to(root) or not resolved.is_file():
         return None
     try:
-        meta = read_meta(resolved)
+        with CheckpointArchive(resolved) as archive:
+            meta = read_meta(archive)
     except CheckpointError:
         return None
     relative = listed.relative_to(root).as_posix()
