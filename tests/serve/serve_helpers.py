@@ -20,8 +20,8 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from flockgym.envs import entry, list_envs
-from flockgym.training.learners import get_learner
 from flockgym.training.checkpoints import write_checkpoint as write_zip
+from flockgym.training.learners import get_learner
 from flockgym.training.policies import CheckpointMeta, env_shapes, meta_member
 from flockgym.training.serve import ServerConfig, create_app
 
