@@ -250,6 +250,10 @@ class SkybirdsObserver:
         passed, shown = game.passed, self._passed
         if passed != shown:
             base = at["passed"]
+            if not game.passes:  # a Squadron was played: nobody has passed since
+                store[base : base + self.n] = 0.0
+                self._passed = [False] * self.n
+                return
             for s in range(self.n):
                 flag = bool(passed[s]) if passed else False
                 if flag != shown[s]:
