@@ -136,6 +136,18 @@ HOLDING_COLUMNS = 22
 """Columns of a seat's holdings, as :meth:`AsrusGame.holdings`: 0 always 1, 1-15
 the number cards, 16-21 the C B D M R joker specials."""
 SPECIALS_AT = 16
+ONE_HOT_15 = np.vstack([np.zeros(15), np.eye(15)]).astype(np.float32)
+"""Row k: the one-hot of number k (row 0: none)."""
+PLAY_NUMBER_ONE_HOT = ONE_HOT_15[np.concatenate([[0], ACTION_NUMBER])]
+"""Row a + 1: the one-hot number card of action id a (row 0, for -1: none)."""
+PLAY_SLOT_ONE_HOT = np.vstack([np.zeros(NUM_SLOTS), np.eye(NUM_SLOTS)[ACTION_SLOT]]).astype(
+    np.float32
+)
+"""Row a + 1: the one-hot slot of action id a (row 0, for -1: none)."""
+KIND_ONE_HOT = np.vstack([np.zeros(len(OUTCOME_KINDS)), np.eye(len(OUTCOME_KINDS))]).astype(
+    np.float32
+)
+"""Row k + 1: the one-hot of outcome kind k (row 0, for -1: no last turn)."""
 FAR = 1 << 20
 """Larger than any (doubled) distance: the neutral element of a masked min."""
 
@@ -235,10 +247,17 @@ class VectorAsrus:
         self._deck = np.array(full_number_pile(self.config), dtype=np.int64)
         self._special_deck = np.array(full_special_pile(self.config.jokers), dtype=np.int64)
         self._eliminated_at = math.ceil(n / 4)
+        self._winner_one_hot = np.vstack([np.zeros(n), np.eye(n)]).astype(np.float32)
         self._private_scale = np.array([1.0 / 8.0] * 15 + [1.0 / 3.0] * 6, dtype=np.float32)
         self._allocate(num_games)
         self.rngs: list[np.random.Generator] = [make_rng(None) for _ in range(num_games)]
         self._dealt = False
+        self._masks: np.ndarray | None = None
+        self._observations: np.ndarray | None = None
+        self._seat_range = np.arange(n)
+        self._rotated_seats = (self._seat_range[:, None] + self._seat_range[None, :]) % n
+        """[s, rel]: the seat ``rel`` places after ``s`` (the observation's order)."""
+        self._game_rows = np.arange(num_games) * n
 
     # ---- state ---------------------------------------------------------------
 
@@ -319,12 +338,13 @@ class VectorAsrus:
             for seed in seeds:
                 check_seed(seed)
         setups = self._scenarios(scenarios, idx.size)
-        # Copies: if a scenario cannot be dealt, every game and generator is untouched.
         rngs = [
             make_rng(int(seeds[i])) if seeds is not None and seeds[i] is not None
-            else copy_rng(self.rngs[b])
+            else copy_rng(self.rngs[b]) if setups[i]
+            else self.rngs[b]
             for i, b in enumerate(idx.tolist())
         ]  # fmt: skip
+        # A scenario deals from a copy: if it cannot be dealt, nothing has changed.
         games_given = [i for i, s in enumerate(setups) if s]
         scalar = {
             i: new_game_from_scenario(self.config, rngs[i], setups[i]) for i in games_given
@@ -341,6 +361,7 @@ class VectorAsrus:
         for i, game in scalar.items():
             self._load_one(int(idx[i]), game, 0)
         self._dealt = True
+        self._masks = self._observations = None
 
     def _scenarios(self, scenarios: Any, count: int) -> list[dict[str, Any]]:
         if scenarios is None:
@@ -426,6 +447,7 @@ class VectorAsrus:
             self._clear(np.array([b]))
             self._load_one(b, game, 0 if steps is None else int(steps[b]))
         self._dealt = True
+        self._masks = self._observations = None
 
     def _load_one(self, b: int, game: AsrusGame, steps: int) -> None:
         self.rngs[b] = copy_rng(game.rng)
@@ -515,91 +537,116 @@ class VectorAsrus:
         """[B] the seat to act in each game; -1 where the game is done."""
         return np.where(self.done, -1, self.committed)
 
+    def _mask_table(self) -> np.ndarray:
+        """Every seat's legal mask this turn, ``[B, n, 195]`` int8, built once per
+        turn: cards move only when a turn resolves or a game is dealt, so the
+        steps in between read rows of it (read-only: callers get copies)."""
+        if self._masks is None:
+            self._require_dealt()
+            held = self.holdings
+            has_number = held[:, :, 1:16] > 0
+            slot_ok = held[:, :, SLOT_COLUMNS] > 0
+            masks = (has_number[:, :, :, None] & slot_ok[:, :, None, :]).view(np.int8)
+            self._masks = masks.reshape(self.num_games, self.num_players, NUM_ACTIONS)
+        return self._masks
+
+    def _observation_table(self) -> np.ndarray:
+        """Every seat's observation this turn, ``[B, n, D]``, with the committed
+        flags left 0 (each call writes them): built once per turn, like
+        :meth:`_mask_table`."""
+        if self._observations is None:
+            self._require_dealt()
+            self._observations = self._observation_source().take(self._index, axis=1)
+        return self._observations
+
+    def _rows(self, seats: np.ndarray) -> np.ndarray:
+        """Row of ``(game b, seats[b])`` in arrays flattened to ``[B * n, ...]``."""
+        return self._game_rows + np.maximum(seats, 0)
+
     def legal_masks_of(self, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """[G, 195] int8 legal actions of ``seats[i]`` in ``games[i]`` this turn
         (whatever the game's state: callers zero the rows of finished games)."""
-        held = self.holdings[games, seats]
-        has_number = held[:, 1:16] > 0
-        slot_ok = held[:, SLOT_COLUMNS] > 0
-        masks = has_number[:, :, None] & slot_ok[:, None, :]
-        return masks.reshape(len(games), NUM_ACTIONS).view(np.int8)
+        masks = self._mask_table()
+        rows = np.asarray(games) * self.num_players + np.asarray(seats)
+        return masks.reshape(-1, NUM_ACTIONS).take(rows, axis=0)
 
-    def masks(self, to_act_only: bool = False) -> np.ndarray:
-        """[B, n, 195] int8 (see the module docstring)."""
-        held = self.holdings
-        has_number = held[:, :, 1:16] > 0
-        slot_ok = held[:, :, SLOT_COLUMNS] > 0
-        masks = has_number[:, :, :, None] & slot_ok[:, :, None, :]
+    def masks(self, seats: np.ndarray | None = None, to_act_only: bool = False) -> np.ndarray:
+        """[B, n, 195] int8 (see the module docstring), or [B, 195] with ``seats``
+        (one seat per game, e.g. :meth:`current_players`)."""
+        table = self._mask_table()
         live = ~self.done
+        if seats is not None:
+            seats = np.asarray(seats)
+            masks = table.reshape(-1, NUM_ACTIONS).take(self._rows(seats), axis=0)
+            if to_act_only:
+                live &= seats == self.committed
+            if not live.all():
+                masks[~live] = 0
+            return masks
+        masks = table.copy()
         if to_act_only:
-            rows = np.arange(self.num_players)[None, :] == self.committed[:, None]
-            masks &= (rows & live[:, None])[:, :, None, None]
-        else:
-            masks &= live[:, None, None, None]
-        return masks.reshape(self.num_games, self.num_players, NUM_ACTIONS).view(np.int8)
+            masks *= (self._seat_range[None, :] == self.committed[:, None])[:, :, None]
+        if not live.all():
+            masks[~live] = 0
+        return masks
 
     def observations(self, seats: np.ndarray | None = None) -> np.ndarray:
         """[B, n, D] float32, or [B, D] with ``seats`` (one seat per game)."""
-        source = self._observation_source()
+        matrix = self._observation_table()
+        lo, hi = self.observer.offsets["committed"]
         if seats is None:
-            return source[:, self._index]
+            out = matrix.copy()
+            out[:, :, lo:hi] = self._rotated_seats[None] < self.committed[:, None, None]
+            return out
         seats = np.asarray(seats)
-        return source[np.arange(self.num_games)[:, None], self._index[seats]]
+        out = matrix.reshape(-1, self.observation_size).take(self._rows(seats), axis=0)
+        rotated = self._rotated_seats[np.maximum(seats, 0)]
+        out[:, lo:hi] = rotated < self.committed[:, None]
+        return out
+
+    def _require_dealt(self) -> None:
+        if not self._dealt:
+            raise RuntimeError("asrus vector engine: call reset() before using it")
 
     def _observation_source(self) -> np.ndarray:
         """[B, D + 21n]: every public field in absolute seat order, then every
         seat's hand and specials; :meth:`observations` gathers each seat's vector
-        from it (the same arithmetic as :class:`AsrusObserver`, so the floats are
-        identical)."""
+        from it. The same arithmetic as :class:`AsrusObserver` (each ratio
+        computed in float64 and stored as float32), so the floats are identical;
+        one-hot fields are rows of small tables, so every field is one slice."""
         b, n, at = self.num_games, self.num_players, self._at
         size = self.observation_size
-        rows = np.arange(b)
         source = np.zeros((b, size + 21 * n), dtype=np.float32)
+
+        def put(name: str, values: Any) -> None:
+            lo, hi = self.observer.offsets[name]
+            source[:, lo:hi] = np.reshape(values, (b, hi - lo))
+
         total = np.maximum(1, self.points.sum(axis=1) + self.deposit)
-        source[rows, at["destination"] + self.destination - 1] = 1.0
-        source[:, at["destination_card"]] = self.destination_card
-        source[:, at["deposit"]] = self.deposit / total
-        points = at["points"]
-        source[:, points : points + n] = self.points / total[:, None]
+        put("destination", ONE_HOT_15[self.destination])
+        put("destination_card", self.destination_card)
+        put("deposit", self.deposit / total)
+        put("points", self.points / total[:, None])
         held = self.holdings[:, :, SPECIALS_AT:].sum(axis=2)
-        source[:, at["specials_held"] : at["specials_held"] + n] = held / float(
-            self.config.special_deck_size
-        )
+        put("specials_held", held / float(self.config.special_deck_size))
         cards_left = self.holdings[:, 0, 1:16].sum(axis=1)
-        source[:, at["hand_left"]] = cards_left / self.config.max_hand_size
-        committed = at["committed"]
-        source[:, committed : committed + n] = np.arange(n)[None, :] < self.committed[:, None]
-        self._write_last_turn(source, at)
-        source[:, at["revealed"] : at["revealed"] + 15] = self.revealed[:, 1:] / 8.0
+        put("hand_left", cards_left / self.config.max_hand_size)
+        put("last_numbers", PLAY_NUMBER_ONE_HOT[self.last_plays + 1])
+        put("last_specials", PLAY_SLOT_ONE_HOT[self.last_plays + 1])
+        put("last_kind", KIND_ONE_HOT[self.last_kind + 1])
+        put("last_winner", self._winner_one_hot[self.last_winner + 1])
+        put("last_blackhole", self.last_blackhole)
+        put("revealed", self.revealed[:, 1:] / 8.0)
         progress = at["progress"]
         hand_size = np.maximum(1, cards_left + self.turn - 1)
         source[:, progress] = np.minimum(1.0, (self.turn - 1) / hand_size)
         if self.config.rounds:
             source[:, progress + 1] = np.minimum(1.0, (self.round - 1) / self.config.rounds)
-        lottery = at["lottery_winner"]
-        source[:, lottery : lottery + n] = self.lottery_winners
-        source[:, at["lottery_amount"]] = self.lottery_paid / total
-        private = np.multiply(self.holdings[:, :, 1:].astype(np.float32), self._private_scale)
+        put("lottery_winner", self.lottery_winners)
+        put("lottery_amount", self.lottery_paid / total)
+        private = np.multiply(self.holdings[:, :, 1:], self._private_scale, dtype=np.float32)
         source[:, size:] = private.reshape(b, 21 * n)
         return source
-
-    def _write_last_turn(self, source: np.ndarray, at: dict[str, int]) -> None:
-        """The last turn's cards, kind, winner and blackhole, for games that have one."""
-        have = np.flatnonzero(self.last_kind >= 0)
-        if not have.size:
-            return
-        n = self.num_players
-        plays = self.last_plays[have]
-        seats = np.arange(n)[None, :]
-        numbers = ACTION_NUMBER[plays]
-        slots = ACTION_SLOT[plays]
-        column = at["last_numbers"] + 15 * seats + numbers - 1
-        source[have[:, None], column] = 1.0
-        source[have[:, None], at["last_specials"] + NUM_SLOTS * seats + slots] = 1.0
-        source[have, at["last_kind"] + self.last_kind[have]] = 1.0
-        source[have, at["last_blackhole"]] = self.last_blackhole[have]
-        won = have[self.last_winner[have] >= 0]
-        source[won, at["last_winner"] + self.last_winner[won]] = 1.0
 
     def views(self, games: np.ndarray, seats: np.ndarray) -> SeatView:
         """What ``seats[i]`` of ``games[i]`` may see (see :class:`SeatView`)."""
@@ -635,6 +682,7 @@ class VectorAsrus:
 
     def step(self, actions: Sequence[int] | np.ndarray) -> StepResult:
         """Each live game's seat to act commits ``actions[b]`` (module docstring)."""
+        self._require_dealt()
         actions = as_int_array(actions, (self.num_games,), "step actions")
         live = np.flatnonzero(~self.done)
         rewards = np.zeros((self.num_games, self.num_players))
@@ -654,6 +702,7 @@ class VectorAsrus:
 
     def step_turn(self, actions: Sequence[Sequence[int]] | np.ndarray) -> StepResult:
         """Every seat of every live game commits at once (module docstring)."""
+        self._require_dealt()
         n = self.num_players
         actions = as_int_array(actions, (self.num_games, n), "step_turn actions")
         live = np.flatnonzero(~self.done)
@@ -689,12 +738,9 @@ class VectorAsrus:
     def _legal(self, games: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """[G] bool: ``actions[i]`` is legal for ``seats[i]`` of ``games[i]``."""
         in_range = (actions >= 0) & (actions < NUM_ACTIONS)
-        safe = np.where(in_range, actions, 0)
-        held = self.holdings[games, seats]
-        rows = np.arange(len(games))
-        has_number = held[rows, ACTION_NUMBER[safe]] > 0
-        has_special = held[rows, SLOT_COLUMNS[ACTION_SLOT[safe]]] > 0
-        return in_range & has_number & has_special
+        rows = games * self.num_players + seats
+        flat = rows * NUM_ACTIONS + np.where(in_range, actions, 0)
+        return in_range & (self._mask_table().reshape(-1).take(flat) > 0)
 
     def _raise_illegal(self, b: int, seat: int, action: Any) -> None:
         legal = np.flatnonzero(self.legal_masks_of(np.array([b]), np.array([seat]))[0])
@@ -767,6 +813,7 @@ class VectorAsrus:
         winner, move points and cards, then end rounds and games. The same
         order of rules as ``rules.decide_winner`` / ``settle`` /
         ``AsrusGame._resolve``."""
+        self._masks = self._observations = None
         rules = self.config
         g = idx.size
         rows = np.arange(g)
@@ -922,13 +969,19 @@ def draw_counts(pile: np.ndarray, k: int, rngs: list[np.random.Generator]) -> np
     """Draw ``k`` cards from each game's count pile (in place), as
     ``rules.draw_from`` does for one: game i's generator shuffles the positions
     of its pile laid out in index order and the first ``k`` are taken. Returns
-    the counts drawn, by index, ``[G, len(pile[0])]``."""
+    the counts drawn, by index, ``[G, len(pile[0])]``.
+
+    Turning positions into cards (``bisect`` on the running counts in the scalar
+    engine) is one ``searchsorted`` for all games: row i's running counts are
+    shifted by ``i * (size + 1)``, which keeps the flattened rows sorted."""
+    g, width = pile.shape
     size = int(pile[0].sum())  # every game of a batch has drawn the same counts
-    picks = np.empty((len(rngs), k), dtype=np.int64)
+    picks = np.empty((g, k), dtype=np.int64)
     for i, rng in enumerate(rngs):
         picks[i] = rng.permutation(size)[:k]
-    ends = np.cumsum(pile, axis=1)
-    cards = (ends[:, None, :] <= picks[:, :, None]).sum(axis=2)  # bisect_right
-    counts = (cards[:, :, None] == np.arange(pile.shape[1])).sum(axis=1)
+    shift = np.arange(g)[:, None] * (size + 1)
+    ends = (np.cumsum(pile, axis=1) + shift).reshape(-1)
+    flat = np.searchsorted(ends, (picks + shift).reshape(-1), side="right")
+    counts = np.bincount(flat, minlength=g * width).reshape(g, width)
     pile -= counts
     return counts
