@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install demo watch test test-slow bench soak golden lint constraints clean
+.PHONY: install demo watch test test-slow test-min bench soak golden lint constraints clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,17 @@ watch: install
 ## The test suite (fast; slow checks are excluded).
 test: install
 	$(PY) -m pytest -n 2 -q
+
+## The env tests on the lowest dependency versions pyproject.toml declares (no
+## training extra): the floors users rely on are checked, not guessed.
+MIN_VENV ?= .venv-min
+test-min:
+	$(PYTHON) -m venv $(MIN_VENV)
+	$(MIN_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(MIN_VENV)/bin/python -m pip install --quiet $$($(PYTHON) .ci/min_requirements.py)
+	$(MIN_VENV)/bin/python -m pip install --quiet --no-deps -e .
+	$(MIN_VENV)/bin/python -m pytest -n 2 -q -p no:cacheprovider --ignore=tests/training \
+		--ignore=tests/serve
 
 ## Slow checks: thousands of random games per env, a short soak, longer training checks.
 test-slow: install
@@ -57,4 +68,4 @@ constraints: install
 	mv constraints.txt.new constraints.txt
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(MIN_VENV) runs .pytest_cache .ruff_cache .hypothesis
