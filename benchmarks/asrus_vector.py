@@ -148,8 +148,8 @@ class VectorBotPath:
 
         self.engine = VectorAsrus(games, auto_reset=True, num_players=players)
         self.engine.reset(list(range(seed, seed + games)))
-        self.bot = VectorHeuristicBot(self.engine.num_players)
         n = self.engine.num_players
+        self.bot = VectorHeuristicBot(games, n, seeds=np.arange(games * n).reshape(games, n))
         self.games = np.repeat(np.arange(games), n)
         self.seats = np.tile(np.arange(n), games)
 

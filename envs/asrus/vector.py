@@ -167,6 +167,8 @@ class SeatView(NamedTuple):
     """What a batch of seats may see, as arrays (one row per seat asked about):
     the fields of the scalar ``view`` that a bot reads."""
 
+    game: np.ndarray
+    """[G] the game the seat plays in (which bot of a batch decides)."""
     seat: np.ndarray
     """[G] the seat itself."""
     hand: np.ndarray
@@ -657,6 +659,7 @@ class VectorAsrus:
         mask = self.legal_masks_of(games, seats).copy()
         mask[self.done[games]] = 0
         return SeatView(
+            game=games,
             seat=seats,
             hand=hand,
             specials=held[:, SPECIALS_AT:],

@@ -18,16 +18,21 @@ opponent model's distances in the order the scalar bot's dict holds them
 arithmetic (plain left to right before Python 3.12, Neumaier-compensated from
 3.12 on, as CPython's ``sum`` of floats is).
 
-The scalar bot's generator only breaks the impossible case of a seat with no
-candidate; here that case is an error, as an empty mask is for every bot.
+Like the scalar bot, each seat's bot draws the card it plays alone in
+proportion to its value, with its own seeded generator (one ``random()`` per
+draw, as ``Generator.choice`` takes): seeded alike, the two make the same
+draws. A seat with no legal action is an error, as an empty mask is for every
+bot.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 import numpy as np
 
+from ..core.rng import make_rng
 from . import bots
 from .actions import NUM_ACTIONS, NUM_SLOTS
 from .vector import SeatView
@@ -80,11 +85,28 @@ def power(base: np.ndarray, exponent: float | np.ndarray) -> np.ndarray:
 
 
 class VectorHeuristicBot:
-    """:class:`~flockgym.envs.asrus.bots.AsrusHeuristicBot` for a batch of seats."""
+    """:class:`~flockgym.envs.asrus.bots.AsrusHeuristicBot` for every seat of
+    ``num_games`` games: one bot per (game, seat), each with its own generator,
+    as a table of scalar bots would have (``seeds[game, seat]``, or fresh
+    entropy). :meth:`reseed` starts the bots of some seats again, as making new
+    scalar bots with those seeds does."""
 
-    def __init__(self, num_players: int) -> None:
+    def __init__(self, num_games: int, num_players: int, seeds: np.ndarray | None = None) -> None:
+        self.num_games = num_games
         self.num_players = num_players
         self.opponents = num_players - 1
+        self.rngs: list[list[np.random.Generator]] = [
+            [make_rng(None) for _ in range(num_players)] for _ in range(num_games)
+        ]
+        if seeds is not None:
+            seeds = np.asarray(seeds)
+            games, seats = np.indices(seeds.shape)
+            self.reseed(games.ravel(), seats.ravel(), seeds.ravel())
+
+    def reseed(self, games: np.ndarray, seats: np.ndarray, seeds: np.ndarray) -> None:
+        """The bots of ``(games[i], seats[i])`` start again from ``seeds[i]``."""
+        for game, seat, seed in zip(games.tolist(), seats.tolist(), seeds.tolist(), strict=True):
+            self.rngs[game][seat] = make_rng(seed)
 
     def act(self, view: SeatView) -> np.ndarray:
         """One action id per seat of ``view``: the scalar bot's choice."""
@@ -92,7 +114,14 @@ class VectorHeuristicBot:
         if not mask.any(axis=(1, 2)).all():
             raise ValueError("the action mask allows no action: this seat is not to act")
         values, plain_chance = self.values(view)
-        return choose(values, plain_chance, mask, view)
+        return choose(values, plain_chance, mask, view, self._uniform)
+
+    def _uniform(self, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """One ``random()`` of each listed bot's generator, as the scalar bot's
+        ``rng.choice(..., p=...)`` draws one."""
+        return np.array(
+            [self.rngs[g][s].random() for g, s in zip(games.tolist(), seats.tolist(), strict=True)]
+        )
 
     # -- the opponent model and the win chances --
 
@@ -240,17 +269,23 @@ class VectorHeuristicBot:
 
 
 def choose(
-    values: np.ndarray, plain_chance: np.ndarray, mask: np.ndarray, view: SeatView
+    values: np.ndarray,
+    plain_chance: np.ndarray,
+    mask: np.ndarray,
+    view: SeatView,
+    uniform: Callable[[np.ndarray, np.ndarray], np.ndarray],
 ) -> np.ndarray:
-    """``AsrusHeuristicBot.act`` on the valued candidates: the best card alone,
-    unless a special is clearly better (or about to be wasted), or a Blackhole
-    when the best card is likely to lose. Candidates are in action-id order, as
-    the scalar bot lists them, so the first best is the same one."""
+    """``AsrusHeuristicBot.act`` on the valued candidates: a card drawn in
+    proportion to its value, unless a special is clearly better (or about to be
+    wasted), or a Blackhole when that card is likely to lose. Candidates are in
+    action-id order, as the scalar bot lists them, so the first best is the
+    same one."""
     g = len(values)
     rows = np.arange(g)
-    plain_values = np.where(mask[:, :, ALONE], values[:, :, ALONE], -1.0)
-    best_number = plain_values.argmax(axis=1)
-    best_plain = plain_values[rows, best_number]
+    held = mask[:, :, ALONE]
+    plain_values = np.where(held, values[:, :, ALONE], -1.0)
+    number = mixed_choice(plain_values, held, view, uniform)
+    best_plain = plain_values[rows, number]
     special_values = np.where(mask[:, :, 1:], values[:, :, 1:], -1.0).reshape(g, -1)
     has_special = mask[:, :, 1:].any(axis=(1, 2))
     best_at = special_values.argmax(axis=1)
@@ -260,17 +295,63 @@ def choose(
         has_special & ((best_special > best_plain * 1.15) | expiring) & (best_special >= best_plain)
     )
     special_action = (best_at // (NUM_SLOTS - 1)) * NUM_SLOTS + best_at % (NUM_SLOTS - 1) + 1
-    plain_action = best_number * NUM_SLOTS + ALONE
+    plain_action = number * NUM_SLOTS + ALONE
     action = np.where(take_special, special_action, plain_action)
     losing = (
-        has_special
-        & ~take_special
-        & (plain_chance[rows, best_number] <= bots.BLACKHOLE_MAX_WIN_CHANCE)
+        has_special & ~take_special & (plain_chance[rows, number] <= bots.BLACKHOLE_MAX_WIN_CHANCE)
     )
     spoiler = np.full(g, -1)
     for slot in reversed(SPOILER_SLOTS):  # the first one held wins
-        spoiler = np.where(mask[rows, best_number, slot], best_number * NUM_SLOTS + slot, spoiler)
+        spoiler = np.where(mask[rows, number, slot], number * NUM_SLOTS + slot, spoiler)
     use_spoiler = losing & (spoiler >= 0)
     action = np.where(use_spoiler, spoiler, action)
     assert (action >= 0).all() and (action < NUM_ACTIONS).all()
     return action
+
+
+def mixed_choice(
+    plain_values: np.ndarray,
+    held: np.ndarray,
+    view: SeatView,
+    uniform: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> np.ndarray:
+    """``AsrusHeuristicBot._mixed_choice``: per row the index (number - 1) of the
+    card played alone, drawn in proportion to value, or the first best when no
+    card is worth anything. The draw is numpy's ``Generator.choice`` with ``p``,
+    done the same way: the weights over the held numbers (in order) divided by
+    their ``numpy.sum``, a cumulative sum scaled by its last entry, and the
+    count of entries at or below one ``random()`` of the seat's generator."""
+    g = len(plain_values)
+    rows = np.arange(g)
+    best = plain_values.argmax(axis=1)
+    draw = np.flatnonzero(plain_values[rows, best] > 0)
+    if not draw.size:
+        return best
+    order = np.argsort(~held[draw], axis=1, kind="stable")  # held numbers first, in order
+    count = held[draw].sum(axis=1)
+    inside = np.arange(15)[None, :] < count[:, None]
+    values = np.take_along_axis(plain_values[draw], order, axis=1)
+    weights = np.where(inside, np.maximum(values, 0.0), 0.0) ** bots.MIX_SHARPNESS
+    p = weights / numpy_sum(weights, count)[:, None]
+    cdf = np.cumsum(p, axis=1)
+    cdf = cdf / np.take_along_axis(cdf, (count - 1)[:, None], axis=1)
+    u = uniform(view.game[draw], view.seat[draw])
+    drawn = ((cdf <= u[:, None]) & inside).sum(axis=1)
+    chosen = best.copy()
+    chosen[draw] = np.take_along_axis(order, drawn[:, None], axis=1)[:, 0]
+    return chosen
+
+
+def numpy_sum(rows: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Per row, ``numpy.sum`` of its first ``count`` entries (the rest are 0), in
+    numpy's own order: left to right below 8 entries, else 8 running sums added
+    as a tree and the remaining entries after (its pairwise summation, for the
+    under-16 lengths a hand has)."""
+    plain = np.zeros(len(rows))
+    for k in range(rows.shape[1]):
+        plain = plain + rows[:, k]
+    r = rows
+    tree = ((r[:, 0] + r[:, 1]) + (r[:, 2] + r[:, 3])) + ((r[:, 4] + r[:, 5]) + (r[:, 6] + r[:, 7]))
+    for k in range(8, rows.shape[1]):
+        tree = tree + rows[:, k]
+    return np.where(count < 8, plain, tree)

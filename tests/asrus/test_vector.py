@@ -414,18 +414,20 @@ def test_loaded_mid_turn_states_continue_alike(players):
 
 
 def compare_bots(options: dict[str, Any], seeds: list[int], rng: Any, bot_share: float) -> int:
-    """Games where each seat plays the bot's move (or, now and then, a random one,
-    for variety); at every turn every seat's vector decision must equal the
-    scalar bot's from that seat's view. Returns the decisions compared."""
+    """Games where each seat plays its bot's move (or, now and then, a random one,
+    for variety); at every turn every seat's vector decision must equal that of
+    a scalar bot seeded alike reading the seat's view. Halfway through, some
+    seats get new bots (``reseed``). Returns the decisions compared."""
     vector = VectorAsrus(len(seeds), **options)
     vector.reset(seeds)
     envs = [raw_env(**options) for _ in seeds]
     for env, seed in zip(envs, seeds, strict=True):
         env.reset(seed=seed)
     n = vector.num_players
-    bot = VectorHeuristicBot(n)
-    scalar_bot = AsrusHeuristicBot(seed=0)
-    compared = 0
+    bot_seeds = np.arange(len(seeds) * n).reshape(len(seeds), n) + 10 * seeds[0]
+    bot = VectorHeuristicBot(len(seeds), n, seeds=bot_seeds)
+    scalar_bots = [[AsrusHeuristicBot(seed=int(x)) for x in row] for row in bot_seeds]
+    compared = turns = 0
     while not vector.done.all():
         live = np.flatnonzero(~vector.done)
         games, seats = np.repeat(live, n), np.tile(np.arange(n), live.size)
@@ -435,8 +437,9 @@ def compare_bots(options: dict[str, Any], seeds: list[int], rng: Any, bot_share:
         for i, b in enumerate(live):
             env = envs[b]
             for s, agent in enumerate(env.possible_agents):
-                wanted = scalar_bot.act({"action_mask": masks[b, s]}, env.view(agent))
-                assert decided[i, s] == wanted, f"game {b} seat {s}: {env.view(agent)}"
+                view = env.view(agent)
+                wanted = scalar_bots[b][s].act({"action_mask": masks[b, s]}, view)
+                assert decided[i, s] == wanted, f"game {b} seat {s}: {view}"
                 compared += 1
                 use_bot = rng.random() < bot_share
                 actions[b, s] = wanted if use_bot else pick(masks[b, s], rng)
@@ -445,6 +448,12 @@ def compare_bots(options: dict[str, Any], seeds: list[int], rng: Any, bot_share:
             for s in range(n):
                 envs[b].step(int(actions[b, s]))
             assert vector.to_game(b).to_dict() == envs[b].game.to_dict()
+        turns += 1
+        if turns == 3:  # new bots in seat 1 of every game, as a new episode makes
+            fresh = 99 + np.arange(len(seeds))
+            bot.reseed(np.arange(len(seeds)), np.ones(len(seeds), dtype=np.int64), fresh)
+            for b, seed in enumerate(fresh):
+                scalar_bots[b][1] = AsrusHeuristicBot(seed=int(seed))
     return compared
 
 
@@ -469,7 +478,7 @@ def test_vector_bot_refuses_a_seat_with_no_legal_action():
     view = vector.views(np.array([0]), np.array([0]))
     empty = view._replace(mask=np.zeros_like(view.mask))
     with pytest.raises(ValueError, match="allows no action"):
-        VectorHeuristicBot(3).act(empty)
+        VectorHeuristicBot(1, 3).act(empty)
 
 
 def test_python_sum_adds_as_the_interpreter_does():
