@@ -50,12 +50,24 @@ class Tally:
 
 
 def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal action per mask row (rows with no legal action: 0)."""
-    flat = masks.reshape(-1, masks.shape[-1])
-    counts = flat.sum(axis=1)
-    pick = (rng.random(len(flat)) * counts).astype(np.int64)
-    actions = (np.cumsum(flat, axis=1) > pick[:, None]).argmax(axis=1)
-    return actions.reshape(masks.shape[:-1])
+    """A uniformly random legal action per mask row, read from the mask alone.
+
+    An Asrus mask is a product: every number card held, each with every slot
+    its specials allow (slot 0, alone, always). So a uniform legal action is a
+    uniform held number (the slot-0 column) and a uniform allowed slot (that
+    number's row); two short cumulative sums instead of one over 195 entries."""
+    flat = masks.reshape(-1, 15, 13)
+    rows = np.arange(len(flat))
+    number = uniform_true(flat[:, :, 0], rng)
+    slot = uniform_true(flat[rows, number], rng)
+    return (number * 13 + slot).reshape(masks.shape[:-1])
+
+
+def uniform_true(available: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Per row, a uniformly random column among the non-zero ones."""
+    running = np.cumsum(available, axis=1, dtype=np.int16)
+    pick = (rng.random(len(available)) * running[:, -1]).astype(np.int16)
+    return (running > pick[:, None]).argmax(axis=1)
 
 
 class ScalarPath:

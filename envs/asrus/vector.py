@@ -136,18 +136,10 @@ HOLDING_COLUMNS = 22
 """Columns of a seat's holdings, as :meth:`AsrusGame.holdings`: 0 always 1, 1-15
 the number cards, 16-21 the C B D M R joker specials."""
 SPECIALS_AT = 16
-ONE_HOT_15 = np.vstack([np.zeros(15), np.eye(15)]).astype(np.float32)
-"""Row k: the one-hot of number k (row 0: none)."""
-PLAY_NUMBER_ONE_HOT = ONE_HOT_15[np.concatenate([[0], ACTION_NUMBER])]
-"""Row a + 1: the one-hot number card of action id a (row 0, for -1: none)."""
-PLAY_SLOT_ONE_HOT = np.vstack([np.zeros(NUM_SLOTS), np.eye(NUM_SLOTS)[ACTION_SLOT]]).astype(
-    np.float32
+SPECIAL_SLOT_MASK = np.array(
+    [[SLOT_SPECIAL[slot] == k for slot in range(NUM_SLOTS)] for k in range(6)]
 )
-"""Row a + 1: the one-hot slot of action id a (row 0, for -1: none)."""
-KIND_ONE_HOT = np.vstack([np.zeros(len(OUTCOME_KINDS)), np.eye(len(OUTCOME_KINDS))]).astype(
-    np.float32
-)
-"""Row k + 1: the one-hot of outcome kind k (row 0, for -1: no last turn)."""
+"""[special, slot]: the slots a special card (C B D M R joker) makes playable."""
 FAR = 1 << 20
 """Larger than any (doubled) distance: the neutral element of a masked min."""
 
@@ -249,25 +241,34 @@ class VectorAsrus:
         self._deck = np.array(full_number_pile(self.config), dtype=np.int64)
         self._special_deck = np.array(full_special_pile(self.config.jokers), dtype=np.int64)
         self._eliminated_at = math.ceil(n / 4)
-        self._winner_one_hot = np.vstack([np.zeros(n), np.eye(n)]).astype(np.float32)
         self._private_scale = np.array([1.0 / 8.0] * 15 + [1.0 / 3.0] * 6, dtype=np.float32)
         self._allocate(num_games)
         self.rngs: list[np.random.Generator] = [make_rng(None) for _ in range(num_games)]
         self._dealt = False
-        self._masks: np.ndarray | None = None
-        self._observations: np.ndarray | None = None
+        self._observation_cache: np.ndarray | None = None
         self._seat_range = np.arange(n)
         self._rotated_seats = (self._seat_range[:, None] + self._seat_range[None, :]) % n
         """[s, rel]: the seat ``rel`` places after ``s`` (the observation's order)."""
         self._game_rows = np.arange(num_games) * n
+        self._source_rows = (np.arange(num_games) * (self.observation_size + 21 * n))[:, None]
 
     # ---- state ---------------------------------------------------------------
 
     def _allocate(self, b: int) -> None:
         n = self.num_players
         ints = np.int64
-        self.holdings = np.zeros((b, n, HOLDING_COLUMNS), dtype=ints)
-        """[B, n, 22] every seat's cards (see :data:`HOLDING_COLUMNS`)."""
+        self.holdings = np.zeros((b, n, HOLDING_COLUMNS), dtype=np.float32)
+        """[B, n, 22] every seat's cards (see :data:`HOLDING_COLUMNS`), as float32
+        like the scalar engine's ``holdings()``: the observation scales it as is."""
+        self.cards_left = np.zeros(b, dtype=ints)
+        """Number cards in each hand (every hand of a game holds as many)."""
+        self.specials_count = np.zeros((b, n), dtype=ints)
+        """Special cards each seat holds."""
+        self.legal = np.zeros((b, n, 15, NUM_SLOTS), dtype=bool)
+        """[B, n, number - 1, slot]: what each seat may commit this turn. Built at a
+        deal and kept up to date as cards are played (a number's row, or a
+        special's slots, cleared when the last copy goes), as the scalar engine
+        keeps its masks."""
         self.points = np.zeros((b, n), dtype=ints)
         self.deposit = np.zeros(b, dtype=ints)
         self.table_points = np.zeros(b, dtype=ints)
@@ -363,7 +364,7 @@ class VectorAsrus:
         for i, game in scalar.items():
             self._load_one(int(idx[i]), game, 0)
         self._dealt = True
-        self._masks = self._observations = None
+        self._observation_cache = None
 
     def _scenarios(self, scenarios: Any, count: int) -> list[dict[str, Any]]:
         if scenarios is None:
@@ -427,6 +428,9 @@ class VectorAsrus:
             self.destination_card[idx] = False
         self.destination[idx] = dest
         self.holdings[idx] = holdings
+        self.cards_left[idx] = config.hand_size
+        self.specials_count[idx] = config.specials_per_player
+        self._rebuild_legal(idx)
         self.number_pile[idx] = pile
         self.special_pile[idx] = special_pile
         self.pending[idx] = -1
@@ -449,13 +453,16 @@ class VectorAsrus:
             self._clear(np.array([b]))
             self._load_one(b, game, 0 if steps is None else int(steps[b]))
         self._dealt = True
-        self._masks = self._observations = None
+        self._observation_cache = None
 
     def _load_one(self, b: int, game: AsrusGame, steps: int) -> None:
         self.rngs[b] = copy_rng(game.rng)
         rows = [hand + held for hand, held in zip(game.hands, game.specials, strict=True)]
         self.holdings[b] = rows
         self.holdings[b, :, 0] = 1
+        self.cards_left[b] = sum(game.hands[0])
+        self.specials_count[b] = [sum(held) for held in game.specials]
+        self._rebuild_legal(np.array([b]))
         self.points[b] = game.points
         self.deposit[b] = game.deposit
         self.table_points[b] = game.table_points
@@ -492,7 +499,8 @@ class VectorAsrus:
     def to_game(self, b: int) -> AsrusGame:
         """Game ``b`` as a scalar engine object (its generator copied): for a view,
         rendering, saving (``to_dict``) or continuing it alone."""
-        hands = self.holdings[b, :, :16].copy()
+        held = self.holdings[b].astype(np.int64)
+        hands = held[:, :16].copy()
         hands[:, 0] = 0
         result = None
         if self.last_kind[b] >= 0:
@@ -514,7 +522,7 @@ class VectorAsrus:
             config=self.config,
             rng=copy_rng(self.rngs[b]),
             hands=hands.tolist(),
-            specials=self.holdings[b, :, SPECIALS_AT:].tolist(),
+            specials=held[:, SPECIALS_AT:].tolist(),
             points=self.points[b].tolist(),
             number_pile=self.number_pile[b].tolist(),
             special_pile=self.special_pile[b].tolist(),
@@ -540,26 +548,45 @@ class VectorAsrus:
         return np.where(self.done, -1, self.committed)
 
     def _mask_table(self) -> np.ndarray:
-        """Every seat's legal mask this turn, ``[B, n, 195]`` int8, built once per
-        turn: cards move only when a turn resolves or a game is dealt, so the
-        steps in between read rows of it (read-only: callers get copies)."""
-        if self._masks is None:
+        """Every seat's legal mask this turn, ``[B, n, 195]`` int8: a view of
+        :attr:`legal` (read-only for callers, who get copies)."""
+        self._require_dealt()
+        return self.legal.view(np.int8).reshape(self.num_games, self.num_players, NUM_ACTIONS)
+
+    def _rebuild_legal(self, idx: np.ndarray) -> None:
+        """:attr:`legal` of the games ``idx`` from their holdings: a number card
+        held, with nothing, a special held, or a joker declared as any power."""
+        held = self.holdings[idx]
+        has_number = held[:, :, 1:16] > 0
+        slot_ok = held[:, :, SLOT_COLUMNS] > 0
+        self.legal[idx] = has_number[:, :, :, None] & slot_ok[:, :, None, :]
+
+    def _source(self) -> np.ndarray:
+        """:meth:`_observation_source`, built once per turn: cards and public fields
+        change only when a turn resolves or a game is dealt (the committed flags,
+        which change at every step, are written by each call)."""
+        if self._observation_cache is None:
             self._require_dealt()
-            held = self.holdings
-            has_number = held[:, :, 1:16] > 0
-            slot_ok = held[:, :, SLOT_COLUMNS] > 0
-            masks = (has_number[:, :, :, None] & slot_ok[:, :, None, :]).view(np.int8)
-            self._masks = masks.reshape(self.num_games, self.num_players, NUM_ACTIONS)
-        return self._masks
+            self._observation_cache = self._observation_source()
+        return self._observation_cache
 
     def _observation_table(self) -> np.ndarray:
-        """Every seat's observation this turn, ``[B, n, D]``, with the committed
-        flags left 0 (each call writes them): built once per turn, like
-        :meth:`_mask_table`."""
-        if self._observations is None:
-            self._require_dealt()
-            self._observations = self._observation_source().take(self._index, axis=1)
-        return self._observations
+        """Every seat's observation ``[B, n, D]`` with the committed flags 0: the
+        public fields copied to every seat, each per-player field rotated to
+        start at the observing seat (a slice of the field written twice over),
+        and each seat's own hand and specials."""
+        source = self._source()
+        b, n, size = self.num_games, self.num_players, self.observation_size
+        out = np.empty((b, n, size), dtype=np.float32)
+        out[:] = source[:, None, :size]
+        for name, width in self.observer.PER_PLAYER.items():
+            lo, hi = self.observer.offsets[name]
+            block = source[:, lo:hi].reshape(b, n, width)
+            twice = np.concatenate([block, block], axis=1)
+            for seat in range(n):
+                out[:, seat, lo:hi] = twice[:, seat : seat + n].reshape(b, n * width)
+        out[:, :, :21] = source[:, size:].reshape(b, n, 21)
+        return out
 
     def _rows(self, seats: np.ndarray) -> np.ndarray:
         """Row of ``(game b, seats[b])`` in arrays flattened to ``[B * n, ...]``."""
@@ -594,16 +621,16 @@ class VectorAsrus:
 
     def observations(self, seats: np.ndarray | None = None) -> np.ndarray:
         """[B, n, D] float32, or [B, D] with ``seats`` (one seat per game)."""
-        matrix = self._observation_table()
         lo, hi = self.observer.offsets["committed"]
         if seats is None:
-            out = matrix.copy()
+            out = self._observation_table()
             out[:, :, lo:hi] = self._rotated_seats[None] < self.committed[:, None, None]
             return out
-        seats = np.asarray(seats)
-        out = matrix.reshape(-1, self.observation_size).take(self._rows(seats), axis=0)
-        rotated = self._rotated_seats[np.maximum(seats, 0)]
-        out[:, lo:hi] = rotated < self.committed[:, None]
+        source = self._source()
+        seats = np.maximum(np.asarray(seats), 0)
+        flat = self._index[seats] + self._source_rows
+        out = source.reshape(-1).take(flat)
+        out[:, lo:hi] = self._rotated_seats[seats] < self.committed[:, None]
         return out
 
     def _require_dealt(self) -> None:
@@ -614,46 +641,60 @@ class VectorAsrus:
         """[B, D + 21n]: every public field in absolute seat order, then every
         seat's hand and specials; :meth:`observations` gathers each seat's vector
         from it. The same arithmetic as :class:`AsrusObserver` (each ratio
-        computed in float64 and stored as float32), so the floats are identical;
-        one-hot fields are rows of small tables, so every field is one slice."""
+        computed in float64 and stored as float32), so the floats are identical.
+        The one-hot fields are written as one scatter of ones."""
         b, n, at = self.num_games, self.num_players, self._at
         size = self.observation_size
-        source = np.zeros((b, size + 21 * n), dtype=np.float32)
-
-        def put(name: str, values: Any) -> None:
-            lo, hi = self.observer.offsets[name]
-            source[:, lo:hi] = np.reshape(values, (b, hi - lo))
-
+        width = size + 21 * n
+        source = np.zeros((b, width), dtype=np.float32)
+        source.reshape(-1)[self._ones_at()] = 1.0
         total = np.maximum(1, self.points.sum(axis=1) + self.deposit)
-        put("destination", ONE_HOT_15[self.destination])
-        put("destination_card", self.destination_card)
-        put("deposit", self.deposit / total)
-        put("points", self.points / total[:, None])
-        held = self.holdings[:, :, SPECIALS_AT:].sum(axis=2)
-        put("specials_held", held / float(self.config.special_deck_size))
-        cards_left = self.holdings[:, 0, 1:16].sum(axis=1)
-        put("hand_left", cards_left / self.config.max_hand_size)
-        put("last_numbers", PLAY_NUMBER_ONE_HOT[self.last_plays + 1])
-        put("last_specials", PLAY_SLOT_ONE_HOT[self.last_plays + 1])
-        put("last_kind", KIND_ONE_HOT[self.last_kind + 1])
-        put("last_winner", self._winner_one_hot[self.last_winner + 1])
-        put("last_blackhole", self.last_blackhole)
-        put("revealed", self.revealed[:, 1:] / 8.0)
+        source[:, at["deposit"]] = self.deposit / total
+        source[:, at["points"] : at["points"] + n] = self.points / total[:, None]
+        held = self.specials_count / float(self.config.special_deck_size)
+        source[:, at["specials_held"] : at["specials_held"] + n] = held
+        source[:, at["hand_left"]] = self.cards_left / self.config.max_hand_size
+        source[:, at["revealed"] : at["revealed"] + 15] = self.revealed[:, 1:] / 8.0
         progress = at["progress"]
-        hand_size = np.maximum(1, cards_left + self.turn - 1)
+        hand_size = np.maximum(1, self.cards_left + self.turn - 1)
         source[:, progress] = np.minimum(1.0, (self.turn - 1) / hand_size)
         if self.config.rounds:
             source[:, progress + 1] = np.minimum(1.0, (self.round - 1) / self.config.rounds)
-        put("lottery_winner", self.lottery_winners)
-        put("lottery_amount", self.lottery_paid / total)
-        private = np.multiply(self.holdings[:, :, 1:], self._private_scale, dtype=np.float32)
+        source[:, at["lottery_amount"]] = self.lottery_paid / total
+        private = self.holdings[:, :, 1:] * self._private_scale
         source[:, size:] = private.reshape(b, 21 * n)
         return source
+
+    def _ones_at(self) -> np.ndarray:
+        """Flat positions in the observation source of every entry that is 1: the
+        destination, its card, the last turn's cards, slots, kind, winner and
+        blackhole, and the lottery's winners."""
+        n, at = self.num_players, self._at
+        width = self.observation_size + 21 * n
+        rows = np.arange(self.num_games) * width
+        seats = np.arange(n)[None, :]
+        have = np.flatnonzero(self.last_kind >= 0)
+        plays = self.last_plays[have]
+        won = have[self.last_winner[have] >= 0]
+        lottery_game, lottery_seat = np.nonzero(self.lottery_winners)
+        parts = [
+            rows + at["destination"] + self.destination - 1,
+            rows[self.destination_card] + at["destination_card"],
+            (rows[have, None] + at["last_numbers"] + 15 * seats + ACTION_NUMBER[plays] - 1).ravel(),
+            (
+                rows[have, None] + at["last_specials"] + NUM_SLOTS * seats + ACTION_SLOT[plays]
+            ).ravel(),
+            rows[have] + at["last_kind"] + self.last_kind[have],
+            rows[won] + at["last_winner"] + self.last_winner[won],
+            rows[self.last_blackhole] + at["last_blackhole"],
+            rows[lottery_game] + at["lottery_winner"] + lottery_seat,
+        ]
+        return np.concatenate(parts)
 
     def views(self, games: np.ndarray, seats: np.ndarray) -> SeatView:
         """What ``seats[i]`` of ``games[i]`` may see (see :class:`SeatView`)."""
         games, seats = np.asarray(games), np.asarray(seats)
-        held = self.holdings[games, seats]
+        held = self.holdings[games, seats].astype(np.int64)
         hand = held[:, :16].copy()
         hand[:, 0] = 0
         mask = self.legal_masks_of(games, seats).copy()
@@ -666,7 +707,7 @@ class VectorAsrus:
             destination=self.destination[games],
             destination_card=self.destination_card[games],
             revealed=self.revealed[games],
-            specials_held=self.holdings[games, :, SPECIALS_AT:].sum(axis=2),
+            specials_held=self.specials_count[games],
             mask=mask,
             deck=self._deck,
         )
@@ -816,7 +857,7 @@ class VectorAsrus:
         winner, move points and cards, then end rounds and games. The same
         order of rules as ``rules.decide_winner`` / ``settle`` /
         ``AsrusGame._resolve``."""
-        self._masks = self._observations = None
+        self._observation_cache = None
         rules = self.config
         g = idx.size
         rows = np.arange(g)
@@ -828,7 +869,7 @@ class VectorAsrus:
         original = np.abs(number - destination[:, None])
 
         explosion = (power == EXPLOSION).any(axis=1)
-        counts = (number[:, :, None] == np.arange(16)).sum(axis=1)  # [g, 16] by number
+        counts = per_game_counts(np.repeat(rows, number.shape[1]), number.ravel(), g, 16)
         most = counts.max(axis=1, keepdims=True)
         major = counts == most
         if rules.majority_ties == "none":
@@ -838,7 +879,8 @@ class VectorAsrus:
         majority_seat = on_major.argmax(axis=1)
 
         adjusted = 2 * original - (power == CLOSE)  # doubled, so Close's 0.5 stays whole
-        same = (adjusted[:, :, None] == adjusted[:, None, :]).sum(axis=2)
+        by_value = per_game_counts(np.repeat(rows, number.shape[1]), adjusted.ravel() + 1, g, 30)
+        same = np.take_along_axis(by_value, adjusted + 1, axis=1)
         unique = (adjusted > 0) & (same == 1)
         retrogrades = (power == RETROGRADE).sum(axis=1)
         reversed_turn = retrogrades % 2 == 1 if rules.retrogrades == "cancel" else retrogrades > 0
@@ -902,7 +944,7 @@ class VectorAsrus:
         broke = (self.points[idx] <= 0).sum(axis=1) >= self._eliminated_at
         eliminated = broke if rules.elimination else np.zeros(g, dtype=bool)
         self.over[idx[eliminated]] = True
-        round_over = ~eliminated & (self.holdings[idx, 0, 1:16].sum(axis=1) == 0)
+        round_over = ~eliminated & (self.cards_left[idx] == 0)
         if round_over.any():
             self._end_round(idx[round_over])
 
@@ -921,14 +963,23 @@ class VectorAsrus:
         g = idx.size
         rows = np.arange(g)
         seats = np.arange(n)[None, :]
-        self.holdings[idx[:, None], seats, number] -= 1
+        games = np.broadcast_to(idx[:, None], number.shape)
+        self.holdings[games, seats, number] -= 1
+        gone = self.holdings[games, seats, number] == 0
+        self.legal[games[gone], np.nonzero(gone)[1], number[gone] - 1] = False
+        self.cards_left[idx] -= 1
         self.revealed[idx] += counts
         special = SLOT_SPECIAL[slot]
         spent = special >= 0
         game_of, seat_of = np.nonzero(spent)
-        self.holdings[idx[game_of], seat_of, SPECIALS_AT + special[spent]] -= 1
-        returned = (special[:, :, None] == np.arange(6)).sum(axis=1)
-        self.special_pile[idx] += returned
+        kind = special[spent]
+        self.holdings[idx[game_of], seat_of, SPECIALS_AT + kind] -= 1
+        last = self.holdings[idx[game_of], seat_of, SPECIALS_AT + kind] == 0
+        if last.any():
+            at = idx[game_of[last]], seat_of[last]
+            self.legal[at] &= ~SPECIAL_SLOT_MASK[kind[last]][:, None, :]
+        self.specials_count[idx] -= spent
+        self.special_pile[idx] += per_game_counts(game_of, special[spent], g, 6)
         to_pile = counts
         has_winner = winner >= 0
         won = rows[has_winner]
@@ -966,6 +1017,13 @@ class VectorAsrus:
         if again.size:
             self.round[again] += 1
             self._deal(again)
+
+
+def per_game_counts(game: np.ndarray, value: np.ndarray, games: int, values: int) -> np.ndarray:
+    """``[games, values]``: how often each value occurs in each game, from the
+    pairs ``(game[i], value[i])`` (one ``bincount``)."""
+    flat = np.bincount(game * values + value, minlength=games * values)
+    return flat.reshape(games, values)
 
 
 def draw_counts(pile: np.ndarray, k: int, rngs: list[np.random.Generator]) -> np.ndarray:
