@@ -11,6 +11,9 @@ action mask built for every decision, on one core:
 * ``vector, whole turns``: every seat of every game gets its observation and
   mask (``[B, n, D]``, ``[B, n, A]``) and the turn is played with ``step_turn``.
 
+Both vector paths run with ``dealing="exact"`` (the scalar engine's cards for
+each seed) and ``dealing="fast"`` (one generator call per game and deal).
+
 With ``--bots`` it also times the heuristic bot: the scalar bot reading each
 seat's view, against the vectorised bot deciding every seat of every game at once.
 
@@ -100,8 +103,8 @@ class ScalarPath:
 class VectorPath:
     """The vector engine, auto-resetting, seat by seat or whole turns."""
 
-    def __init__(self, players: int, games: int, seed: int, joint: bool) -> None:
-        self.engine = VectorAsrus(games, auto_reset=True, num_players=players)
+    def __init__(self, players: int, games: int, seed: int, joint: bool, dealing: str) -> None:
+        self.engine = VectorAsrus(games, auto_reset=True, dealing=dealing, num_players=players)
         self.engine.reset(list(range(seed, seed + games)))
         self.rng = np.random.default_rng(seed)
         self.joint = joint
@@ -211,13 +214,14 @@ def main() -> None:
     args = parser.parse_args()
     where = pin_to_one_core()
     scalar = Tally("scalar env (AEC loop)")
-    seatwise = Tally(f"vector, seat by seat (B={args.games})")
-    joint = Tally(f"vector, whole turns (B={args.games})")
-    paths: list[tuple[Tally, Callable[[float], int]]] = [
-        (scalar, ScalarPath(args.players, 0).run),
-        (seatwise, VectorPath(args.players, args.games, 0, joint=False).run),
-        (joint, VectorPath(args.players, args.games, 0, joint=True).run),
-    ]
+    paths: list[tuple[Tally, Callable[[float], int]]] = [(scalar, ScalarPath(args.players, 0).run)]
+    vector_rows = []
+    for dealing in ("exact", "fast"):
+        for joint in (False, True):
+            how = "whole turns" if joint else "seat by seat"
+            tally = Tally(f"vector, {how}, {dealing} deals")
+            vector_rows.append(tally)
+            paths.append((tally, VectorPath(args.players, args.games, 0, joint, dealing).run))
     bot_rows: list[Tally] = []
     if args.bots:
         scalar_bot = Tally("scalar heuristic bot (views)")
@@ -230,10 +234,11 @@ def main() -> None:
     measure(paths, args.seconds, args.rounds)
     print(
         f"Asrus, {args.players} players, random legal play, observation and mask for every "
-        f"decision; one process on {where}, {args.rounds} interleaved slices per path"
+        f"decision; {args.games} games in the vector engine; one process on {where}, "
+        f"{args.rounds} interleaved slices per path; decisions per CPU-second"
     )
     print(f"{'path':40s} {'decisions/s':>12s} {'x scalar':>9s}   slices")
-    for tally in (scalar, seatwise, joint):
+    for tally in (scalar, *vector_rows):
         ratio = tally.per_second / scalar.per_second
         slices = " ".join(f"{s:,.0f}" for s in tally.slices)
         print(f"{tally.name:40s} {tally.per_second:12,.0f} {ratio:9.1f}   {slices}")

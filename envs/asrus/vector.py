@@ -117,6 +117,8 @@ from .rules import (
 
 # ---- tables over action ids and slots -------------------------------------------
 
+DEALINGS = ("exact", "fast")
+"""How :class:`VectorAsrus` deals: the scalar engine's draws, or one call per game."""
 POWERS = ("", "C", "B", "D", "M", "R", "X", "T")
 """Power codes: 0 is no special; a joker declared as a power has that power's code."""
 _CODE = {power: code for code, power in enumerate(POWERS)}
@@ -217,9 +219,14 @@ def as_int_array(values: Any, shape: tuple[int, ...], what: str) -> np.ndarray:
 class VectorAsrus:
     """``num_games`` Asrus games stepped together (see the module docstring)."""
 
-    def __init__(self, num_games: int, auto_reset: bool = False, **options: Any) -> None:
+    def __init__(
+        self, num_games: int, auto_reset: bool = False, dealing: str = "exact", **options: Any
+    ) -> None:
         if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
             raise OptionError(f"num_games={num_games!r} is not allowed; allowed: an integer >= 1")
+        if dealing not in DEALINGS:
+            raise OptionError(f"dealing={dealing!r} is not allowed; allowed values: {DEALINGS}")
+        self.dealing = dealing
         if options.get("render_mode") is not None:
             raise OptionError(
                 f"option render_mode={options['render_mode']!r} is not covered by the vector "
@@ -240,6 +247,9 @@ class VectorAsrus:
         self._at = {name: lo for name, (lo, _) in self.observer.offsets.items()}
         self._deck = np.array(full_number_pile(self.config), dtype=np.int64)
         self._special_deck = np.array(full_special_pile(self.config.jokers), dtype=np.int64)
+        self._deck_cards = np.repeat(np.arange(16), self._deck)
+        """The deck laid out card by card in number order (``dealing="fast"``)."""
+        self._special_cards = np.repeat(np.arange(6), self._special_deck)
         self._eliminated_at = math.ceil(n / 4)
         self._private_scale = np.array([1.0 / 8.0] * 15 + [1.0 / 3.0] * 6, dtype=np.float32)
         self._allocate(num_games)
@@ -403,11 +413,8 @@ class VectorAsrus:
         self.penalized[idx] = -1
 
     def _deal(self, idx: np.ndarray) -> None:
-        """Preparation of a round in the games ``idx``: the scalar engine's
-        ``deal_round`` without a scenario, for all of them at once. Each game's
-        generator makes the same calls in the same order (per seat a hand, then
-        its specials; then the destination); turning the shuffled positions into
-        cards is done for every game in one pass."""
+        """Preparation of a round in the games ``idx`` (the scalar engine's
+        ``deal_round`` without a scenario), for all of them at once."""
         config, n = self.config, self.num_players
         g = idx.size
         pile = np.tile(self._deck, (g, 1))
@@ -415,17 +422,9 @@ class VectorAsrus:
         holdings = np.zeros((g, n, HOLDING_COLUMNS), dtype=np.int64)
         holdings[:, :, 0] = 1
         rngs = [self.rngs[b] for b in idx.tolist()]
-        for seat in range(n):
-            holdings[:, seat, :16] += draw_counts(pile, config.hand_size, rngs)
-            holdings[:, seat, SPECIALS_AT:] = draw_counts(
-                special_pile, config.specials_per_player, rngs
-            )
-        if config.fixed_destination is None:
-            dest = draw_counts(pile, 1, rngs).argmax(axis=1)
-            self.destination_card[idx] = True
-        else:
-            dest = np.full(g, config.fixed_destination)
-            self.destination_card[idx] = False
+        deal = self._deal_exact if self.dealing == "exact" else self._deal_fast
+        dest = deal(pile, special_pile, holdings, rngs)
+        self.destination_card[idx] = config.fixed_destination is None
         self.destination[idx] = dest
         self.holdings[idx] = holdings
         self.cards_left[idx] = config.hand_size
@@ -437,6 +436,66 @@ class VectorAsrus:
         self.committed[idx] = 0
         self.revealed[idx] = 0
         self.turn[idx] = 1
+
+    def _deal_exact(
+        self,
+        pile: np.ndarray,
+        special_pile: np.ndarray,
+        holdings: np.ndarray,
+        rngs: list[np.random.Generator],
+    ) -> np.ndarray:
+        """``dealing="exact"``: each game's generator makes the scalar engine's
+        calls in the same order (per seat a hand, then its specials; then the
+        destination), so the same seed deals the same cards; turning shuffled
+        positions into cards is done for every game in one pass. Fills the piles
+        and holdings in place; returns the destinations."""
+        config = self.config
+        for seat in range(self.num_players):
+            holdings[:, seat, :16] += draw_counts(pile, config.hand_size, rngs)
+            holdings[:, seat, SPECIALS_AT:] = draw_counts(
+                special_pile, config.specials_per_player, rngs
+            )
+        if config.fixed_destination is None:
+            return draw_counts(pile, 1, rngs).argmax(axis=1)
+        return np.full(len(rngs), config.fixed_destination)
+
+    def _deal_fast(
+        self,
+        pile: np.ndarray,
+        special_pile: np.ndarray,
+        holdings: np.ndarray,
+        rngs: list[np.random.Generator],
+    ) -> np.ndarray:
+        """``dealing="fast"``: one call per game draws a random key for every card
+        of both decks; sorting the keys shuffles the decks, which are dealt off
+        the top (each hand, then the destination; each special hand). The same
+        uniform deal, decided by the game's own generator, at a fraction of the
+        cost, but not the cards the scalar engine deals from that seed.
+        Fills the piles and holdings in place; returns the destinations."""
+        config, n = self.config, self.num_players
+        g = len(rngs)
+        size, special_size = self._deck_cards.size, self._special_cards.size
+        keys = np.empty((g, size + special_size))
+        for i, rng in enumerate(rngs):
+            keys[i] = rng.random(size + special_size)
+        cards = self._deck_cards[np.argsort(keys[:, :size], axis=1)]
+        specials = self._special_cards[np.argsort(keys[:, size:], axis=1)]
+        hand, given = config.hand_size, config.specials_per_player
+        owner = np.repeat(np.arange(g * n), hand)  # (game, seat) of each card dealt
+        dealt = cards[:, : n * hand].ravel()
+        hands = np.bincount(owner * 16 + dealt, minlength=g * n * 16).reshape(g, n, 16)
+        owner = np.repeat(np.arange(g * n), given)
+        dealt = specials[:, : n * given].ravel()
+        held = np.bincount(owner * 6 + dealt, minlength=g * n * 6).reshape(g, n, 6)
+        holdings[:, :, 1:16] = hands[:, :, 1:]
+        holdings[:, :, SPECIALS_AT:] = held
+        pile -= hands.sum(axis=1)
+        special_pile -= held.sum(axis=1)
+        if config.fixed_destination is None:
+            dest = cards[:, n * hand]
+            pile[np.arange(g), dest] -= 1
+            return dest
+        return np.full(g, config.fixed_destination)
 
     # ---- scalar games in and out -------------------------------------------------
 
@@ -571,22 +630,9 @@ class VectorAsrus:
         return self._observation_cache
 
     def _observation_table(self) -> np.ndarray:
-        """Every seat's observation ``[B, n, D]`` with the committed flags 0: the
-        public fields copied to every seat, each per-player field rotated to
-        start at the observing seat (a slice of the field written twice over),
-        and each seat's own hand and specials."""
-        source = self._source()
-        b, n, size = self.num_games, self.num_players, self.observation_size
-        out = np.empty((b, n, size), dtype=np.float32)
-        out[:] = source[:, None, :size]
-        for name, width in self.observer.PER_PLAYER.items():
-            lo, hi = self.observer.offsets[name]
-            block = source[:, lo:hi].reshape(b, n, width)
-            twice = np.concatenate([block, block], axis=1)
-            for seat in range(n):
-                out[:, seat, lo:hi] = twice[:, seat : seat + n].reshape(b, n * width)
-        out[:, :, :21] = source[:, size:].reshape(b, n, 21)
-        return out
+        """Every seat's observation ``[B, n, D]`` with the committed flags 0: one
+        gather of the source through :func:`observation_index`."""
+        return self._source().take(self._index, axis=1)
 
     def _rows(self, seats: np.ndarray) -> np.ndarray:
         """Row of ``(game b, seats[b])`` in arrays flattened to ``[B * n, ...]``."""
@@ -628,8 +674,11 @@ class VectorAsrus:
             return out
         source = self._source()
         seats = np.maximum(np.asarray(seats), 0)
-        flat = self._index[seats] + self._source_rows
-        out = source.reshape(-1).take(flat)
+        first = seats[0]
+        if (seats == first).all():  # the usual case: every game at the same seat
+            out = source.take(self._index[first], axis=1)
+        else:
+            out = source.reshape(-1).take(self._index[seats] + self._source_rows)
         out[:, lo:hi] = self._rotated_seats[seats] < self.committed[:, None]
         return out
 
@@ -861,7 +910,8 @@ class VectorAsrus:
         rules = self.config
         g = idx.size
         rows = np.arange(g)
-        plays = self.pending[idx]
+        sel = every(idx, self.num_games)
+        plays = self.pending[sel].copy()
         number = ACTION_NUMBER[plays]
         slot = ACTION_SLOT[plays]
         power = SLOT_POWER[slot]
@@ -874,13 +924,14 @@ class VectorAsrus:
         major = counts == most
         if rules.majority_ties == "none":
             major &= (major.sum(axis=1) == 1)[:, None]
-        on_major = (power == MAJORITY) & np.take_along_axis(major, number, axis=1) & (original > 0)
+        on_number = major.reshape(-1).take(rows[:, None] * 16 + number)
+        on_major = (power == MAJORITY) & on_number & (original > 0)
         by_majority = ~explosion & (on_major.sum(axis=1) == 1)
         majority_seat = on_major.argmax(axis=1)
 
         adjusted = 2 * original - (power == CLOSE)  # doubled, so Close's 0.5 stays whole
         by_value = per_game_counts(np.repeat(rows, number.shape[1]), adjusted.ravel() + 1, g, 30)
-        same = np.take_along_axis(by_value, adjusted + 1, axis=1)
+        same = by_value.reshape(-1).take(rows[:, None] * 30 + adjusted + 1)
         unique = (adjusted > 0) & (same == 1)
         retrogrades = (power == RETROGRADE).sum(axis=1)
         reversed_turn = retrogrades % 2 == 1 if rules.retrogrades == "cancel" else retrogrades > 0
@@ -906,8 +957,8 @@ class VectorAsrus:
             deposit_each = smallest
         distance = np.where(draw, deposit_each, distance)
 
-        points = self.points[idx]
-        deposit = self.deposit[idx]
+        points = self.points[sel].copy()
+        deposit = self.deposit[sel].copy()
         win_power = power[rows, safe_winner]
         win_number = number[rows, safe_winner]
         factor = np.where(win_power == DOUBLE, 2, np.where(win_power == TRIPLE, 3, 1))
@@ -963,23 +1014,28 @@ class VectorAsrus:
         g = idx.size
         rows = np.arange(g)
         seats = np.arange(n)[None, :]
-        games = np.broadcast_to(idx[:, None], number.shape)
-        self.holdings[games, seats, number] -= 1
-        gone = self.holdings[games, seats, number] == 0
-        self.legal[games[gone], np.nonzero(gone)[1], number[gone] - 1] = False
-        self.cards_left[idx] -= 1
-        self.revealed[idx] += counts
+        sel = every(idx, self.num_games)
+        player = idx[:, None] * n + seats  # row of (game, seat) in [B * n, ...] arrays
+        holdings = self.holdings.reshape(-1)
+        at = player * HOLDING_COLUMNS + number
+        holdings[at] -= 1
+        gone = holdings[at] == 0
+        self.legal.reshape(-1, NUM_SLOTS)[(player * 15 + number - 1)[gone]] = False
+        self.cards_left[sel] -= 1
+        self.revealed[sel] += counts
         special = SLOT_SPECIAL[slot]
         spent = special >= 0
-        game_of, seat_of = np.nonzero(spent)
         kind = special[spent]
-        self.holdings[idx[game_of], seat_of, SPECIALS_AT + kind] -= 1
-        last = self.holdings[idx[game_of], seat_of, SPECIALS_AT + kind] == 0
+        at = player[spent] * HOLDING_COLUMNS + SPECIALS_AT + kind
+        holdings[at] -= 1
+        last = holdings[at] == 0
         if last.any():
-            at = idx[game_of[last]], seat_of[last]
-            self.legal[at] &= ~SPECIAL_SLOT_MASK[kind[last]][:, None, :]
-        self.specials_count[idx] -= spent
-        self.special_pile[idx] += per_game_counts(game_of, special[spent], g, 6)
+            self.legal.reshape(-1, 15, NUM_SLOTS)[player[spent][last]] &= ~SPECIAL_SLOT_MASK[
+                kind[last]
+            ][:, None, :]
+        self.specials_count[sel] -= spent.astype(np.int64)
+        game_of = np.nonzero(spent)[0]
+        self.special_pile[sel] += per_game_counts(game_of, kind, g, 6)
         to_pile = counts
         has_winner = winner >= 0
         won = rows[has_winner]
@@ -992,7 +1048,7 @@ class VectorAsrus:
             self.number_pile[old[card], self.destination[old[card]]] += 1
             self.destination[old] = win_number
             self.destination_card[old] = True
-        self.number_pile[idx] += to_pile
+        self.number_pile[sel] += to_pile
 
     def _end_round(self, idx: np.ndarray) -> None:
         """Hands are empty: the deposit's lottery, then the end of the game or a new deal."""
@@ -1017,6 +1073,13 @@ class VectorAsrus:
         if again.size:
             self.round[again] += 1
             self._deal(again)
+
+
+def every(idx: np.ndarray, count: int) -> np.ndarray | slice:
+    """``idx`` itself, or ``slice(None)`` when it lists all ``count`` games (it is
+    sorted and unique): a slice reads and writes in place, without the cost of
+    an index array, and most turns resolve in every game at once."""
+    return slice(None) if idx.size == count else idx
 
 
 def per_game_counts(game: np.ndarray, value: np.ndarray, games: int, values: int) -> np.ndarray:

@@ -21,6 +21,7 @@ mid-turn states. A few hundred games in the fast run, thousands under
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -201,6 +202,97 @@ def test_max_steps_truncates_as_the_aec_env(max_steps):
     twin = Twin(options, seeds_for(max_steps, 5))
     twin.play(np.random.default_rng(max_steps))
     assert twin.vector.truncated.any() and (twin.vector.truncated | twin.vector.over).all()
+
+
+# ---- dealing="fast": the same rules on the vector engine's own deals -----------------
+
+DEALT = ("rng", "hands", "specials", "number_pile", "special_pile", "destination",
+         "destination_card")  # fmt: skip
+"""What a deal decides: the only state where the two dealings may differ."""
+
+
+def load_scalar(env: Any, game: Any) -> None:
+    """Put a game into a scalar env through its public state dict (as JSON: a
+    state dict is JSON, and the loader checks its types as JSON gives them)."""
+    state = env.state_dict()
+    state["game"] = game.to_dict()
+    env.load_state_dict(json.loads(json.dumps(state)))
+
+
+class FastTwin(Twin):
+    """A :class:`Twin` whose vector engine deals with ``dealing="fast"``: each
+    scalar game is loaded with the vector engine's deal, and again whenever a
+    new round is dealt (after checking that everything but the deal agrees and
+    that the deal is a valid one); every rule in between is compared as usual."""
+
+    def __init__(self, options: dict[str, Any], seeds: list[int]) -> None:
+        self.options = options
+        self.vector = VectorAsrus(len(seeds), dealing="fast", **options)
+        self.vector.reset(seeds)
+        self.scalar = [raw_env(**options) for _ in seeds]
+        for b, env in enumerate(self.scalar):
+            env.reset(seed=0)
+            load_scalar(env, self.vector.to_game(b))
+        self.agents = self.scalar[0].possible_agents
+
+    def step(self, rng: np.random.Generator, illegal_rate: float = 0.0) -> None:
+        rounds = self.vector.round.copy()
+        super().step(rng, illegal_rate)
+        for b in np.flatnonzero((self.vector.round != rounds) & ~self.vector.done):
+            mine, theirs = self.vector.to_game(b), self.scalar[b].game
+            assert mine.invariant_violations() == []
+            assert sum(mine.hands[0]) == self.vector.config.hand_size
+            ours, scalar = mine.to_dict(), theirs.to_dict()
+            assert {k: v for k, v in ours.items() if k not in DEALT} == {
+                k: v for k, v in scalar.items() if k not in DEALT
+            }
+            load_scalar(self.scalar[b], mine)
+
+
+@pytest.mark.parametrize("options", SAMPLE_CONFIGS[::2], ids=SAMPLE_IDS[::2])
+def test_fast_dealing_plays_the_same_rules(options):
+    index = SAMPLE_CONFIGS.index(options)
+    FastTwin(options, seeds_for(800 + index, 4)).play(np.random.default_rng(index))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", SAMPLE_CONFIGS, ids=SAMPLE_IDS)
+def test_fast_dealing_plays_the_same_rules_in_many_games(options):
+    index = SAMPLE_CONFIGS.index(options)
+    FastTwin(options, seeds_for(900 + index, 40)).play(np.random.default_rng(index))
+
+
+def test_fast_dealing_is_decided_by_each_games_own_seed():
+    together = VectorAsrus(4, dealing="fast", num_players=5)
+    together.reset([1, 2, 3, 4])
+    alone = VectorAsrus(1, dealing="fast", num_players=5)
+    alone.reset([3])
+    assert together.to_game(2).to_dict() == alone.to_game(0).to_dict()
+    again = VectorAsrus(4, dealing="fast", num_players=5)
+    again.reset([1, 2, 3, 4])
+    assert [g.to_dict() for g in map(again.to_game, range(4))] == [
+        g.to_dict() for g in map(together.to_game, range(4))
+    ]
+
+
+def test_fast_dealing_deals_every_card_alike():
+    """Over 4,000 deals each copy of each number reaches the first hand and the
+    destination as often as chance says (12/64 and 1/64 of the time)."""
+    games = 4000
+    vector = VectorAsrus(games, dealing="fast", num_players=5)
+    vector.reset(list(range(games)))
+    deck = np.array([0] + [raw_env().config.number_counts[x] for x in range(1, 16)])
+    in_hand = vector.holdings[:, 0, 1:16].sum(axis=0) / (games * deck[1:])
+    assert np.all(np.abs(in_hand - 12 / 64) < 0.02)
+    destination = np.bincount(vector.destination, minlength=16)[1:] / (games * deck[1:])
+    assert np.all(np.abs(destination - 1 / 64) < 0.02)
+    specials = vector.holdings[:, 0, 16:21].sum(axis=0) / (games * 2)
+    assert np.all(np.abs(specials - 2 / 10) < 0.02)
+
+
+def test_an_unknown_dealing_is_refused():
+    with pytest.raises(OptionError, match="dealing='quick' is not allowed"):
+        VectorAsrus(2, dealing="quick")
 
 
 # ---- random option sets over every option -----------------------------------------
