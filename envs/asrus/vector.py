@@ -99,7 +99,6 @@ import numpy as np
 from ..core.aec import agent_name, check_seed
 from ..core.errors import IllegalActionError, OptionError
 from ..core.options import resolve_options
-from ..core.rewards import rank_rewards, win_rewards
 from ..core.rng import copy_rng, make_rng
 from .actions import NUM_ACTIONS, NUM_SLOTS, SLOT_COLUMNS, SLOTS, action_text
 from .env import config_from_options, new_game_from_scenario, raw_env
@@ -260,6 +259,7 @@ class VectorAsrus:
         self._rotated_seats = (self._seat_range[:, None] + self._seat_range[None, :]) % n
         """[s, rel]: the seat ``rel`` places after ``s`` (the observation's order)."""
         self._game_rows = np.arange(num_games) * n
+        self._all_games = np.arange(num_games)
         self._source_rows = (np.arange(num_games) * (self.observation_size + 21 * n))[:, None]
 
     # ---- state ---------------------------------------------------------------
@@ -777,19 +777,22 @@ class VectorAsrus:
         """Each live game's seat to act commits ``actions[b]`` (module docstring)."""
         self._require_dealt()
         actions = as_int_array(actions, (self.num_games,), "step actions")
-        live = np.flatnonzero(~self.done)
+        done = self.done
+        live = np.flatnonzero(~done) if done.any() else self._all_games
         rewards = np.zeros((self.num_games, self.num_players))
         seats = self.committed[live]
-        legal = self._legal(live, seats, actions[live])
+        chosen = actions[live]
+        legal = self._legal(live, seats, chosen)
         if not legal.all():
             bad = live[~legal]
             if not self.penalize:
                 self._raise_illegal(int(bad[0]), int(self.committed[bad[0]]), actions[bad[0]])
             self._penalize(bad, self.committed[bad], rewards)
-            live, seats = live[legal], seats[legal]
-        self.pending[live, seats] = actions[live]
-        self.committed[live] += 1
-        self.steps[live] += 1
+            live, seats, chosen = live[legal], seats[legal], chosen[legal]
+        self.pending.reshape(-1)[live * self.num_players + seats] = chosen
+        sel = every(live, self.num_games)
+        self.committed[sel] += 1
+        self.steps[sel] += 1
         self._after_commits(live, rewards)
         return self._finish_step(rewards)
 
@@ -854,7 +857,8 @@ class VectorAsrus:
     def _after_commits(self, games: np.ndarray, rewards: np.ndarray) -> None:
         """Resolve the turns that every seat has committed, pay the step's rewards,
         and mark games over or cut short by the cap."""
-        full = games[self.committed[games] == self.num_players]
+        complete = self.committed[every(games, self.num_games)] == self.num_players
+        full = games if complete.all() else games[complete]
         if full.size:
             before = self.points[full].copy()
             self._resolve(full)
@@ -863,25 +867,29 @@ class VectorAsrus:
             ended = full[self.over[full]]
             if ended.size and self.reward_mode != "score":
                 rewards[ended] += self._final_rewards(ended)
-        capped = games[self._capped(games)]
-        self.truncated[capped] = True
+        if self.max_steps is not None:
+            self.truncated[games[self._capped(games)]] = True
 
     def _capped(self, games: np.ndarray) -> np.ndarray:
         if self.max_steps is None:
             return np.zeros(len(games), dtype=bool)
-        return (self.steps[games] >= self.max_steps) & ~self.over[games]
+        sel = every(games, self.num_games)
+        return (self.steps[sel] >= self.max_steps) & ~self.over[sel]
 
     def _final_rewards(self, games: np.ndarray) -> np.ndarray:
+        """``core.rewards.win_rewards`` / ``rank_rewards`` of the games ended, for
+        all of them at once (the same float operations)."""
         n = self.num_players
-        out = np.zeros((len(games), n))
-        for i, b in enumerate(games.tolist()):
-            points = self.points[b].tolist()
-            if self.reward_mode == "win":
-                best = max(points)
-                out[i] = win_rewards(n, [s for s, p in enumerate(points) if p == best])
-            else:
-                out[i] = rank_rewards([float(p) for p in points])
-        return out
+        points = self.points[games]
+        if self.reward_mode == "win":
+            won = points == points.max(axis=1, keepdims=True)
+            k = won.sum(axis=1, keepdims=True)
+            share = np.where(won, 1.0 / k, -1.0 / np.maximum(n - k, 1))
+            return np.where((k == n), 0.0, share)
+        better = (points[:, None, :] > points[:, :, None]).sum(axis=2)
+        tied = (points[:, None, :] == points[:, :, None]).sum(axis=2)
+        mean_rank = (better + (better + tied - 1)) / 2
+        return 1.0 - 2.0 * mean_rank / (n - 1)
 
     def _finish_step(self, rewards: np.ndarray) -> StepResult:
         terminated = self.over | (self.penalized >= 0)

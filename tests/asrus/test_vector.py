@@ -35,6 +35,7 @@ from flockgym.envs.asrus.env import parallel_env, raw_env
 from flockgym.envs.asrus.vector import VectorAsrus
 from flockgym.envs.asrus.vector_bots import VectorHeuristicBot, python_sum
 from flockgym.envs.core.errors import IllegalActionError, OptionError
+from flockgym.envs.core.rewards import rank_rewards, win_rewards
 
 
 def constructible(options: dict[str, Any]) -> bool:
@@ -614,6 +615,22 @@ def test_python_sum_both_interpreter_rules(monkeypatch):
         monkeypatch.setattr(vector_bots, "COMPENSATED_SUM", compensated)
         expected = [rule(row.tolist()) for row in rows]
         assert python_sum(rows).tolist() == expected
+
+
+@pytest.mark.parametrize("mode", ["win", "rank"])
+@pytest.mark.parametrize("players", [3, 4, 7, 9])
+def test_final_rewards_are_the_core_reward_functions(mode, players):
+    """Thousands of final scores, many tied: the batched results are exactly
+    ``core.rewards``' floats."""
+    vector = VectorAsrus(3000, num_players=players, reward=mode)
+    rng = np.random.default_rng(players)
+    vector.points[:] = rng.integers(0, 4, size=vector.points.shape) * rng.integers(1, 3)
+    got = vector._final_rewards(np.arange(3000))
+    for b, points in enumerate(vector.points.tolist()):
+        best = max(points)
+        winners = [s for s, p in enumerate(points) if p == best]
+        want = win_rewards(players, winners) if mode == "win" else rank_rewards(points)
+        assert got[b].tolist() == want
 
 
 # ---- clear errors ---------------------------------------------------------------
