@@ -43,6 +43,8 @@ PREFERENCE = np.array([0.05] + [bots.CLOSENESS_DECAY**d for d in range(1, 15)])
 """The opponent model's liking for each distance (0 never wins), computed by
 Python's own float power, as the scalar bot computes it."""
 COMPENSATED_SUM = sys.version_info >= (3, 12)
+DRAW_BLOCK = 64
+"""Uniform draws each bot takes from its generator at a time."""
 """CPython 3.12 made ``sum()`` of floats Neumaier-compensated."""
 
 # Slots of an action (see actions.SLOTS): alone, C B D M R, then a joker as C B D M R X T.
@@ -52,6 +54,15 @@ DOUBLE_SLOTS = (3, 8)
 MAJORITY_SLOTS = (4, 9)
 RETROGRADE_SLOTS = (5, 10)
 TRIPLE_SLOT = 12
+QUERIES = np.arange(-1, 29)
+"""The win-chance queries, as doubled distances: q = -0.5, 0, 0.5, ..., 14 (a card's
+distance d, and d - 0.5 with Close)."""
+NO_KEY = 15
+NEARER = np.vstack([(2 * d > 0) & (2 * d < QUERIES) for d in range(15)] + [QUERIES < -9])
+"""[key distance, query]: the key counts against the query when closer wins
+(``0 < other < distance``); the last row, for no key, never does."""
+FARTHER = np.vstack([2 * d > QUERIES for d in range(15)] + [QUERIES < -9])
+"""[key distance, query]: the key counts when farther wins (``other > distance``)."""
 SPOILER_SLOTS = (2, 7, 11)
 """Blackhole, a joker as Blackhole, a joker as Explosion: the scalar bot's
 candidate order, so the first one held is the one it plays."""
@@ -98,6 +109,11 @@ class VectorHeuristicBot:
         self.rngs: list[list[np.random.Generator]] = [
             [make_rng(None) for _ in range(num_players)] for _ in range(num_games)
         ]
+        self._draws = np.zeros((num_games, num_players, DRAW_BLOCK))
+        """Each bot's next ``random()`` values, drawn a block at a time (a block of
+        ``random(k)`` is the same numbers as ``k`` calls of ``random()``)."""
+        self._used = np.full((num_games, num_players), DRAW_BLOCK)
+        """How many of each bot's block are spent (a full block: draw a new one)."""
         if seeds is not None:
             seeds = np.asarray(seeds)
             games, seats = np.indices(seeds.shape)
@@ -107,6 +123,7 @@ class VectorHeuristicBot:
         """The bots of ``(games[i], seats[i])`` start again from ``seeds[i]``."""
         for game, seat, seed in zip(games.tolist(), seats.tolist(), seeds.tolist(), strict=True):
             self.rngs[game][seat] = make_rng(seed)
+            self._used[game, seat] = DRAW_BLOCK
 
     def act(self, view: SeatView) -> np.ndarray:
         """One action id per seat of ``view``: the scalar bot's choice."""
@@ -117,11 +134,18 @@ class VectorHeuristicBot:
         return choose(values, plain_chance, mask, view, self._uniform)
 
     def _uniform(self, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        """One ``random()`` of each listed bot's generator, as the scalar bot's
-        ``rng.choice(..., p=...)`` draws one."""
-        return np.array(
-            [self.rngs[g][s].random() for g, s in zip(games.tolist(), seats.tolist(), strict=True)]
-        )
+        """The next ``random()`` of each listed bot's generator, as the scalar bot's
+        ``rng.choice(..., p=...)`` draws one (a bot listed twice draws twice)."""
+        if np.unique(games * self.num_players + seats).size < games.size:
+            return np.concatenate([self._uniform(games[i : i + 1], seats[i : i + 1])
+                                   for i in range(games.size)])  # fmt: skip
+        empty = np.flatnonzero(self._used[games, seats] >= DRAW_BLOCK)
+        for g, s in zip(games[empty].tolist(), seats[empty].tolist(), strict=True):
+            self._draws[g, s] = self.rngs[g][s].random(DRAW_BLOCK)
+            self._used[g, s] = 0
+        values = self._draws[games, seats, self._used[games, seats]]
+        self._used[games, seats] += 1
+        return values
 
     # -- the opponent model and the win chances --
 
@@ -171,21 +195,17 @@ class VectorHeuristicBot:
         factor_in_order = np.take_along_axis(nobody_alone, order, axis=1)
         # Queries: every distance d (column 2d of the doubled distances) and d - 0.5
         # (column 2d - 1); column 0 is d = 0, and d - 0.5 for d = 0 is column -1 (below 0).
-        doubled = np.arange(-1, 29)  # 2q for q = -0.5, 0, 0.5, ..., 14
+        doubled = QUERIES
         p_at = np.zeros((g, doubled.size))
         p_at[:, 1::2] = probs  # q = 0, 1, ..., 14 (half distances hold no probability)
         base = power(1.0 - p_at, float(opponents))
         closest = base.copy()
         farthest = base.copy()
-        other = 2 * order  # the key distances, doubled, in the dict's order
-        for k in range(15):
-            counted = key_in_order[:, k : k + 1]
-            twice = other[:, k : k + 1]
+        key = np.where(key_in_order, order, NO_KEY)  # the dict's keys in order; then none
+        for k in range(15):  # multiply in the dict's order, only where the rule counts it
             factor = factor_in_order[:, k : k + 1]
-            nearer = counted & (twice > 0) & (twice < doubled[None, :])
-            closest = closest * np.where(nearer, factor, 1.0)
-            farther = counted & (twice > doubled[None, :])
-            farthest = farthest * np.where(farther, factor, 1.0)
+            np.multiply(closest, factor, out=closest, where=NEARER[key[:, k]])
+            np.multiply(farthest, factor, out=farthest, where=FARTHER[key[:, k]])
         alive = doubled[None, :] > 0
         closest = np.where(alive, closest, 0.0)
         farthest = np.where(alive, farthest, 0.0)
