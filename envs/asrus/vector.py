@@ -11,20 +11,26 @@ turn by turn), and it keeps the AEC env's bookkeeping: reward modes, the
 
 Construction
 ------------
-``VectorAsrus(num_games, auto_reset=False, **options)`` takes the options of
-``asrus_v0.env()`` (``num_players``, ``reward``, ``illegal_action``,
-``max_steps`` and every game option), checked by the same option table. All
-games share the options. ``render_mode`` is refused (an :class:`OptionError`):
-the vector engine draws nothing; :meth:`VectorAsrus.to_game` hands one game to
-the scalar engine, whose observer renders it and builds its view.
+``VectorAsrus(num_games, auto_reset=False, dealing="exact", **options)`` takes
+the options of ``asrus_v0.env()`` (``num_players``, ``reward``,
+``illegal_action``, ``max_steps`` and every game option), checked by the same
+option table with the same messages; all games share them. ``render_mode``
+is refused with an :class:`OptionError`: the vector engine draws nothing
+(:meth:`VectorAsrus.to_game` hands one game to the scalar engine, whose
+observer renders it and builds its JSON view). Nothing else is left out.
 
-Determinism
------------
-Every game owns a PCG64 generator and draws from it exactly as the scalar
-engine does (each hand, each special hand, the destination, the lottery), so
-game ``b`` reset with seed ``s`` deals and plays the same cards as
-``asrus_v0.env().reset(seed=s)`` given the same actions. A reset without a
-seed continues each game's generator, as the AEC env's ``reset()`` does.
+Determinism and dealing
+-----------------------
+Every game owns a PCG64 generator. With ``dealing="exact"`` (the default) it
+draws exactly as the scalar engine does (each hand, each special hand, the
+destination, the lottery), so game ``b`` reset with seed ``s`` deals and plays
+the same cards as ``asrus_v0.env().reset(seed=s)`` given the same actions.
+That costs one generator call per hand per game, a large share of the
+engine's time; ``dealing="fast"`` deals each round with one call per game
+(random keys sorted: the same uniform deal, still decided by the game's own
+seed alone, but other cards than the scalar env's). The rules, the lottery and
+everything after the deal are the same in both. A reset without a seed
+continues each game's generator, as the AEC env's ``reset()`` does.
 
 API (``B`` games, ``n`` seats, ``D = 63 + 33n`` floats, ``A = 195`` actions)
 -------------------------------------------------------------------------
@@ -33,7 +39,7 @@ API (``B`` games, ``n`` seats, ``D = 63 + 33n`` floats, ``A = 195`` actions)
     None to continue each game's generator. ``scenarios`` (one dict per game,
     or one dict for all) are the scalar env's ``reset(options=...)`` set-ups
     (``hands``, ``specials``, ``destination``, ``stones``, ``deposit``).
-``reset_games(games, seeds=None)``
+``reset_games(games, seeds=None, scenarios=None)``
     Deal only the games listed (the others are untouched).
 ``current_players()`` -> ``[B]`` int
     The seat to act in each game (seats commit in order 0..n-1, as in the
@@ -48,23 +54,27 @@ API (``B`` games, ``n`` seats, ``D = 63 + 33n`` floats, ``A = 195`` actions)
     parallel env, an illegal action under ``illegal_action="penalize"`` ends
     that game with the seats before it committed, and the ``max_steps`` cap
     can cut a turn short.
-``observations(seats=None)`` -> ``[B, n, D]`` float32 (or ``[B, D]`` for one seat per game)
+``observations(seats=None)`` -> ``[B, n, D]`` float32, or ``[B, D]`` for ``seats[B]``
     What ``env.observe(agent)["observation"]`` gives each seat, including
     which seats have committed this turn (all zero at a turn's start, which is
-    what the parallel env shows).
-``masks(to_act_only=False)`` -> ``[B, n, A]`` int8
+    what the parallel env shows). ``seats`` (e.g. ``current_players()``)
+    gathers one seat per game, the cheap call for seat-by-seat play.
+``masks(seats=None, to_act_only=False)`` -> ``[B, n, A]`` int8, or ``[B, A]`` for ``seats[B]``
     Every seat's legal actions this turn (all seats choose at once: the
     parallel env's masks); ``to_act_only=True`` keeps only the row of the seat
     to act, as ``env.observe(agent)["action_mask"]``. Rows of done games are 0.
 ``scores()`` -> ``[B, n]`` float, ``winners()`` -> ``[B, n]`` bool (only games over by
-    the rules have winners), ``done`` ``[B]`` bool.
+    the rules have winners), ``done`` -> ``[B]`` bool, and the state arrays
+    themselves (``points``, ``deposit``, ``holdings``, ``round``, ``turn``,
+    ``steps``, ``penalized``, ...), read-only for callers.
 ``views(games, seats)`` -> :class:`SeatView`
     What those seats may see, as arrays (the fields of the scalar ``view`` a
-    bot reads); :mod:`flockgym.envs.asrus.vector_bots` plays from it.
+    bot reads); :class:`~flockgym.envs.asrus.vector_bots.VectorHeuristicBot`
+    decides for all of them in one call.
 ``to_game(b)`` / ``load_games(games, steps=None)``
-    Game ``b`` as a scalar :class:`AsrusGame` (its generator copied), and the
-    reverse: load scalar games, one per slot (``steps`` taken so far, for the
-    cap).
+    Game ``b`` as a scalar :class:`AsrusGame` (its generator copied; its
+    ``to_dict()`` is a saved state), and the reverse: load scalar games, one
+    per slot (``steps`` taken so far, for the cap), mid-turn ones too.
 
 :class:`StepResult` fields, all per game:
 
@@ -72,20 +82,22 @@ API (``B`` games, ``n`` seats, ``D = 63 + 33n`` floats, ``A = 195`` actions)
     What the AEC env's ``rewards`` dict holds after this step, per reward mode
     (``win``/``rank``: the final result when the game ends by its rules;
     ``score``: the points won or lost this step, lottery included;
-    ``penalize``: -1 to the offender). For ``step_turn``: their sum over the
-    turn's steps, as the parallel env pays.
+    ``penalize``: -1 to the offender, 0 to the others). For ``step_turn``:
+    their sum over the turn's steps, as the parallel env pays.
 ``terminated [B]``, ``truncated [B]``
-    The game ended by its rules (or a penalty) / was cut short by ``max_steps``.
-``final_observations [B, n, D]`` and ``final_scores [B, n]``
-    With ``auto_reset=True``: the last observations and scores of the games
-    that ended in this step (rows of other games are 0), taken before those
-    games were dealt again (continuing their generators). Without auto-reset
-    these are None, and a finished game stays done until it is reset.
+    The game ended by its rules or a penalty / was cut short by ``max_steps``.
+    Without auto-reset they stay set until the game is reset.
+``final_observations [B, n, D]``, ``final_scores [B, n]``, ``final_winners [B, n]``
+    With ``auto_reset=True``, when some game ended in this step: its last
+    observations, scores and winners (rows of the other games are 0), taken
+    before it was dealt again (continuing its generator), so every call
+    returns live games. None otherwise.
 
 Rewards, terminations and truncations are exactly the AEC env's (the tests
-compare them step by step), so a batched SB3 ``VecEnv`` can sit on top: step
+compare them step by step), so a batched SB3 ``VecEnv`` can sit on top: play
 the opponents' seats in one batch (``views`` for bots, ``observations`` and
-``masks`` for policies), then the learner's, and read ``StepResult``.
+``masks`` for policies), then the learner's, and read the :class:`StepResult`
+(``terminal_observation`` from ``final_observations``).
 """
 
 from __future__ import annotations
@@ -154,6 +166,7 @@ class StepResult(NamedTuple):
     truncated: np.ndarray
     final_observations: np.ndarray | None = None
     final_scores: np.ndarray | None = None
+    final_winners: np.ndarray | None = None
 
 
 class SeatView(NamedTuple):
@@ -897,15 +910,17 @@ class VectorAsrus:
         if not self.auto_reset:
             return StepResult(rewards, terminated, truncated)
         ended = np.flatnonzero(terminated | truncated)
-        final_obs = final_scores = None
-        if ended.size:
-            final_obs = np.zeros((self.num_games, self.num_players, self.observation_size),
-                                 dtype=np.float32)  # fmt: skip
-            final_obs[ended] = self.observations()[ended]
-            final_scores = np.zeros((self.num_games, self.num_players))
-            final_scores[ended] = self.points[ended]
-            self.reset_games(ended)
-        return StepResult(rewards, terminated, truncated, final_obs, final_scores)
+        if not ended.size:
+            return StepResult(rewards, terminated, truncated)
+        final_obs = np.zeros((self.num_games, self.num_players, self.observation_size),
+                             dtype=np.float32)  # fmt: skip
+        final_obs[ended] = self.observations()[ended]
+        final_scores = np.zeros((self.num_games, self.num_players))
+        final_scores[ended] = self.points[ended]
+        final_winners = np.zeros((self.num_games, self.num_players), dtype=bool)
+        final_winners[ended] = self.winners()[ended]
+        self.reset_games(ended)
+        return StepResult(rewards, terminated, truncated, final_obs, final_scores, final_winners)
 
     # ---- a turn resolved, in every game at once ----------------------------------
 

@@ -429,10 +429,16 @@ def test_whole_turn_needs_a_turn_start():
 # ---- auto-reset, scenarios, loaded states ------------------------------------------
 
 
-def test_auto_reset_deals_the_next_game_from_the_same_generator():
-    """A finished game is dealt again from its generator, as the AEC env's
-    ``reset()`` without a seed; the final observations and scores come back."""
-    options = {"num_players": 4, "reward": "rank"}
+@pytest.mark.parametrize(
+    "extra",
+    [{"reward": "rank"}, {"max_steps": 25, "reward": "score"}, {"illegal_action": "penalize"}],
+)
+def test_auto_reset_deals_the_next_game_from_the_same_generator(extra):
+    """A finished game (by the rules, the cap or a penalty) is dealt again from
+    its generator, as the AEC env's ``reset()`` without a seed; the final
+    observations, scores and winners come back."""
+    options = {"num_players": 4, **extra}
+    rate = 0.01 if "illegal_action" in extra else 0.0
     seeds = seeds_for(5, 6)
     vector = VectorAsrus(len(seeds), auto_reset=True, **options)
     vector.reset(seeds)
@@ -446,17 +452,20 @@ def test_auto_reset_deals_the_next_game_from_the_same_generator():
         current = vector.current_players()
         assert (current >= 0).all()  # nobody is ever left done
         masks = vector.masks(current)
-        actions = np.array([pick(masks[b], rng) for b in range(len(seeds))])
+        actions = np.array([pick(masks[b], rng, rate) for b in range(len(seeds))])
         result = vector.step(actions)
         for b, env in enumerate(envs):
             env.step(int(actions[b]))
             same(result.rewards[b], [env.rewards[a] for a in agents])
             if env.terminations[agents[0]] or env.truncations[agents[0]]:
-                assert result.terminated[b]
+                assert result.terminated[b] == env.terminations[agents[0]]
+                assert result.truncated[b] == env.truncations[agents[0]]
                 for s, agent in enumerate(agents):
                     final = env.observe(agent)["observation"]
                     same(result.final_observations[b, s], final)
                 same(result.final_scores[b], env.game.scores())
+                winners = [env.seat_of(a) for a in env.winners]
+                assert np.flatnonzero(result.final_winners[b]).tolist() == winners
                 env.reset()
                 finished += 1
             assert vector.to_game(b).to_dict() == env.game.to_dict()
@@ -572,6 +581,20 @@ def test_vector_bot_refuses_a_seat_with_no_legal_action():
     empty = view._replace(mask=np.zeros_like(view.mask))
     with pytest.raises(ValueError, match="allows no action"):
         VectorHeuristicBot(1, 3).act(empty)
+
+
+def test_bot_draws_are_each_generators_next_numbers():
+    """The draws come a block at a time but in each generator's own order, also
+    for a bot asked twice in one call."""
+    bot = VectorHeuristicBot(2, 3, seeds=np.arange(6).reshape(2, 3))
+    games, seats = np.array([1, 0, 1, 1]), np.array([2, 0, 2, 0])
+    first, second = bot._uniform(games, seats), bot._uniform(games, seats)
+    expected = {key: np.random.default_rng(seed).random(8).tolist()
+                for key, seed in {(1, 2): 5, (0, 0): 0, (1, 0): 3}.items()}  # fmt: skip
+    assert first.tolist() == [expected[1, 2][0], expected[0, 0][0], expected[1, 2][1],
+                              expected[1, 0][0]]  # fmt: skip
+    assert second.tolist() == [expected[1, 2][2], expected[0, 0][1], expected[1, 2][3],
+                               expected[1, 0][1]]  # fmt: skip
 
 
 def test_python_sum_adds_as_the_interpreter_does():
