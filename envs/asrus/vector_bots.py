@@ -20,9 +20,22 @@ arithmetic (plain left to right before Python 3.12, Neumaier-compensated from
 
 Like the scalar bot, each seat's bot draws the card it plays alone in
 proportion to its value, with its own seeded generator (one ``random()`` per
-draw, as ``Generator.choice`` takes): seeded alike, the two make the same
-draws. A seat with no legal action is an error, as an empty mask is for every
-bot.
+draw, as ``Generator.choice`` takes; the vector bot takes them a block at a
+time, the same numbers in the same order): a bot seeded like a scalar bot
+makes the same draws. The weights are normalised by numpy's own ``sum`` order
+(:func:`numpy_sum`) and the draw is read off the cumulative sum as
+``Generator.choice`` reads it. A seat with no legal action is an error, as an
+empty mask is for every bot.
+
+Use::
+
+    bot = VectorHeuristicBot(engine.num_games, engine.num_players, seeds=seeds)  # [B, n]
+    games, seats = np.repeat(live, n), np.tile(np.arange(n), len(live))
+    actions = bot.act(engine.views(games, seats))     # one per (game, seat)
+    bot.reseed(games_dealt, seats_dealt, new_seeds)   # new bots for a new episode
+
+Each ``act`` decides for the seats listed in the view; a seat decides once
+per turn, as the scalar bot is asked once per turn.
 """
 
 from __future__ import annotations
