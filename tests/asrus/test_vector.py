@@ -49,7 +49,7 @@ def constructible(options: dict[str, Any]) -> bool:
 SAMPLE_CONFIGS = [
     dict(sample, num_players=n)
     for n in raw_env.player_counts
-    for sample in raw_env.option_samples
+    for sample in raw_env.option_samples_for(n)
     if constructible(dict(sample, num_players=n))
 ]
 """Every player count with every option sample it can be dealt with."""
