@@ -18,6 +18,7 @@ from typing import Any, TextIO
 from flockgym.envs import FlockgymError, make
 from flockgym.envs.core.play import play_game
 
+from .errors import GameAbandoned
 from .evaluate import derive_seed
 from .policies import BotSpecError, make_participant, parse_specs
 
@@ -27,10 +28,6 @@ ACTION_ID = re.compile(r"#?([0-9]{1,9})")
 ``int()`` of an unbounded string)."""
 LONGEST_MOVE = 200
 """Longer input is no move of any game; it is refused without being parsed."""
-
-
-class GameAbandoned(Exception):
-    """The person quit, or the input ended, before the game was over."""
 
 
 def play_terminal(

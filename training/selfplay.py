@@ -25,7 +25,6 @@ from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
-import torch
 
 from flockgym.envs import Bot, make
 from flockgym.envs.core.rng import make_rng
@@ -203,6 +202,8 @@ class SelfPlayEnv(gym.Env):
 def make_selfplay_env(torch_threads: int, seat_offset: int, **kwargs: Any) -> SelfPlayEnv:
     """Factory for the vec envs (a top-level function, so a subprocess can be sent it).
     Snapshot opponents run torch in here; a subprocess must not grab every core."""
+    import torch
+
     torch.set_num_threads(torch_threads)
     return SelfPlayEnv(seat_offset=seat_offset, **kwargs)
 
