@@ -8,7 +8,8 @@ own learner (see docs/training.md and docs/own-code.md).
 
 Names are imported when first used, so ``import flockgym.training`` is cheap and
 needs no torch; the self-play env with random and heuristic opponents, and
-tournaments between them, run on the core install. Checkpoints, training and
+tournaments between them, run on the core install. Importing it registers the
+self-play envs with Gymnasium (``flockgym/asrus-selfplay-v0``, ...). Checkpoints, training and
 plots need the ``train`` extra (``pip install 'flockgym[train]'``).
 """
 
@@ -18,6 +19,7 @@ import importlib
 from typing import Any
 
 from .errors import BotSpecError, CheckpointError, ConfigError, RunError
+from .selfplay import register_selfplay_envs
 from .version import __version__
 
 _LAZY = {
@@ -30,10 +32,15 @@ _LAZY = {
     "parse_specs": "policies",
     "export_policy": "export",
     "SelfPlayEnv": "selfplay",
+    "selfplay_env": "selfplay",
+    "gymnasium_id": "selfplay",
     "tournament": "evaluate",
     "TournamentResult": "evaluate",
     "TournamentInterrupted": "evaluate",
 }
+
+
+register_selfplay_envs()
 
 
 def __getattr__(name: str) -> Any:
@@ -62,9 +69,11 @@ __all__ = [
     "TournamentResult",
     "__version__",
     "export_policy",
+    "gymnasium_id",
     "load_policy",
     "make_participant",
     "parse_spec",
     "parse_specs",
+    "selfplay_env",
     "tournament",
 ]

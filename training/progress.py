@@ -19,7 +19,7 @@ class Progress:
     """Counts ``total`` units of work; see the module docstring.
 
     ``enabled=False`` shows nothing; ``stream`` (default stderr) and ``interval``
-    are for logs and tests."""
+    (default :data:`LINE_SECONDS`) are for logs and tests."""
 
     def __init__(
         self,
@@ -29,14 +29,14 @@ class Progress:
         label: str = "",
         initial: int = 0,
         stream: TextIO | None = None,
-        interval: float = LINE_SECONDS,
+        interval: float | None = None,
     ) -> None:
         self.total = total
         self.unit = unit
         self.label = label
         self.count = self.started_at = initial
         self.stream = stream or sys.stderr
-        self.interval = interval
+        self.interval = LINE_SECONDS if interval is None else interval
         self.enabled = enabled
         self.start = self.last_line = time.monotonic()
         self.bar: Any = None

@@ -75,7 +75,7 @@ def test_the_console_script_module_runs() -> None:
             "num_players=2",
         ),
         (["play", "asrus_v0", "--seat", "9", "--opponents", "random"], "--seat 9"),
-        (["play", "asrus_v0", "--opponents", "random,random"], "--opponents"),
+        (["play", "asrus_v0", "--opponents", "random," * 5 + "random"], "--opponents names 6"),
         (["play", "asrus_v0", "--seed", "-3"], "--seed"),
         (["baselines", "--games", "1"], "--games"),
         (["train"], "CONFIG"),
