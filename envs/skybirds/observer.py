@@ -162,7 +162,8 @@ class SkybirdsObserver:
         self._pending_seat = -1
 
     def _gather_index(self, seat: int) -> np.ndarray:
-        n, out = self.n, []
+        n = self.n
+        out: list[int] = []
         for f in self.fields:
             if f.kind == "pub":
                 base = self.at[f.name]
@@ -262,7 +263,7 @@ class SkybirdsObserver:
 
     def _write_phase(self, phase: Phase, step: Step) -> None:
         store, at = self.store, self.at
-        if self._phase is not None and self._phase is not Phase.OVER:
+        if self._phase is not None and self._step is not None and self._phase is not Phase.OVER:
             store[at["phase"] + self._phase] = 0.0
             store[at["step"] + self._step] = 0.0
         if phase is not Phase.OVER:
