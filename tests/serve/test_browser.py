@@ -26,6 +26,7 @@ from playwright.sync_api import expect
 from serve_helpers import small_options
 
 from flockgym.envs import list_envs
+from flockgym.envs.skybirds import data
 from flockgym.training.serve import ServerConfig, create_app
 
 CHROMIUM = Path(os.environ.get("FLOCKGYM_CHROMIUM", "/usr/bin/chromium"))
@@ -232,3 +233,19 @@ def test_the_generic_renderer_plays_a_whole_game(page, server: str, tmp_path: Pa
     assert page.locator("#table .zone").count() == 0
     clicks = click_through(page, random.Random(3), shots_folder(tmp_path) / "play-generic.png")
     assert clicks > 0 and "won" in page.inner_text("#summary h2")
+
+
+def test_the_skybirds_table_draws_the_squadron_hands_and_each_aerodrome(page, server: str):
+    open_setup(page, server, "skybirds_v0", ["human", "bot:heuristic"])
+    page.click("#start")
+    page.wait_for_selector("#table .seat-box")
+    assert page.locator("#table .view-table").count() == 0  # the drawn table, not the generic
+    tokens = len(data.DEFAULT_AERODROME_ROWS)
+    expect(page.locator("#table .seat-box")).to_have_count(2)
+    expect(page.locator("#table .seat-box [data-token]")).to_have_count(2 * tokens)
+    expect(page.locator("#table .hand .card")).to_have_count(16)
+    text = page.inner_text("#table")
+    assert "Campaign 1 of at most 1" in text and "squadron to beat" in text.lower()
+    # Clicking a playable Ace plays its one move, or keeps the moves made with it.
+    page.locator("#table button.card.playable").first.click()
+    page.wait_for_function("document.querySelector('#table .card') !== null")
