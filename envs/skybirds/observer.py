@@ -227,12 +227,8 @@ class SkybirdsObserver:
         phase, step = game.phase, game.step
         if phase is not self._phase or step is not self._step:
             self._write_phase(phase, step)
-        if (
-            game.campaign != self._flags[0]
-            or (game.armistice_by >= 0) != self._flags[1]
-            or game.garros_due != self._flags[2]
-        ):
-            flags = (game.campaign, game.armistice_by >= 0, game.garros_due)
+        flags = (game.campaign, game.armistice_by >= 0, game.garros_due)
+        if flags != self._flags:
             store[at["campaign"]] = flags[0] / self.max_campaigns
             store[at["armistice"]] = float(flags[1])
             store[at["garros_due"]] = float(flags[2])

@@ -548,6 +548,27 @@ def token_sets(
     return tuple(out)
 
 
+@lru_cache(maxsize=1 << 10)
+def _first_token_plan(
+    usable: tuple[tuple[int, int], ...], one_only: bool
+) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """Per usable token X: the (shape bits, modifier bits) of X with each set of
+    the tokens after it, in the order :func:`first_tokens` tries them (X alone
+    first). It depends only on the tokens held, so it outlives many hands."""
+    plan = []
+    for j, (token, bit) in enumerate(usable):
+        later = () if one_only else usable[j + 1 :]
+        combos = []
+        for subset in range(1 << len(later)):
+            bits = bit
+            for m in range(len(later)):
+                if subset >> m & 1:
+                    bits |= later[m][1]
+            combos.append(split_bonuses(bits))
+        plan.append((token, tuple(combos)))
+    return tuple(plan)
+
+
 @lru_cache(maxsize=1 << 14)
 def first_tokens(
     hand: tuple[int, ...], usable: tuple[tuple[int, int], ...], table: Table, one_only: bool
@@ -557,14 +578,9 @@ def first_tokens(
     The same answer as the lowest members of :func:`token_sets`, found
     without listing every set (X alone usually does)."""
     out = []
-    for j, (token, bit) in enumerate(usable):
-        later = () if one_only else usable[j + 1 :]
-        for subset in range(1 << len(later)):
-            bits = bit
-            for m in range(len(later)):
-                if subset >> m & 1:
-                    bits |= later[m][1]
-            if has_move(hand, bits, table):
+    for token, combos in _first_token_plan(usable, one_only):
+        for shapes, mods in combos:
+            if summary_fits(shape_summary(hand, shapes), mods, table):
                 out.append(token)
                 break
     return tuple(out)
@@ -1192,17 +1208,16 @@ class SkybirdsGame(GameEngine):
             return None
         return (self.squadron_size, self.table.medallions, self.table.value)
 
-    def _plain_plays(self, hand: list[int]) -> list[int]:
+    def _plain_plays(self, hand: tuple[int, ...], table: Table) -> list[int]:
         """Squadrons without tokens (and pass when following)."""
-        table = self.table
         if table is None:
-            return list(_leads(tuple(hand)))
-        size, medallions, value = self.squadron_size, table.medallions, table.value
-        out = []
+            return list(_leads(hand))
+        size, medallions, value = table
         # without Medallions only a higher value wins; Medallion sets (9s, 10s)
         # win on Medallions whenever there are more of them
         low = min(value + 1, 9) if medallions == 0 else 9
         ids = _SET_BY_SIZE[size]
+        out = []
         for v in range(low, 11):
             if hand[v] >= size:
                 m = size * MEDALLIONS[v]
@@ -1242,12 +1257,12 @@ class SkybirdsGame(GameEngine):
         return self._turn_sets
 
     def _start_of_turn(self) -> list[int]:
-        out = self._plain_plays(self.hands[self.actor])
+        hand, table = tuple(self.hands[self.actor]), self.table_key()
+        out = self._plain_plays(hand, table)
         usable = self.usable_tokens(self.actor)
         if usable:
             one = self.config.tokens_per_turn == "one"
-            firsts = first_tokens(tuple(self.hands[self.actor]), usable, self.table_key(), one)
-            out += [USE_OFFSET + i for i in firsts]
+            out += [USE_OFFSET + i for i in first_tokens(hand, usable, table, one)]
         return out
 
     def _pending_bits(self) -> tuple[int, int]:
