@@ -431,8 +431,9 @@ def _plain_summary(hand: tuple[int, ...]) -> Summary:
         for k in range(1, min(count, MAX_SQUADRON - g) + 1):
             size, icons = k + g, k * icon
             effects.append((size, v, icons))
-            if (icons, v) > best.get(size, (-1, -1)):
-                best[size] = (icons, v)
+            # values ascend and Medallions never decrease with the value
+            # (MEDALLIONS), so the last set of a size is its strongest
+            best[size] = (icons, v)
             if not icons:
                 best_plain[size] = v  # values ascend: the last is the highest
     return bool(effects), best, best_plain, frozenset(effects)
@@ -800,6 +801,24 @@ _SET_BY_SIZE = {
     for size in range(1, MAX_SQUADRON + 1)
 }
 SET_SINGLE = {v: SET_ID[(v, 1)] for v in range(1, 11)}
+
+
+@lru_cache(maxsize=1 << 10)
+def _sets_beating(table: tuple[int, int, int]) -> tuple[tuple[int, int], ...]:
+    """(value, set id) of the sets of the Squadron Size that beat ``table``,
+    ascending: a few hundred tables recur all game, so a turn only checks
+    which of these the hand holds."""
+    size, medallions, value = table
+    ids = _SET_BY_SIZE[size]
+    # without Medallions only a higher value wins; Medallion sets (9s, 10s)
+    # win on Medallions whenever there are more of them
+    low = min(value + 1, 9) if medallions == 0 else 9
+    out = []
+    for v in range(low, 11):
+        m = size * MEDALLIONS[v]
+        if v in ids and (m > medallions or (m == medallions and v > value)):
+            out.append((v, ids[v]))
+    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -1213,16 +1232,7 @@ class SkybirdsGame(GameEngine):
         if table is None:
             return list(_leads(hand))
         size, medallions, value = table
-        # without Medallions only a higher value wins; Medallion sets (9s, 10s)
-        # win on Medallions whenever there are more of them
-        low = min(value + 1, 9) if medallions == 0 else 9
-        ids = _SET_BY_SIZE[size]
-        out = []
-        for v in range(low, 11):
-            if hand[v] >= size:
-                m = size * MEDALLIONS[v]
-                if m > medallions or (m == medallions and v > value):
-                    out.append(ids[v])
+        out = [set_id for v, set_id in _sets_beating(table) if hand[v] >= size]
         if size > 1 and medallions <= 1 and (hand[9] or hand[10]):
             singles = [SET_SINGLE[v] for v in (9, 10) if hand[v] and (medallions < 1 or v > value)]
             if singles:
