@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install demo watch test test-slow bench golden lint constraints clean
+.PHONY: install demo watch test test-slow test-min bench soak golden lint constraints clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,18 @@ watch: install
 test: install
 	$(PY) -m pytest -n 2 -q
 
-## Slow checks: thousands of random games per env, longer training checks.
+## The env tests on the lowest dependency versions pyproject.toml declares (no
+## training extra): the floors users rely on are checked, not guessed.
+MIN_VENV ?= .venv-min
+test-min:
+	$(PYTHON) -m venv $(MIN_VENV)
+	$(MIN_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(MIN_VENV)/bin/python -m pip install --quiet $$($(PYTHON) .ci/min_requirements.py)
+	$(MIN_VENV)/bin/python -m pip install --quiet --no-deps -e .
+	$(MIN_VENV)/bin/python -m pytest -n 2 -q -p no:cacheprovider --ignore=tests/training \
+		--ignore=tests/serve
+
+## Slow checks: thousands of random games per env, a short soak, longer training checks.
 test-slow: install
 	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest -n 2 -q -m slow
 
@@ -37,6 +48,12 @@ test-slow: install
 bench: install
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[bench]"
 	$(PY) benchmarks/throughput.py
+
+## Random legal play of every env at every player count and option sample, with the
+## contract checked at every step (1,000,000 steps per env; SOAK_STEPS=... to change).
+SOAK_STEPS ?= 1000000
+soak: install
+	$(PY) benchmarks/soak.py --steps $(SOAK_STEPS)
 
 golden: install
 	$(PY) -m flockgym.envs.core.playthrough tests/golden
@@ -51,4 +68,4 @@ constraints: install
 	mv constraints.txt.new constraints.txt
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(MIN_VENV) runs .pytest_cache .ruff_cache .hypothesis

@@ -109,6 +109,11 @@ def make_bot(env_id: str, kind: str, seed: int | None = None) -> Bot:
 
 
 def _register_with_pettingzoo() -> None:
+    """Add every env to PettingZoo's registry, which PettingZoo has offered since
+    1.27; with an older PettingZoo the envs work the same, and only
+    ``pettingzoo.make("aec", "flockgym/...")`` is unavailable."""
+    if not hasattr(pettingzoo, "register"):
+        return
     for item in ENVS.values():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
+import pettingzoo
+from pettingzoo.test import parallel_seed_test
+
+PETTINGZOO_HAS_REGISTRY = hasattr(pettingzoo, "make")
+"""PettingZoo's env registry (``pettingzoo.make``) arrived in 1.27; flockgym
+supports older releases without it."""
+
+
+def parallel_seed_test_compat(make_env: Any, num_cycles: int) -> None:
+    """PettingZoo's ``parallel_seed_test``, whose ``num_cycles`` argument older
+    releases do not take."""
+    if "num_cycles" in inspect.signature(parallel_seed_test).parameters:
+        parallel_seed_test(make_env, num_cycles=num_cycles)
+    else:
+        parallel_seed_test(make_env)
 
 
 def random_action(observation: dict[str, np.ndarray], rng: np.random.Generator) -> int:

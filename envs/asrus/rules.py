@@ -41,89 +41,54 @@ import numpy as np
 from ..core.errors import StateDictError
 from ..core.game import NO_PLAYER, GameEngine
 from ..core.rng import make_rng, rng_from_dict, rng_to_dict
+from ..core.validate import (
+    require_bool,
+    require_choice,
+    require_dict,
+    require_int,
+    require_ints,
+    require_list,
+)
 from . import data
-
-# ---- actions ----------------------------------------------------------------
-
-SLOTS: tuple[tuple[str | None, bool], ...] = (
-    (None, False),
-    *((kind, False) for kind in data.SPECIAL_KINDS),
-    *((power, True) for power in data.JOKER_POWERS),
+from .actions import (
+    JOKER_INDEX,
+    NUM_ACTIONS,
+    SLOT_COLUMNS,
+    SPECIAL_INDEX,
+    SPECIAL_SLOTS,
+    action_text,
+    decode_action,
+    encode_action,
+    parse_action,
 )
-"""What may accompany the number card: nothing, one of the five specials, or a
-joker declared as one of :data:`data.JOKER_POWERS`. Slot index = position here."""
-
-NUM_SLOTS = len(SLOTS)  # 13
-NUM_ACTIONS = len(data.NUMBERS) * NUM_SLOTS  # 195
-JOKER_INDEX = len(data.SPECIAL_KINDS)
-"""Index of the joker in a player's special-card counts (after C B D M R)."""
-SPECIAL_INDEX = {kind: i for i, kind in enumerate(data.SPECIAL_KINDS)}
-SLOT_COLUMNS = np.array(
-    [0] + [16 + i for i in range(JOKER_INDEX)] + [16 + JOKER_INDEX] * (NUM_SLOTS - 1 - JOKER_INDEX)
-)
-"""For each slot, the column of :meth:`AsrusGame.holdings` that must be non-zero:
-the always-1 column for "alone", the special's own column, the joker's column."""
-SPECIAL_SLOTS: tuple[slice, ...] = (
-    *(slice(1 + i, 2 + i) for i in range(JOKER_INDEX)),
-    slice(1 + JOKER_INDEX, NUM_SLOTS),
-)
-"""For each special index (C B D M R joker), the slots it allows: the inverse of
-:data:`SLOT_COLUMNS` over the special columns."""
-
-
-def encode_action(number: int, power: str | None = None, joker: bool = False) -> int:
-    """Action id of playing ``number`` with an optional special.
-
-    >>> encode_action(1)            # the Sun alone
-    0
-    >>> encode_action(9, "M")       # 9 with Majority: (9-1)*13 + 4
-    108
-    >>> encode_action(15, "T", joker=True)  # Moon with a joker declared Triple
-    194
-    """
-    try:
-        slot = SLOTS.index((power, joker))
-    except ValueError:
-        raise ValueError(f"no such special: power={power!r} joker={joker}") from None
-    if number not in data.NUMBERS:
-        raise ValueError(f"number card must be 1..15, got {number!r}")
-    return (number - 1) * NUM_SLOTS + slot
-
-
-def decode_action(action: int) -> tuple[int, str | None, bool]:
-    """(number, power, joker) of an action id; inverse of :func:`encode_action`."""
-    if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action id must be in 0..{NUM_ACTIONS - 1}, got {action}")
-    number, slot = divmod(action, NUM_SLOTS)
-    power, joker = SLOTS[slot]
-    return number + 1, power, joker
-
-
-def action_text(action: int) -> str:
-    """``"9"``, ``"9+M"``, or ``"9+J:T"`` for a joker declared as Triple."""
-    number, power, joker = decode_action(action)
-    if power is None:
-        return str(number)
-    return f"{number}+J:{power}" if joker else f"{number}+{power}"
-
-
-def parse_action(text: str) -> int:
-    """Inverse of :func:`action_text`; the error names the accepted forms."""
-    cleaned = text.strip().upper().replace(" ", "")
-    number_text, _, special = cleaned.partition("+")
-    joker = special.startswith("J:")
-    power = special[2:] if joker else (special or None)
-    try:
-        return encode_action(int(number_text), power, joker)
-    except ValueError:
-        raise ValueError(
-            f"cannot read action {text!r}; write a number card 1-15 alone ('9'), with a "
-            f"special ('9+C', '9+B', '9+D', '9+M', '9+R'), or with a joker declared as "
-            f"a power ('9+J:C' .. '9+J:R', '9+J:X' Explosion, '9+J:T' Triple)"
-        ) from None
-
 
 # ---- configuration ------------------------------------------------------------
+
+RETROGRADE_MODES = ("once", "cancel")
+"""Option ``retrogrades``: any number of Retrogrades reverse the turn once, or
+each one reverses it again (two cancel). Ruling 7."""
+RETROGRADE_DEPOSIT_MODES = ("closest", "farthest")
+"""Option ``retrograde_deposit``: what a drawn Retrograde turn deposits. Ruling 20."""
+MAJORITY_TIE_MODES = ("none", "all")
+"""Option ``majority_ties``: numbers tied for most are never major, or all major.
+Ruling 6."""
+MAX_POINTS = 10**9
+"""Largest number of points a player or the deposit may hold (scenarios and saved
+states): far above any real table, and small enough that every total stays an
+exact float in the observation."""
+
+
+@dataclass(frozen=True)
+class TurnRules:
+    """The readings of the specials that the rulebook leaves open (rulings 6, 7
+    and 20), as one small value :func:`decide_winner` reads."""
+
+    retrogrades: str = "once"
+    retrograde_deposit: str = "closest"
+    majority_ties: str = "none"
+
+
+DEFAULT_TURN_RULES = TurnRules()
 
 
 @dataclass(frozen=True)
@@ -142,6 +107,9 @@ class AsrusConfig:
     """Number cards taken out of the deck before dealing, one copy per entry (the
     rulebook's "reduce the number cards ... like number 4, 8, 12" read as a deck
     change; option ``removed_numbers``)."""
+    retrogrades: str = "once"
+    retrograde_deposit: str = "closest"
+    majority_ties: str = "none"
 
     @classmethod
     def from_options(
@@ -155,6 +123,9 @@ class AsrusConfig:
         elimination: bool = True,
         jokers: bool = False,
         removed_numbers: tuple[int, ...] | list[int] = (),
+        retrogrades: str = "once",
+        retrograde_deposit: str = "closest",
+        majority_ties: str = "none",
     ) -> AsrusConfig:
         """Fill table defaults for ``None`` and check that the deal is possible."""
         prep = data.PREPARATION[num_players]
@@ -170,9 +141,27 @@ class AsrusConfig:
             elimination=elimination,
             jokers=jokers,
             removed=tuple(sorted(removed_numbers)),
+            retrogrades=retrogrades,
+            retrograde_deposit=retrograde_deposit,
+            majority_ties=majority_ties,
         )
         config.check()
         return config
+
+    @property
+    def turn_rules(self) -> TurnRules:
+        """The readings of the specials this game plays by."""
+        return TurnRules(self.retrogrades, self.retrograde_deposit, self.majority_ties)
+
+    @property
+    def deck_size(self) -> int:
+        """Number cards in this game's deck."""
+        return sum(self.number_counts.values())
+
+    @property
+    def total_points(self) -> int:
+        """Points at the table at the start (what ``target`` must not exceed)."""
+        return self.starting_points * self.num_players
 
     @property
     def fixed_destination(self) -> int | None:
@@ -201,7 +190,9 @@ class AsrusConfig:
         )
 
     def check(self) -> None:
-        """Raise ``ValueError`` naming the allowed range of any impossible parameter."""
+        """Raise ``ValueError`` naming the options and the allowed range of any
+        impossible parameter: a deal the deck cannot make, a target nobody can
+        reach, a game with no end."""
         for number in set(self.removed):
             if number not in data.NUMBERS:
                 raise ValueError(
@@ -214,9 +205,12 @@ class AsrusConfig:
                     f"the deck holds {data.NUMBER_COUNTS[number]}"
                 )
         if not 1 <= self.hand_size <= self.max_hand_size:
+            spare = "" if self.fixed_destination is not None else " and the destination"
             raise ValueError(
-                f"hand_size={self.hand_size} is impossible for {self.num_players} players; "
-                f"allowed: 1..{self.max_hand_size}"
+                f"hand_size={self.hand_size} with num_players={self.num_players} and "
+                f"removed_numbers={list(self.removed)} cannot be dealt: the deck holds "
+                f"{self.deck_size} number cards for {self.num_players} hands{spare}; "
+                f"allowed hand_size: 1..{self.max_hand_size}"
             )
         top = self.special_deck_size // self.num_players
         if not 0 <= self.specials_per_player <= top:
@@ -226,6 +220,23 @@ class AsrusConfig:
             )
         if self.rounds is None and self.target is None:
             raise ValueError("rounds=None needs a target (points), or the game never ends")
+        if self.target is not None and self.target > self.total_points:
+            raise ValueError(
+                f"target={self.target} can never be reached: num_players={self.num_players} "
+                f"x starting_points={self.starting_points} puts only {self.total_points} "
+                f"points on the table; allowed target: 1..{self.total_points}"
+            )
+        if self.starting_points > MAX_POINTS:
+            raise ValueError(
+                f"starting_points={self.starting_points} is too large; allowed: 1..{MAX_POINTS}"
+            )
+        for name, value, modes in (
+            ("retrogrades", self.retrogrades, RETROGRADE_MODES),
+            ("retrograde_deposit", self.retrograde_deposit, RETROGRADE_DEPOSIT_MODES),
+            ("majority_ties", self.majority_ties, MAJORITY_TIE_MODES),
+        ):
+            if value not in modes:
+                raise ValueError(f"{name}={value!r} is not allowed; allowed values: {modes}")
 
 
 # ---- one turn, resolved jointly ---------------------------------------------
@@ -281,37 +292,69 @@ def close_adjusted(original: list[int], powers: tuple[str | None, ...]) -> Seque
     return [d - 0.5 if power == "C" else d for d, power in zip(original, powers, strict=True)]
 
 
-def major_number(plays: list[Play]) -> int | None:
-    """The number played strictly more often than any other, if there is one."""
+def major_numbers(plays: list[Play], ties: str = "none") -> set[int]:
+    """The major numbers: the number played strictly more often than any other
+    (``ties="none"``: none when several share the most), or every number played
+    most often (``ties="all"``). Ruling 6."""
     counts: dict[int, int] = {}
     for p in plays:
         counts[p.number] = counts.get(p.number, 0) + 1
-    ranked = sorted(counts.values(), reverse=True)
-    if len(ranked) > 1 and ranked[0] == ranked[1]:
-        return None
-    return max(counts, key=counts.__getitem__)
+    if not counts:
+        return set()
+    most = max(counts.values())
+    tied = {number for number, count in counts.items() if count == most}
+    if len(tied) > 1 and ties == "none":
+        return set()
+    return tied
 
 
-def majority_seat(plays: list[Play], original: list[int]) -> int | None:
-    """The seat that wins by Majority: the only Majority played on the major
-    number (at a non-zero distance); None when there is no such single seat."""
-    major = major_number(plays)
-    if major is None:
+def major_number(plays: list[Play]) -> int | None:
+    """The number played strictly more often than any other, if there is one."""
+    major = major_numbers(plays)
+    return next(iter(major)) if major else None
+
+
+def majority_seat(plays: list[Play], original: list[int], ties: str = "none") -> int | None:
+    """The seat that wins by Majority: the only Majority played on a major
+    number (at a non-zero distance); None when there is no such single seat
+    (two Majorities on major numbers have no effect)."""
+    major = major_numbers(plays, ties)
+    if not major:
         return None
     on_major = [
         seat
         for seat, p in enumerate(plays)
-        if p.power == "M" and p.number == major and original[seat] > 0
+        if p.power == "M" and p.number in major and original[seat] > 0
     ]
     return on_major[0] if len(on_major) == 1 else None
 
 
-def decide_winner(destination: int, plays: list[Play]) -> Outcome:
+def retrograde_reverses(powers: tuple[str | None, ...], mode: str = "once") -> bool:
+    """Whether the turn is decided by the farthest distance: any Retrograde
+    (``"once"``), or an odd number of them (``"cancel"``: each reverses the rule
+    again). Ruling 7."""
+    count = powers.count("R")
+    return count % 2 == 1 if mode == "cancel" else count > 0
+
+
+def draw_deposit(original: list[int], reversed_turn: bool, mode: str = "closest") -> int:
+    """What each player deposits on a draw: the smallest non-zero distance played
+    (ruling 10), or in a reversed turn under ``retrograde_deposit="farthest"`` the
+    largest (ruling 20); 0 when every card was on the destination."""
+    if reversed_turn and mode == "farthest":
+        return max(original, default=0)
+    return min(filter(None, original), default=0)
+
+
+def decide_winner(
+    destination: int, plays: list[Play], rules: TurnRules = DEFAULT_TURN_RULES
+) -> Outcome:
     """Apply the specials and the distance rule to revealed plays (pure).
 
-    Order: Explosion (joker) voids the turn; a single Majority on the major
-    number wins; otherwise the closest (or, with any Retrograde, the farthest)
-    distance that no other play shares wins. Distance 0 never wins.
+    Order: Explosion (joker) voids the turn; a single Majority on a major
+    number wins; otherwise the closest (or, with Retrograde, the farthest)
+    distance that no other play shares wins. Distance 0 never wins. ``rules``
+    carries the readings the rulebook leaves open (rulings 6, 7, 20).
 
     Runs once per turn, so it works on plain lists: the plays split into their
     numbers and powers in one ``zip``, and the winning distance is found among
@@ -324,15 +367,17 @@ def decide_winner(destination: int, plays: list[Play]) -> Outcome:
         return Outcome("explosion", None, 0)
     original = [abs(number - destination) for number in numbers]
     if "M" in powers:
-        seat = majority_seat(plays, original)
+        seat = majority_seat(plays, original, rules.majority_ties)
         if seat is not None:
             return Outcome("majority", seat, original[seat])
     adjusted = close_adjusted(original, powers)
+    reversed_turn = "R" in powers and retrograde_reverses(powers, rules.retrogrades)
     # Only original distance 0 gives an adjusted distance <= 0 (0, or -0.5 with Close).
     unique = [d for d in adjusted if d > 0 and adjusted.count(d) == 1]
     if not unique:
-        return Outcome("draw", None, min(filter(None, original), default=0))
-    if "R" in powers:
+        deposit = draw_deposit(original, reversed_turn, rules.retrograde_deposit)
+        return Outcome("draw", None, deposit)
+    if reversed_turn:
         kind, best = "farthest", max(unique)
     else:
         kind, best = "closest", min(unique)
@@ -392,7 +437,11 @@ class TurnResult(NamedTuple):
 
 
 def settle(
-    destination: int, plays: list[Play], points: list[int], deposit: int
+    destination: int,
+    plays: list[Play],
+    points: list[int],
+    deposit: int,
+    rules: TurnRules = DEFAULT_TURN_RULES,
 ) -> tuple[TurnResult, list[int], int]:
     """Resolve revealed plays into points: returns the result, the new points
     and the new deposit. Pure: the inputs are not modified.
@@ -400,7 +449,7 @@ def settle(
     The points move as one list of deltas (payments are negative), built with
     one comprehension per case (a conditional, not ``min()``, which costs several
     times more per call), and the new points are the old plus those."""
-    outcome = decide_winner(destination, plays)
+    outcome = decide_winner(destination, plays, rules)
     winner = outcome.winner
     blackhole = False
     if outcome.kind == "draw":
@@ -483,23 +532,40 @@ def draw_from(pile: list[int], k: int, rng: np.random.Generator) -> list[int]:
 
 @dataclass
 class LotteryResult:
-    """The end-of-round lottery for deposits: each draw round's cards, and who won."""
+    """The end-of-round lottery for deposits: each draw round's cards, who won,
+    and what each winner took.
+
+    ``winners`` has one seat, unless the pile could not single one out (fewer
+    cards than players still drawing, or every card the same number: ruling
+    13), when the players still tied share the deposits."""
 
     draws: list[dict[int, int]]
-    winner: int
+    winners: tuple[int, ...]
     amount: int
+    """The deposits on the table when the lottery began."""
+
+    @property
+    def share(self) -> int:
+        """Points each winner takes; what does not divide evenly stays deposited."""
+        return self.amount // len(self.winners)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "draws": [{str(k): v for k, v in d.items()} for d in self.draws],
-            "winner": self.winner,
+            "winners": list(self.winners),
             "amount": self.amount,
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> LotteryResult:
         draws = [{int(k): int(v) for k, v in r.items()} for r in d["draws"]]
-        return cls(draws, int(d["winner"]), int(d["amount"]))
+        return cls(draws, tuple(int(w) for w in d["winners"]), int(d["amount"]))
+
+
+def lottery_can_single_out(pile: list[int], contenders: int) -> bool:
+    """Whether drawing from ``pile`` can ever leave one lowest card among
+    ``contenders`` draws: it needs a card for each, and two different numbers."""
+    return sum(pile) >= contenders and sum(1 for count in pile if count) >= 2
 
 
 @dataclass
@@ -519,6 +585,9 @@ class AsrusGame(GameEngine):
     destination_card: bool
     """False when the destination is fixed with no card on the table (8 players)."""
     deposit: int = 0
+    table_points: int = 0
+    """Points at the table, players' and deposited: set at the deal and never
+    changed, since points only move between players and the deposit."""
     round: int = 1
     turn: int = 1
     pending: list[Play | None] = field(default_factory=list)
@@ -573,6 +642,7 @@ class AsrusGame(GameEngine):
         for seat, value in (points or {}).items():
             game.points[seat] = value
         game.deposit = deposit
+        game.table_points = sum(game.points) + deposit
         game.deal_round(hands or {}, specials or {}, destination)
         return game
 
@@ -740,7 +810,7 @@ class AsrusGame(GameEngine):
         """Reveal, settle points, move cards, then end the round or game if due."""
         plays = [p for p in self.pending if p is not None]
         result, self.points, self.deposit = settle(
-            self.destination, plays, self.points, self.deposit
+            self.destination, plays, self.points, self.deposit, self.config.turn_rules
         )
         self.last_result = result
         self.last_lottery = None
@@ -793,9 +863,11 @@ class AsrusGame(GameEngine):
 
     def _end_round(self) -> None:
         if self.deposit > 0:
-            self.last_lottery = self._lottery()
-            self.points[self.last_lottery.winner] += self.deposit
-            self.deposit = 0
+            lottery = self._lottery()
+            for seat in lottery.winners:
+                self.points[seat] += lottery.share
+            self.deposit -= lottery.share * len(lottery.winners)
+            self.last_lottery = lottery
         finished_rounds = self.round
         target_hit = self.config.target is not None and max(self.points) >= self.config.target
         rounds_done = self.config.rounds is not None and finished_rounds >= self.config.rounds
@@ -807,18 +879,18 @@ class AsrusGame(GameEngine):
 
     def _lottery(self) -> LotteryResult:
         """Each player draws from the shuffled number pile; the lowest takes the
-        deposits; tied lowest players draw again from the reshuffled pile."""
+        deposits; tied lowest players draw again from the reshuffled pile. When
+        the pile cannot single one out, the players still tied share (ruling 13)."""
         contenders = list(range(self.config.num_players))
         rounds: list[dict[int, int]] = []
-        while True:
+        while len(contenders) > 1 and lottery_can_single_out(self.number_pile, len(contenders)):
             pile = list(self.number_pile)
             drawn = draw_from(pile, len(contenders), self.rng)
             draw = dict(zip(contenders, drawn, strict=True))
             rounds.append(draw)
             low = min(drawn)
             contenders = [seat for seat, card in draw.items() if card == low]
-            if len(contenders) == 1:
-                return LotteryResult(rounds, contenders[0], self.deposit)
+        return LotteryResult(rounds, tuple(contenders), self.deposit)
 
     def _changed(self) -> None:
         self._legal_cache.clear()
@@ -838,6 +910,7 @@ class AsrusGame(GameEngine):
             "destination": self.destination,
             "destination_card": self.destination_card,
             "deposit": self.deposit,
+            "table_points": self.table_points,
             "round": self.round,
             "turn": self.turn,
             "pending": [None if p is None else p.text() for p in self.pending],
@@ -848,62 +921,68 @@ class AsrusGame(GameEngine):
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> AsrusGame:
-        """Rebuild a saved game; raises :class:`StateDictError` when malformed."""
-        try:
-            saved = dict(d["config"])
-            saved["removed"] = tuple(int(x) for x in saved.get("removed", ()))
-            config = AsrusConfig(**saved)
-            config.check()
-            game = cls(
-                config=config,
-                rng=rng_from_dict(d["rng"]),
-                hands=[[int(x) for x in h] for h in d["hands"]],
-                specials=[[int(x) for x in s] for s in d["specials"]],
-                points=[int(p) for p in d["points"]],
-                number_pile=[int(x) for x in d["number_pile"]],
-                special_pile=[int(x) for x in d["special_pile"]],
-                destination=int(d["destination"]),
-                destination_card=bool(d["destination_card"]),
-                deposit=int(d["deposit"]),
-                round=int(d["round"]),
-                turn=int(d["turn"]),
-                pending=[optional(t, Play.from_text) for t in d["pending"]],
-                revealed=[int(x) for x in d["revealed"]],
-                last_result=optional(d["last_result"], TurnResult.from_dict),
-                last_lottery=optional(d["last_lottery"], LotteryResult.from_dict),
-                over=bool(d["over"]),
-            )  # fmt: skip
-        except StateDictError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise StateDictError(f"malformed Asrus state: {type(err).__name__}: {err}") from err
+    def from_dict(cls, d: Any) -> AsrusGame:
+        """Rebuild a saved game. Every field is checked first (:func:`validate_state`):
+        a :class:`StateDictError` names the first one that is wrong."""
+        validate_state(d)
+        game = cls(
+            config=config_from_dict(d["config"]),
+            rng=rng_from_dict(d["rng"]),
+            hands=[list(h) for h in d["hands"]],
+            specials=[list(x) for x in d["specials"]],
+            points=list(d["points"]),
+            number_pile=list(d["number_pile"]),
+            special_pile=list(d["special_pile"]),
+            destination=d["destination"],
+            destination_card=d["destination_card"],
+            deposit=d["deposit"],
+            table_points=d["table_points"],
+            round=d["round"],
+            turn=d["turn"],
+            pending=[optional(t, Play.from_text) for t in d["pending"]],
+            revealed=list(d["revealed"]),
+            last_result=optional(d["last_result"], TurnResult.from_dict),
+            last_lottery=optional(d["last_lottery"], LotteryResult.from_dict),
+            over=d["over"],
+        )
         game.committed = sum(1 for p in game.pending if p is not None)
-        if any(p is None for p in game.pending[: game.committed]):
-            raise StateDictError("Asrus state: seats commit in order, pending has a gap")
-        game.check_conservation()
         return game
+
+    def invariant_violations(self) -> list[str]:
+        """Cards each in one place, equal hands, points and deposit in range."""
+        try:
+            self.check_conservation()
+        except StateDictError as err:
+            return [str(err)]
+        sizes = {sum(hand) for hand in self.hands}
+        problems = [] if len(sizes) == 1 else [f"hands of unequal sizes {sorted(sizes)}"]
+        if min(self.points) < 0 or self.deposit < 0:
+            problems.append(f"negative points {self.points} or deposit {self.deposit}")
+        if sum(self.points) + self.deposit != self.table_points:
+            problems.append(
+                f"points {self.points} + deposit {self.deposit} != the {self.table_points} "
+                f"points at the table"
+            )
+        return problems
 
     def check_conservation(self) -> None:
         """Raise :class:`StateDictError` unless every card is in exactly one place."""
-        n = self.config.num_players
-        sizes = {len(self.hands), len(self.specials), len(self.points), len(self.pending)}
-        if sizes != {n}:
-            raise StateDictError(f"Asrus state must have {n} hands, specials, points and pending")
         deck = self.config.number_counts
         for number in data.NUMBERS:
             held = sum(h[number] for h in self.hands) + self.number_pile[number]
             held += 1 if (self.destination_card and self.destination == number) else 0
             if held != deck[number] or min(h[number] for h in self.hands) < 0:
                 raise StateDictError(
-                    f"Asrus state has {held} copies of number {number}, expected {deck[number]}"
+                    f"game.hands/number_pile/destination: {held} copies of number {number} "
+                    f"in hands, pile and destination; the deck holds {deck[number]}"
                 )
         full = full_special_pile(self.config.jokers)
         for index, count in enumerate(full):
             held = sum(s[index] for s in self.specials) + self.special_pile[index]
             if held != count:
                 raise StateDictError(
-                    f"Asrus state has {held} special cards of kind {index}, expected {count}"
+                    f"game.specials/special_pile: {held} copies of special "
+                    f"{SPECIAL_LETTERS[index]} in hands and pile; the deck holds {count}"
                 )
 
 
@@ -922,3 +1001,206 @@ def take_card(pile: list[int], index: int, what: str) -> None:
 def new_game(config: AsrusConfig, seed: int | None = None) -> AsrusGame:
     """A dealt game from a seed (convenience for tests and scripts)."""
     return AsrusGame.new(config, make_rng(seed))
+
+
+# ---- checking a saved state -----------------------------------------------------
+
+SPECIAL_LETTERS = (*data.SPECIAL_KINDS, "J")
+"""Special-card counts are kept in this order: C B D M R, then jokers."""
+STATE_KEYS = (
+    "config", "rng", "hands", "specials", "points", "number_pile", "special_pile",
+    "destination", "destination_card", "deposit", "table_points", "round", "turn", "pending",
+    "revealed",
+    "last_result", "last_lottery", "over",
+)  # fmt: skip
+OUTCOME_KINDS = ("majority", "closest", "farthest", "draw", "explosion")
+RESULT_KEYS = (
+    "destination", "plays", "kind", "winner", "distance", "deltas", "deposit_before",
+    "deposit_after", "blackhole",
+)  # fmt: skip
+
+
+def config_from_dict(saved: Any) -> AsrusConfig:
+    """The saved config, type-checked field by field, then checked as a whole."""
+    fields = {f: None for f in AsrusConfig.__dataclass_fields__}
+    saved = require_dict(saved, "game.config", list(fields))
+    players = require_choice(
+        saved["num_players"], "game.config.num_players", tuple(sorted(data.PREPARATION))
+    )
+    optional_int = ("rounds", "target")
+    values: dict[str, Any] = {"num_players": players}
+    for name in ("hand_size", "specials_per_player", "starting_points", *optional_int):
+        value = saved[name]
+        if not (value is None and name in optional_int):
+            value = require_int(value, f"game.config.{name}", 0)
+        values[name] = value
+    for name in ("elimination", "jokers"):
+        values[name] = require_bool(saved[name], f"game.config.{name}")
+    removed = require_list(saved["removed"], "game.config.removed")
+    values["removed"] = tuple(
+        require_int(x, f"game.config.removed[{i}]", 1, 15) for i, x in enumerate(removed)
+    )
+    for name, modes in (
+        ("retrogrades", RETROGRADE_MODES),
+        ("retrograde_deposit", RETROGRADE_DEPOSIT_MODES),
+        ("majority_ties", MAJORITY_TIE_MODES),
+    ):
+        values[name] = require_choice(saved[name], f"game.config.{name}", modes)
+    config = AsrusConfig(**values)
+    try:
+        config.check()
+    except ValueError as err:
+        raise StateDictError(f"game.config: {err}") from None
+    return config
+
+
+def validate_state(d: Any) -> None:
+    """Check every field of a saved Asrus game against the rules, before anything
+    is built from it: types and ranges, every card in exactly one place, equal
+    hands, commitments the players can make, and a position the game can reach.
+    Raises :class:`StateDictError` naming the field."""
+    d = require_dict(d, "game", STATE_KEYS)
+    config = config_from_dict(d["config"])
+    n = config.num_players
+    rng_from_dict(d["rng"])
+    hands = [require_ints(h, f"game.hands[{s}]", 16, 0, 8) for s, h in enumerate(
+        require_list(d["hands"], "game.hands", n))]  # fmt: skip
+    if any(hand[0] for hand in hands):
+        raise StateDictError("game.hands: entry 0 of a hand counts no card and must be 0")
+    sizes = [sum(hand) for hand in hands]
+    if len(set(sizes)) != 1:
+        raise StateDictError(f"game.hands: hands of unequal sizes {sizes}; all are equal")
+    specials = [require_ints(x, f"game.specials[{s}]", 6, 0, 3) for s, x in enumerate(
+        require_list(d["specials"], "game.specials", n))]  # fmt: skip
+    require_ints(d["points"], "game.points", n, 0, MAX_POINTS)
+    deposit = require_int(d["deposit"], "game.deposit", 0, MAX_POINTS)
+    table = require_int(d["table_points"], "game.table_points", 0, MAX_POINTS * (n + 1))
+    if sum(d["points"]) + deposit != table:
+        raise StateDictError(
+            f"game.points/deposit: {d['points']} + {deposit} deposited do not add up to the "
+            f"{table} points at the table (points only move between players and the deposit)"
+        )
+    pile = require_ints(d["number_pile"], "game.number_pile", 16, 0, 8)
+    if pile[0]:
+        raise StateDictError("game.number_pile: entry 0 counts no card and must be 0")
+    require_ints(d["special_pile"], "game.special_pile", 6, 0, 3)
+    destination = require_int(d["destination"], "game.destination", 1, 15)
+    if not require_bool(d["destination_card"], "game.destination_card") and (
+        config.fixed_destination != destination
+    ):
+        raise StateDictError(
+            f"game.destination_card: false (no card on the table) is only possible for the "
+            f"fixed destination {config.fixed_destination} of {n} players, not {destination}"
+        )
+    require_int(d["round"], "game.round", 1, config.rounds)
+    turn = require_int(d["turn"], "game.turn", 1, config.max_hand_size + 1)
+    if turn - 1 + sizes[0] > config.max_hand_size:
+        raise StateDictError(
+            f"game.turn: turn {turn} with {sizes[0]} cards in hand makes a round longer than "
+            f"the deck allows ({config.max_hand_size} cards per hand)"
+        )
+    over = require_bool(d["over"], "game.over")
+    validate_pending(d["pending"], hands, specials, over)
+    revealed = require_ints(d["revealed"], "game.revealed", 16, 0, 8)
+    if revealed[0] or sum(revealed) != (turn - 1) * n:
+        raise StateDictError(
+            f"game.revealed: {sum(revealed)} cards revealed in turn {turn}; "
+            f"{n} players reveal {(turn - 1) * n} by then (entry 0 must be 0)"
+        )
+    validate_result(d["last_result"], n)
+    validate_lottery(d["last_lottery"], n)
+    if not over and sizes[0] == 0:
+        raise StateDictError("game.over: false, but every hand is empty (the round has ended)")
+    game_conservation(d, config)
+
+
+def validate_pending(
+    pending: Any, hands: list[list[int]], specials: list[list[int]], over: bool
+) -> None:
+    """This turn's commitments: a prefix of the seats (they commit in order), none
+    once the game is over, each a card and a special its player holds."""
+    n = len(hands)
+    pending = require_list(pending, "game.pending", n)
+    committed = sum(1 for p in pending if p is not None)
+    if any(p is not None for p in pending[committed:]) or committed == n or (over and committed):
+        raise StateDictError(
+            f"game.pending: {pending}; seats commit in seat order, the last one resolves the "
+            f"turn, and nobody commits once the game is over"
+        )
+    for seat, text in enumerate(pending[:committed]):
+        field = f"game.pending[{seat}]"
+        if not isinstance(text, str):
+            raise StateDictError(f"{field}: {text!r:.40} is not an action string like '9+M'")
+        try:
+            play = Play.from_text(text)
+        except ValueError as err:
+            raise StateDictError(f"{field}: {err}") from None
+        special = (
+            None
+            if play.power is None
+            else (JOKER_INDEX if play.joker else SPECIAL_INDEX[play.power])
+        )
+        if not hands[seat][play.number] or (special is not None and not specials[seat][special]):
+            raise StateDictError(f"{field}: {text!r} commits a card player_{seat} does not hold")
+
+
+def validate_result(result: Any, n: int) -> None:
+    """The last turn's result, as the view and the observation read it."""
+    if result is None:
+        return
+    result = require_dict(result, "game.last_result", RESULT_KEYS)
+    require_int(result["destination"], "game.last_result.destination", 1, 15)
+    plays = require_list(result["plays"], "game.last_result.plays", n)
+    for seat, text in enumerate(plays):
+        try:
+            Play.from_text(text if isinstance(text, str) else "?")
+        except ValueError:
+            raise StateDictError(
+                f"game.last_result.plays[{seat}]: {text!r:.40} is not an action string"
+            ) from None
+    kind = require_choice(result["kind"], "game.last_result.kind", OUTCOME_KINDS)
+    winner = result["winner"]
+    if kind in ("draw", "explosion"):
+        if winner is not None:
+            raise StateDictError(f"game.last_result.winner: {winner!r} on a {kind}; expected null")
+    else:
+        require_int(winner, "game.last_result.winner", 0, n - 1)
+    require_int(result["distance"], "game.last_result.distance", 0, 14)
+    require_ints(result["deltas"], "game.last_result.deltas", n, -MAX_POINTS, 2 * MAX_POINTS)
+    require_int(result["deposit_before"], "game.last_result.deposit_before", 0, MAX_POINTS)
+    require_int(result["deposit_after"], "game.last_result.deposit_after", 0, MAX_POINTS)
+    require_bool(result["blackhole"], "game.last_result.blackhole")
+
+
+def validate_lottery(lottery: Any, n: int) -> None:
+    """The last end-of-round lottery: its draws (seat -> number), winners, amount."""
+    if lottery is None:
+        return
+    lottery = require_dict(lottery, "game.last_lottery", ("draws", "winners", "amount"))
+    for i, draw in enumerate(require_list(lottery["draws"], "game.last_lottery.draws")):
+        for seat, number in require_dict(draw, f"game.last_lottery.draws[{i}]").items():
+            if seat not in {str(s) for s in range(n)}:
+                raise StateDictError(f"game.last_lottery.draws[{i}]: {seat!r} is not a seat")
+            require_int(number, f"game.last_lottery.draws[{i}][{seat}]", 1, 15)
+    winners = require_list(lottery["winners"], "game.last_lottery.winners")
+    if not 1 <= len(winners) <= n:
+        raise StateDictError(f"game.last_lottery.winners: {winners} must name 1..{n} seats")
+    for i, seat in enumerate(winners):
+        require_int(seat, f"game.last_lottery.winners[{i}]", 0, n - 1)
+    require_int(lottery["amount"], "game.last_lottery.amount", 1, MAX_POINTS)
+
+
+def game_conservation(d: dict[str, Any], config: AsrusConfig) -> None:
+    """Every number card and special in exactly one place (hands, piles, table)."""
+    probe = AsrusGame(
+        config=config,
+        rng=make_rng(0),
+        hands=d["hands"],
+        specials=d["specials"],
+        points=d["points"],
+        number_pile=d["number_pile"],
+        special_pile=d["special_pile"],
+        destination=d["destination"],
+        destination_card=d["destination_card"],
+    )
+    probe.check_conservation()

@@ -13,6 +13,8 @@ the hooks marked "game hook" below; it never re-implements the AEC bookkeeping.
 from __future__ import annotations
 
 import json
+import math
+import operator
 from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -21,14 +23,14 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .errors import IllegalActionError, StateDictError
+from .errors import FlockgymError, IllegalActionError, OptionError, StateDictError
 from .game import NO_PLAYER, GameEngine
 from .options import Option, common_options, resolve_options
 from .rewards import rank_rewards, score_deltas, win_rewards
-from .rng import make_rng
+from .rng import copy_rng, make_rng
 
 STATE_FORMAT = "flockgym-state"
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 
 def as_json(value: Any) -> Any:
@@ -42,18 +44,52 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
+def check_seed(seed: Any) -> None:
+    """Refuse a seed NumPy would reject or silently reinterpret (``'abc'``, ``1.5``,
+    ``True``, a negative number), naming what is allowed."""
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise OptionError(f"seed {seed!r:.60} is not allowed; allowed: an integer >= 0 or None")
+
+
+def finite_number(value: Any, field: str) -> float:
+    """A saved reward as a float; a ``StateDictError`` names the field otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise StateDictError(f"{field}: {value!r:.40} is not a number")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise StateDictError(f"{field}: {value!r:.40} is too large") from None
+    if not math.isfinite(number):
+        raise StateDictError(f"{field}: {value!r} is not a finite number")
+    return number
+
+
+def strict_bool(value: Any, field: str) -> bool:
+    """A saved flag; only ``true``/``false`` are accepted."""
+    if not isinstance(value, bool):
+        raise StateDictError(f"{field}: {value!r:.40} is not true or false")
+    return value
+
+
 class FlockAECEnv(AECEnv):
     """Shared AEC machinery; see the module docstring.
 
     Class attributes a game sets: ``env_id``, ``player_counts``,
-    ``default_players``, ``game_options`` (its own :class:`Option` rows) and
-    ``metadata``.
+    ``default_players``, ``default_max_steps`` (the default of the common
+    ``max_steps`` cap: far above any normal game), ``game_options`` (its own
+    :class:`Option` rows), ``option_samples`` (a spread of game-option dicts
+    covering every option value, which the soak and the observation-bounds tests
+    play) and ``metadata``.
     """
 
     env_id: ClassVar[str] = ""
     player_counts: ClassVar[Sequence[int]] = ()
     default_players: ClassVar[int] = 2
+    default_max_steps: ClassVar[int | None] = 100_000
     game_options: ClassVar[Sequence[Option]] = ()
+    option_samples: ClassVar[tuple[dict[str, Any], ...]] = ({},)
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
         "name": "flockgym_base",
@@ -65,7 +101,9 @@ class FlockAECEnv(AECEnv):
     def __init__(self, **options: Any) -> None:
         super().__init__()
         self.options: dict[str, Any] = resolve_options(self.option_table(), options)
+        self._check_option_combination()
         self.num_players: int = self.options["num_players"]
+        self.max_steps: int | None = self.options["max_steps"]
         self.render_mode: str | None = self.options["render_mode"]
         self.possible_agents = [agent_name(s) for s in range(self.num_players)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
@@ -84,11 +122,13 @@ class FlockAECEnv(AECEnv):
         self.game: GameEngine | None = None
         self._penalized: int | None = None
         self._rewards_nonzero = True
+        self._steps = 0
 
     @classmethod
     def option_table(cls) -> list[Option]:
         """Every option this env accepts: the common ones, then the game's."""
-        return common_options(cls.player_counts, cls.default_players) + list(cls.game_options)
+        common = common_options(cls.player_counts, cls.default_players, cls.default_max_steps)
+        return common + list(cls.game_options)
 
     # ---- game hooks ---------------------------------------------------------
 
@@ -129,6 +169,11 @@ class FlockAECEnv(AECEnv):
         """Called after ``reset`` and ``load_state_dict`` (game hook: drop caches that
         belong to the previous game object)."""
 
+    def _check_option_combination(self) -> None:
+        """Refuse option sets that are fine one by one but make a game impossible
+        (game hook: raise :class:`OptionError` naming the options and why).
+        ``self.options`` holds every option, validated alone, when it is called."""
+
     # ---- PettingZoo API -----------------------------------------------------
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -141,14 +186,22 @@ class FlockAECEnv(AECEnv):
         """Deal a new game. ``seed`` reseeds; without it the previous game's
         generator continues, so a sequence of resets is reproducible from the
         first seed. ``options`` sets up a scenario (see the game's docs)."""
+        check_seed(seed)
+        if options is not None and not isinstance(options, dict):
+            raise OptionError(
+                f"reset options must be a dict (or None), got {type(options).__name__} "
+                f"{options!r:.60}"
+            )
         if seed is not None:
-            rng = make_rng(seed)
+            rng = make_rng(int(seed))
         elif self.game is not None:
-            rng = self.game.rng
+            # A copy: if the deal fails, the previous game and its generator are untouched.
+            rng = copy_rng(self.game.rng)
         else:
             rng = make_rng(None)
         self.game = self._new_game(rng, dict(options or {}))
         self._penalized = None
+        self._steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -179,6 +232,7 @@ class FlockAECEnv(AECEnv):
             score_mode = self.options["reward"] == "score"
             before = game.scores() if score_mode else None
             game.apply_action(action_id)
+            self._steps += 1
             if before is not None:
                 deltas = score_deltas(before, game.scores())
                 self.rewards = {a: deltas[s] for s, a in enumerate(self.possible_agents)}
@@ -186,7 +240,7 @@ class FlockAECEnv(AECEnv):
                 self.rewards = dict.fromkeys(self.agents, 0.0)
             else:
                 rewards_set = False
-            if game.is_over() or game.is_truncated():
+            if game.is_over() or self.is_truncated():
                 self._finish_if_over(game.scores())
                 rewards_set = True
         self.agent_selection = self._selection_after(seat + 1)
@@ -245,11 +299,26 @@ class FlockAECEnv(AECEnv):
 
     @property
     def winners(self) -> list[str]:
-        """Agents that won (several on a tie); empty while the game is running."""
+        """Agents that won (several on a tie); empty while the game is running and
+        after a truncation (a game cut short has no winner)."""
         game = self._require_game()
-        if not (game.is_over() or game.is_truncated()):
+        if not game.is_over():
             return []
         return [agent_name(s) for s in game.winners()]
+
+    @property
+    def steps(self) -> int:
+        """Actions applied since the last reset (what ``max_steps`` caps)."""
+        return self._steps
+
+    def is_truncated(self) -> bool:
+        """True when the game was cut short: by the ``max_steps`` cap or by a
+        rule-level limit of the engine (``GameEngine.is_truncated``)."""
+        game = self._require_game()
+        if game.is_over():
+            return False
+        capped = self.max_steps is not None and self._steps >= self.max_steps
+        return capped or game.is_truncated()
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
         """Legal action ids of ``agent`` (default: the agent to act); empty if not its turn."""
@@ -266,6 +335,11 @@ class FlockAECEnv(AECEnv):
 
     def string_to_action(self, agent: str, text: str) -> int:
         """Action id of a readable action (inverse of :meth:`action_to_string`)."""
+        if not isinstance(text, str):
+            raise FlockgymError(
+                f"an action string must be a str, got {type(text).__name__} {text!r:.40}; "
+                f"e.g. {self._legal_strings()[:3] or '(see the env docs)'}"
+            )
         return self._require_game().string_to_action(self.seat_of(agent), text)
 
     def state_dict(self) -> dict[str, Any]:
@@ -286,6 +360,7 @@ class FlockAECEnv(AECEnv):
                 "truncations": dict(self.truncations),
                 "skip_agent_selection": self._skip_agent_selection,
                 "penalized": self._penalized,
+                "steps": self._steps,
             },
         }
 
@@ -299,40 +374,141 @@ class FlockAECEnv(AECEnv):
         point rewards can be continued for a win-reward evaluation.
         """
         self._check_state_header(data)
-        aec = data.get("aec")
-        if not isinstance(aec, dict):
-            raise StateDictError("state dict has no 'aec' section (dict)")
-        try:
-            game = self._game_from_dict(data["game"])
-            agents = [a for a in aec["agents"] if a in self._seat_of]
-            per_agent = {
-                key: {a: aec[key][a] for a in agents}
-                for key in ("rewards", "cumulative_rewards", "terminations", "truncations")
-            }
-            selection = aec["agent_selection"]
-            penalized = aec["penalized"]
-            skip = aec["skip_agent_selection"]
-        except StateDictError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError) as err:
-            raise StateDictError(f"state dict is malformed: {type(err).__name__}: {err}") from err
-        if len(agents) != len(aec["agents"]) or selection not in self._seat_of:
-            raise StateDictError(
-                f"state dict names agents {aec['agents']} / selection {selection!r}; "
-                f"this env's agents are {self.possible_agents}"
-            )
+        game = self._game_from_dict(data["game"])
+        bookkeeping = self._validated_aec(data.get("aec"), game)
+        # Everything is checked: only now does the env change.
         self.game = game
-        self.agents = agents
-        self.rewards = {a: float(v) for a, v in per_agent["rewards"].items()}
-        self._cumulative_rewards = {a: float(v) for a, v in per_agent["cumulative_rewards"].items()}
-        self.terminations = {a: bool(v) for a, v in per_agent["terminations"].items()}
-        self.truncations = {a: bool(v) for a, v in per_agent["truncations"].items()}
-        self.infos = {a: {} for a in agents}
-        self.agent_selection = selection
-        self._penalized = penalized
-        self._skip_agent_selection = skip
+        self.agents = bookkeeping["agents"]
+        self.rewards = bookkeeping["rewards"]
+        self._cumulative_rewards = bookkeeping["cumulative_rewards"]
+        self.terminations = bookkeeping["terminations"]
+        self.truncations = bookkeeping["truncations"]
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = bookkeeping["agent_selection"]
+        self._penalized = bookkeeping["penalized"]
+        self._skip_agent_selection = bookkeeping["skip_agent_selection"]
+        self._steps = bookkeeping["steps"]
         self._rewards_nonzero = True
         self._on_new_game()
+
+    def _validated_aec(self, aec: Any, game: GameEngine) -> dict[str, Any]:
+        """The AEC section of a state dict, checked field by field against the
+        rebuilt ``game`` (whose turn it is, whether it is over) and converted;
+        a :class:`StateDictError` names the first field that is wrong."""
+        if not isinstance(aec, dict):
+            raise StateDictError("state dict has no 'aec' section (dict)")
+        expected = {
+            "agents",
+            "agent_selection",
+            "rewards",
+            "cumulative_rewards",
+            "terminations",
+            "truncations",
+            "skip_agent_selection",
+            "penalized",
+            "steps",
+        }
+        missing = sorted(expected - set(aec))
+        unknown = sorted(set(aec) - expected)
+        if missing or unknown:
+            raise StateDictError(
+                f"aec: missing field(s) {missing or 'none'}, unknown field(s) "
+                f"{unknown or 'none'}; expected exactly {sorted(expected)}"
+            )
+        agents = self._validated_agent_list(aec["agents"])
+        out: dict[str, Any] = {"agents": agents}
+        for key in ("rewards", "cumulative_rewards"):
+            out[key] = self._validated_per_agent(aec[key], key, agents, finite_number)
+        for key in ("terminations", "truncations"):
+            out[key] = self._validated_per_agent(aec[key], key, agents, strict_bool)
+        out["penalized"] = self._validated_seat_or_none(aec["penalized"], "penalized")
+        steps = aec["steps"]
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+            raise StateDictError(f"aec.steps: {steps!r} is not an integer >= 0")
+        if self.max_steps is not None and steps > self.max_steps:
+            raise StateDictError(
+                f"aec.steps: {steps} is past this env's max_steps={self.max_steps}"
+            )
+        out["steps"] = steps
+        for key in ("agent_selection", "skip_agent_selection"):
+            value = aec[key]
+            if not (value is None and key == "skip_agent_selection") and value not in self._seat_of:
+                raise StateDictError(
+                    f"aec.{key}: {value!r} is not an agent of this env ({self.possible_agents})"
+                )
+            out[key] = value
+        self._check_aec_against_game(out, game)
+        return out
+
+    def _validated_agent_list(self, agents: Any) -> list[str]:
+        if not isinstance(agents, list) or any(a not in self._seat_of for a in agents):
+            raise StateDictError(
+                f"aec.agents: {agents!r:.120} must be a list of this env's agents "
+                f"({self.possible_agents})"
+            )
+        if agents != [a for a in self.possible_agents if a in agents]:
+            raise StateDictError(
+                f"aec.agents: {agents} must name each agent at most once, in seat order"
+            )
+        return list(agents)
+
+    def _validated_per_agent(
+        self, values: Any, key: str, agents: list[str], convert: Any
+    ) -> dict[str, Any]:
+        if not isinstance(values, dict) or sorted(values) != sorted(agents):
+            shown = sorted(values) if isinstance(values, dict) else values
+            raise StateDictError(
+                f"aec.{key}: must be a dict with exactly the live agents {agents} as keys, "
+                f"got {shown!r:.120}"
+            )
+        return {a: convert(values[a], f"aec.{key}.{a}") for a in agents}
+
+    def _validated_seat_or_none(self, value: Any, key: str) -> int | None:
+        if value is None:
+            return None
+        is_seat = isinstance(value, int) and not isinstance(value, bool)
+        if not (is_seat and 0 <= value < self.num_players):
+            raise StateDictError(
+                f"aec.{key}: {value!r} must be None or a seat 0..{self.num_players - 1}"
+            )
+        return value
+
+    def _check_aec_against_game(self, aec: dict[str, Any], game: GameEngine) -> None:
+        """The bookkeeping must say what the game says: live agents are all seats
+        until the game ends, the selection is the engine's player to act, and
+        termination/truncation follow from the game and the step cap."""
+        over = game.is_over()
+        capped = self.max_steps is not None and aec["steps"] >= self.max_steps
+        truncated = not over and (capped or game.is_truncated())
+        penalized = aec["penalized"] is not None
+        done = over or truncated or penalized
+        agents = aec["agents"]
+        if not done:
+            if agents != self.possible_agents:
+                raise StateDictError(
+                    f"aec.agents: {agents} while the game is running; expected every agent"
+                )
+            expected = agent_name(game.current_player())
+            if aec["agent_selection"] != expected:
+                raise StateDictError(
+                    f"aec.agent_selection: {aec['agent_selection']!r}, but the game has "
+                    f"{expected} to act"
+                )
+        elif agents and aec["agent_selection"] not in agents:
+            raise StateDictError(
+                f"aec.agent_selection: {aec['agent_selection']!r} is not among the agents "
+                f"left ({agents})"
+            )
+        want_term = over or penalized
+        want_trunc = truncated and not penalized
+        for agent in agents:
+            if aec["terminations"][agent] != want_term or aec["truncations"][agent] != want_trunc:
+                raise StateDictError(
+                    f"aec.terminations/truncations.{agent}: "
+                    f"{aec['terminations'][agent]}/{aec['truncations'][agent]}, but the game "
+                    f"is {'over' if over else 'truncated' if truncated else 'running'}"
+                    f"{' (penalized)' if penalized else ''}: expected {want_term}/{want_trunc}"
+                )
 
     # ---- internals ----------------------------------------------------------
 
@@ -357,13 +533,11 @@ class FlockAECEnv(AECEnv):
         saved = data.get("options")
         if not isinstance(saved, dict):
             raise StateDictError("state dict has no 'options' section (dict)")
-        structural = {o.name for o in self.option_table() if o.affects_spaces}
+        structural = self._structural_options()
         differing = sorted(
-            k
-            for k in structural
-            if k in saved and as_json(saved[k]) != as_json(self.options.get(k))
+            k for k, mine in structural.items() if k in saved and as_json(saved[k]) != mine
         )
-        missing = sorted(structural - set(saved))
+        missing = sorted(set(structural) - set(saved))
         if differing or missing:
             detail = ", ".join(
                 f"{k}: saved {saved.get(k)!r}, env {self.options.get(k)!r}"
@@ -376,7 +550,18 @@ class FlockAECEnv(AECEnv):
         if "game" not in data:
             raise StateDictError("state dict has no 'game' section")
 
-    def _check_action_range(self, action: Any) -> None:
+    def _structural_options(self) -> dict[str, Any]:
+        """This env's options that a saved state must share, as JSON types (built
+        once: every load compares against them)."""
+        cached = getattr(self, "_structural_cache", None)
+        if cached is None:
+            table = self.option_table()
+            cached = {o.name: as_json(self.options.get(o.name)) for o in table if o.affects_spaces}
+            self._structural_cache = cached
+        return cached
+
+    def _check_action_range(self, action: Any) -> int:
+        """``action`` as a plain int if it is an integer id in range; else raise."""
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(
                 self.agent_selection,
@@ -391,22 +576,34 @@ class FlockAECEnv(AECEnv):
                 f"out of range 0..{self.num_actions - 1}",
                 self._legal_strings(),
             )
+        return operator.index(action)
 
     def _validated_action_id(self, agent: str, action: Any) -> int | None:
-        """The action as an int if legal; None if illegal under 'penalize'; else raise."""
+        """The action as an int if legal; None if illegal under 'penalize'; else raise.
+
+        Any integer type is accepted (``int``, NumPy integers, an ``IntEnum``); a
+        ``bool`` is not, though Python counts it as an int."""
         game = self.game if self.game is not None else self._require_game()
         if (
-            (type(action) is int or isinstance(action, np.integer))  # not bool
+            (type(action) is int or isinstance(action, np.integer))  # the common case
             and 0 <= action < self.num_actions
             and game.legal_mask(self.num_actions)[action]
         ):
             return int(action)
-        if self.options["illegal_action"] == "penalize":
+        penalize = self.options["illegal_action"] == "penalize"
+        try:
+            action_id = self._check_action_range(action)
+        except IllegalActionError:
+            if penalize:
+                return None
+            raise
+        if game.legal_mask(self.num_actions)[action_id]:
+            return action_id
+        if penalize:
             return None
-        self._check_action_range(action)
         seat = self._seat_of[agent]
         raise IllegalActionError(
-            agent, int(action), game.action_to_string(seat, int(action)), self._legal_strings()
+            agent, action_id, game.action_to_string(seat, action_id), self._legal_strings()
         )
 
     def _legal_strings(self) -> list[str]:
@@ -424,23 +621,26 @@ class FlockAECEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, True)
 
     def _finish_if_over(self, scores: list[float]) -> None:
-        """At game end: mark every agent done and pay the final reward."""
+        """At game end: mark every agent done and pay the final reward. A game cut
+        short (the ``max_steps`` cap, an engine limit) is a truncation: nobody won,
+        so no win/rank reward is paid."""
         game = self._require_game()
-        over, truncated = game.is_over(), game.is_truncated()
+        over, truncated = game.is_over(), self.is_truncated()
         if not (over or truncated):
             return
-        mode = self.options["reward"]
-        if mode == "win":
-            final = win_rewards(self.num_players, game.winners())
-        elif mode == "rank":
-            final = rank_rewards(scores)
-        else:
-            final = [0.0] * self.num_players
-        for seat, value in enumerate(final):
-            agent = agent_name(seat)
-            self.rewards[agent] = self.rewards.get(agent, 0.0) + value
+        if over:
+            mode = self.options["reward"]
+            if mode == "win":
+                final = win_rewards(self.num_players, game.winners())
+            elif mode == "rank":
+                final = rank_rewards(scores)
+            else:
+                final = [0.0] * self.num_players
+            for seat, value in enumerate(final):
+                agent = agent_name(seat)
+                self.rewards[agent] = self.rewards.get(agent, 0.0) + value
         self.terminations = dict.fromkeys(self.agents, over)
-        self.truncations = dict.fromkeys(self.agents, truncated and not over)
+        self.truncations = dict.fromkeys(self.agents, truncated)
 
     def _selection_after(self, next_seat: int) -> str:
         """The agent to select next: the engine's player, or any seat once done."""

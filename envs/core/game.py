@@ -55,6 +55,12 @@ class GameEngine(ABC):
         """True when an option-imposed limit (not the rules) stopped the game."""
         return False
 
+    def invariant_violations(self) -> list[str]:
+        """What is wrong with this state by the game's own accounting (each card in
+        exactly one place, points conserved, counts in range), in words; empty
+        when all holds. The soak benchmark calls it after every step."""
+        return []
+
     @abstractmethod
     def scores(self) -> list[float]:
         """Game points per seat (the score sheet, not the RL reward)."""

@@ -72,8 +72,14 @@ def int_range(
     return Option(name, default, doc, check=check, allowed=allowed)
 
 
-def common_options(player_counts: Sequence[int], default_players: int) -> list[Option]:
-    """The options every flockgym env accepts, whatever the game."""
+def common_options(
+    player_counts: Sequence[int], default_players: int, default_max_steps: int | None = None
+) -> list[Option]:
+    """The options every flockgym env accepts, whatever the game.
+
+    ``max_steps`` is the hard cap on a game's length that every env has, so that
+    no option mix can make a game run for ever: it is counted in applied actions
+    and ends the game as a PettingZoo truncation."""
     return [
         Option(
             "num_players",
@@ -105,6 +111,16 @@ def common_options(player_counts: Sequence[int], default_players: int) -> list[O
             "'human' (prints the whole table)",
             choices=(None, "ansi", "human"),
             affects_spaces=False,
+        ),
+        int_range(
+            "max_steps",
+            default_max_steps,
+            1,
+            None,
+            "hard cap on the game's length in applied actions: when it is reached "
+            "before the game ends, every agent is truncated, no win/rank reward is paid "
+            "and there is no winner (None: no cap)",
+            allow_none=True,
         ),
     ]
 

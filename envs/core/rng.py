@@ -20,6 +20,13 @@ def make_rng(seed: int | None) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(seed))
 
 
+def copy_rng(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator in the same state (same future draws)."""
+    copy = np.random.Generator(np.random.PCG64())
+    copy.bit_generator.state = rng.bit_generator.state
+    return copy
+
+
 def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
     """The generator's bit-generator state as plain JSON types."""
     return dict(rng.bit_generator.state)
