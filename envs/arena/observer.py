@@ -1,0 +1,665 @@
+"""The Arena's observation vector (field by field), its view and its text board.
+
+Everything in the Arena is public except the order of the face-down medal
+stack (and a test's forced dice), so every seat's observation shows the same
+table, arranged from the observer's seat: "per seat" fields list the observer
+first, then its left neighbour, and so on; a card's or medal card's holder is
+named the same way.
+
+The vector is a gather ``store[index[seat]]`` of one shared store kept in
+absolute seat order; :meth:`ArenaObserver.refresh` rewrites only the parts
+whose source changed since the last action (positions, card places, ...).
+:func:`field_table` is the single description of the layout; the env's
+documentation prints the same table. Every entry lies in [0, 1]: counts are
+divided by their real maximum for the configuration (the box's numbers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .data import FORMS, MEDALS, Box
+from .encounters import PORTAL_ROWS, PORTAL_TABLES, SLIDE_RESULTS, TASKS
+from .phases import BOARD, BOX, DISCARD, IN_STACK, ON_BOARD, PHASE_NAMES, Phase
+from .rules import CHALLENGE_KINDS, ArenaGame
+
+TASK_NAMES = tuple(TASKS)
+RECENT_ROLLS = 8
+"""Rolls shown in the vector, newest first (``view`` shows every roll since
+the agent's previous step)."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One observation field. ``kind``: ``pub`` (the same for every observer),
+    ``seat`` (one block per seat, observer first), ``card`` / ``medal`` /
+    ``space`` / ``corner`` (one block per card, medal card, board space or
+    corner; holder columns name seats observer first)."""
+
+    name: str
+    kind: str
+    width: int
+    doc: str
+
+
+@dataclass(frozen=True)
+class Scales:
+    """The real maximum of each unbounded count, for the configuration."""
+
+    move: int
+    need: int
+    total: int
+    bonus: int
+    extra: int
+
+    @classmethod
+    def of(cls, box: Box) -> Scales:
+        k = len(box.medal_cards)
+        top_bonus = max(
+            [c.bonus.amount for c in box.characters]
+            + [c.berzerkerbirdz_bonus.amount for c in box.characters if c.berzerkerbirdz_bonus]
+        )
+        card_bonus = max([c.bonus.amount for c in box.cards if c.bonus] + [0])
+        powers = {kind: 0 for kind in ("movement", "challenge", "defence")}
+        extra_die_cards = 0
+        for gym in box.gyms:
+            if gym.power.kind == "bonus" and gym.power.roll is not None:
+                powers[gym.power.roll] += gym.power.amount * box.gym_power_cards
+            if gym.power.kind == "extra_die":
+                extra_die_cards += box.gym_power_cards
+        extra = k + extra_die_cards
+        trophies = box.trophy_value * box.trophies
+        move = (1 + k) * box.max_sides + trophies + top_bonus + powers["movement"]
+        need = max([c.challenge for c in box.cards] + [c.number for c in box.cards])
+        need = max(need, box.medal_target)
+        dice = (box.challenge_dice + extra) * box.max_sides
+        total = dice + trophies + top_bonus + card_bonus + max(powers.values())
+        return cls(move=move, need=need, total=total, bonus=max(1, max(powers.values())),
+                   extra=max(1, extra))  # fmt: skip
+
+
+def field_table(box: Box, n: int) -> list[Field]:
+    """The observation layout for a box and ``n`` players, in vector order."""
+    s, c, g, h = box.num_spaces, box.num_cards, len(box.gyms), len(box.characters)
+    return [
+        Field("phase", "pub", len(Phase) - 1, "one-hot: " + ", ".join(PHASE_NAMES[:-1])
+              + " (all zero once over)"),
+        Field("task", "pub", len(TASK_NAMES), "one-hot: what a pick phase is for (the table "
+              "row's task, see the docs)"),
+        Field("round", "pub", 1, "full rounds played / max_rounds"),
+        Field("supply", "pub", 1, "trophies in the supply / the box's trophies"),
+        Field("medal_supply", "pub", 3, "bronze, silver, gold medals left / the box's"),
+        Field("medal_stack", "pub", 1, "medal cards in the face-down stack / the box's"),
+        Field("steps_left", "pub", 1, "spaces still to move this move / the largest move"),
+        Field("move_total", "pub", 1, "this move's total / the largest move"),
+        Field("moving", "pub", 2, "1 once the fingerboard left its space this move; 1 if "
+              "it stopped early to challenge"),
+        Field("challenge", "pub", len(CHALLENGE_KINDS) - 1, "one-hot: the challenge under way: "
+              + ", ".join(CHALLENGE_KINDS[1:])),
+        Field("challenge_need", "pub", 1, "the number it must meet / the largest number"),
+        Field("challenge_spent", "pub", 2, "trophies the challenger and the defender spent / "
+              "the box's trophies"),
+        Field("last_encounter", "pub", 9 + 8, "one-hot table (0 Nebula Slide, 1-8 "
+              "AstroPortal) + one-hot result 1-8 of the last encounter"),
+        Field("last_challenge", "pub", 3, "the last challenge: success, total and the "
+              "defender's total / the largest total"),
+        Field("recent_rolls", "pub", 2 * RECENT_ROLLS, "the last 8 rolls, newest first: "
+              "result and sides / the largest die"),
+        Field("position", "seat", s, "one-hot: the space of the fingerboard"),
+        Field("identity", "seat", 3 + h, "one-hot form (astrobirdz, berzerkerbirdz, "
+              "invazorz) + one-hot character"),
+        Field("trophies", "seat", 2, "trophies held; Star Cluster trophies waiting for the "
+              "next roll (/ the box's trophies)"),
+        Field("medals", "seat", 3, "bronze, silver, gold held"),
+        Field("status", "seat", 3, "a turn to lose (upside down); dark matter turns left / "
+              "its most; first turn not yet played"),
+        Field("gym_powers", "seat", g, "gym power cards held per gym / cards per gym"),
+        Field("roles", "seat", 5, "on turn; to act; defender of the challenge; the target "
+              "an effect forces a challenge on; the player a pick places"),
+        Field("roll_prep", "seat", 3, "for the coming roll: gym bonus / the most; gold "
+              "reading; extra dice / the most"),
+        Field("card_holder", "card", 2 + n, "per maneuver then world card: one-hot on the "
+              "board, out of play (box or discarded), or held by a seat"),
+        Field("card_info", "card", 2, "per card: permanently defended; its space / the "
+              "last space id (on the board)"),
+        Field("medal_holder", "medal", 2 + n, "per medal card: one-hot in the stack, on "
+              "the board, or held by a seat"),
+        Field("medal_space", "medal", 1, "per medal card: its space / the last space id"),
+        Field("space_item", "space", 4, "per space: one-hot nothing, a maneuver card, a "
+              "world card, a medal card (all zero: a space that holds no cards)"),
+        Field("space_need", "space", 1, "per space: the number a challenge there must meet "
+              "/ the largest number"),
+        Field("space_named", "space", 1, "per space: its card names the observer's "
+              "character (a homeworld or favourite trick)"),
+        Field("corners", "corner", g + 2, "per corner (1-4): one-hot gym, its trophies / "
+              "the start count, its power cards / cards per gym"),
+        Field("task_card", "pub", c, "one-hot: the card a pick is about (a lost card "
+              "being placed)"),
+    ]  # fmt: skip
+
+
+def item_count(box: Box, f: Field) -> int:
+    return {"card": box.num_cards, "medal": len(box.medal_cards), "space": box.num_spaces,
+            "corner": len(box.corners)}.get(f.kind, 1)  # fmt: skip
+
+
+def observation_size(box: Box, n: int) -> int:
+    total = 0
+    for f in field_table(box, n):
+        total += f.width * (n if f.kind == "seat" else item_count(box, f))
+    return total
+
+
+class ArenaObserver:
+    """The shared store, the per-seat gather indices and the refresh."""
+
+    def __init__(self, box: Box, n: int) -> None:
+        self.box, self.n = box, n
+        self.scales = Scales.of(box)
+        self.fields = field_table(box, n)
+        self.size = observation_size(box, n)
+        self._layout_store()
+        self.index = [self._gather(o) for o in range(n)]
+        self._cache_key: tuple[int, int] | None = None
+        self._seen: dict[str, Any] = {}
+
+    # ---- layout -------------------------------------------------------------------------
+
+    def _layout_store(self) -> None:
+        """Store offsets (absolute seat order): a pub block per pub field, seat
+        fields as ``n x width``, holder fields with seat columns absolute, and
+        ``space_named`` with one column per seat."""
+        box, n = self.box, self.n
+        self.at: dict[str, int] = {}
+        at = 0
+        for f in self.fields:
+            self.at[f.name] = at
+            if f.kind == "seat":
+                at += n * f.width
+            elif f.name == "space_named":
+                at += box.num_spaces * n
+            else:
+                at += item_count(box, f) * f.width
+        self.store = np.zeros(at, dtype=np.float32)
+
+    def _gather(self, o: int) -> np.ndarray:
+        box, n = self.box, self.n
+        idx: list[int] = []
+        rot = [(o + r) % n for r in range(n)]
+        for f in self.fields:
+            base = self.at[f.name]
+            if f.kind == "seat":
+                for s in rot:
+                    idx.extend(range(base + s * f.width, base + (s + 1) * f.width))
+            elif f.name in ("card_holder", "medal_holder"):
+                for item in range(item_count(box, f)):
+                    row = base + item * f.width
+                    idx.extend((row, row + 1))
+                    idx.extend(row + 2 + s for s in rot)
+            elif f.name == "space_named":
+                idx.extend(base + space * n + o for space in range(box.num_spaces))
+            else:
+                idx.extend(range(base, base + item_count(box, f) * f.width))
+        assert len(idx) == self.size
+        return np.asarray(idx, dtype=np.intp)
+
+    # ---- encoding ---------------------------------------------------------------------------
+
+    def encode(self, game: ArenaGame, seat: int) -> np.ndarray:
+        key = (id(game), game.version)
+        if key != self._cache_key:
+            self.refresh(game)
+            self._cache_key = key
+        return self.store[self.index[seat]]
+
+    def invalidate(self) -> None:
+        self._cache_key = None
+        self._seen = {}
+
+    def _changed(self, name: str, value: Any) -> bool:
+        if self._seen.get(name) == value:
+            return False
+        self._seen[name] = value
+        return True
+
+    def refresh(self, g: ArenaGame) -> None:
+        """Bring the store up to date with ``g`` (only what changed is rewritten)."""
+        st, at, box, n = self.store, self.at, self.box, self.n
+        pub = self._pub(g)
+        st[at["phase"] : at["phase"] + len(pub)] = pub
+        if self._changed("positions", tuple(g.positions)):
+            self._write_positions(g)
+        if self._changed("identity", (tuple(g.forms), tuple(g.characters))):
+            self._write_identity(g)
+        st[at["trophies"] : at["trophies"] + n * 2] = [
+            v / box.trophies for s in range(n) for v in (g.trophies[s], g.bonus_trophies[s])
+        ]
+        st[at["medals"] : at["medals"] + n * 3] = [float(v) for m in g.medals for v in m]
+        dark = box.dark_matter_turns + 1
+        st[at["status"] : at["status"] + n * 3] = [
+            v
+            for s in range(n)
+            for v in (float(g.lost_turns[s] > 0), g.dark[s] / dark, float(g.first_turn[s]))
+        ]
+        per = box.gym_power_cards
+        st[at["gym_powers"] : at["gym_powers"] + n * len(box.gyms)] = [
+            v / per for p in g.powers for v in p
+        ]
+        st[at["roles"] : at["roles"] + n * 5] = self._roles(g)
+        sc = self.scales
+        st[at["roll_prep"] : at["roll_prep"] + n * 3] = [
+            v
+            for s in range(n)
+            for v in (
+                min(1.0, g.roll_bonus[s] / sc.bonus),
+                float(g.roll_gold[s]),
+                min(1.0, g.roll_extra[s] / sc.extra),
+            )
+        ]
+        if self._changed("cards", (tuple(g.card_holder), tuple(g.defended))):
+            self._write_cards(g)
+        if self._changed("medals", (tuple(g.medal_holder), tuple(g.medal_space))):
+            self._write_medal_cards(g)
+        if self._changed("spaces", (tuple(g.space_item), tuple(g.characters))):
+            self._write_spaces(g)
+        if self._changed("corners", (tuple(g.gym_trophies), tuple(g.gym_cards))):
+            self._write_corners(g)
+        if self._changed("task_card", (g.task, tuple(g.task_args))):
+            base = at["task_card"]
+            st[base : base + box.num_cards] = 0.0
+            if g.task == "slide_return" and g.task_args:
+                st[base + g.task_args[0]] = 1.0
+
+    def _pub(self, g: ArenaGame) -> list[float]:
+        box, sc = self.box, self.scales
+        phase = [0.0] * (len(Phase) - 1)
+        if not g.over:
+            phase[int(g.phase)] = 1.0
+        task = [0.0] * len(TASK_NAMES)
+        if g.task:
+            task[TASK_NAMES.index(g.task)] = 1.0
+        medal_supply = [g.medal_supply[i] / max(1, box.medal_supply[i]) for i in range(3)]
+        challenge = [0.0] * (len(CHALLENGE_KINDS) - 1)
+        need = 0.0
+        if g.ch_kind:
+            challenge[CHALLENGE_KINDS.index(g.ch_kind) - 1] = 1.0
+            if g.ch_kind != "standard":
+                need = g.challenge_need(g.ch_kind, g.ch_item) / sc.need
+        encounter = [0.0] * 17
+        if g.last_encounter:
+            encounter[g.last_encounter[0]] = 1.0
+            encounter[9 + g.last_encounter[1] - 1] = 1.0
+        last = [0.0, 0.0, 0.0]
+        if g.last_challenge is not None:
+            lc = g.last_challenge
+            last = [
+                float(lc["success"]),
+                min(1.0, max(0.0, lc["total"] / sc.total)),
+                min(1.0, max(0.0, lc.get("defender_total", 0) / sc.total)),
+            ]
+        recent = [0.0] * (2 * RECENT_ROLLS)
+        top = box.max_sides
+        for i, roll in enumerate(reversed(g.roll_log[-RECENT_ROLLS:])):
+            recent[2 * i], recent[2 * i + 1] = roll[3] / top, roll[2] / top
+        return [
+            *phase,
+            *task,
+            g.rounds / g.config.max_rounds,
+            g.supply / box.trophies,
+            *medal_supply,
+            len(g.medal_stack) / max(1, len(box.medal_cards)),
+            min(1.0, g.steps_left / sc.move),
+            min(1.0, g.move_total / sc.move),
+            float(g.entered),
+            float(g.stopped),
+            *challenge,
+            need,
+            g.ch_spent[0] / box.trophies,
+            g.ch_spent[1] / box.trophies,
+            *encounter,
+            *last,
+            *recent,
+        ]
+
+    def _roles(self, g: ArenaGame) -> list[float]:
+        out = [0.0] * (self.n * 5)
+        if not g.over:
+            out[g.turn_seat * 5] = 1.0
+            out[g.actor * 5 + 1] = 1.0
+        if g.ch_defender >= 0:
+            out[g.ch_defender * 5 + 2] = 1.0
+        if g.forced_target >= 0:
+            out[g.forced_target * 5 + 3] = 1.0
+        if g.task == "wormhole_place" and g.task_args:
+            out[g.task_args[0] * 5 + 4] = 1.0
+        return out
+
+    def _write_positions(self, g: ArenaGame) -> None:
+        box, st = self.box, self.store
+        base = self.at["position"]
+        st[base : base + self.n * box.num_spaces] = 0.0
+        for s, pos in enumerate(g.positions):
+            if pos >= 0:
+                st[base + s * box.num_spaces + pos] = 1.0
+
+    def _write_identity(self, g: ArenaGame) -> None:
+        box, st = self.box, self.store
+        width = 3 + box.num_characters
+        base = self.at["identity"]
+        st[base : base + self.n * width] = 0.0
+        for s in range(self.n):
+            st[base + s * width + g.forms[s]] = 1.0
+            st[base + s * width + 3 + g.characters[s]] = 1.0
+
+    def _write_cards(self, g: ArenaGame) -> None:
+        box, st, n = self.box, self.store, self.n
+        width = 2 + n
+        base = self.at["card_holder"]
+        st[base : base + box.num_cards * width] = 0.0
+        info = self.at["card_info"]
+        last = max(1, box.num_spaces - 1)
+        for card, holder in enumerate(g.card_holder):
+            column = 0 if holder == BOARD else 1 if holder in (BOX, DISCARD) else 2 + holder
+            st[base + card * width + column] = 1.0
+            st[info + card * 2] = float(g.defended[card] >= 0)
+            st[info + card * 2 + 1] = g.card_space[card] / last if holder == BOARD else 0.0
+
+    def _write_medal_cards(self, g: ArenaGame) -> None:
+        box, st, n = self.box, self.store, self.n
+        width = 2 + n
+        base = self.at["medal_holder"]
+        count = len(box.medal_cards)
+        st[base : base + count * width] = 0.0
+        space_at = self.at["medal_space"]
+        last = max(1, box.num_spaces - 1)
+        for k, holder in enumerate(g.medal_holder):
+            column = 0 if holder == IN_STACK else 1 if holder == ON_BOARD else 2 + holder
+            st[base + k * width + column] = 1.0
+            st[space_at + k] = g.medal_space[k] / last if holder == ON_BOARD else 0.0
+
+    def _write_spaces(self, g: ArenaGame) -> None:
+        box, st, n = self.box, self.store, self.n
+        item_at, need_at, named_at = (
+            self.at["space_item"],
+            self.at["space_need"],
+            self.at["space_named"],
+        )
+        st[item_at : item_at + box.num_spaces * 4] = 0.0
+        st[named_at : named_at + box.num_spaces * n] = 0.0
+        names = [box.characters[c].name for c in g.characters]
+        c_count = box.num_cards
+        world_rule = g.config.world_challenge
+        for space, kind in enumerate(box.kind_of):
+            need = 0.0
+            if kind in ("maneuver", "world"):
+                item = g.space_item[space]
+                if item < 0:
+                    st[item_at + space * 4] = 1.0
+                elif item < c_count:
+                    card = box.cards[item]
+                    st[item_at + space * 4 + (2 if card.is_world else 1)] = 1.0
+                    value = card.challenge
+                    if card.is_world and world_rule == "printed":
+                        value = card.number
+                    need = value / self.scales.need
+                    for s, name in enumerate(names):
+                        if card.character == name:
+                            st[named_at + space * n + s] = 1.0
+                else:
+                    st[item_at + space * 4 + 3] = 1.0
+                    need = box.medal_target / self.scales.need
+            st[need_at + space] = need
+
+    def _write_corners(self, g: ArenaGame) -> None:
+        box, st = self.box, self.store
+        width = len(box.gyms) + 2
+        base = self.at["corners"]
+        for corner, gym in enumerate(g.gym_at):
+            row = base + corner * width
+            st[row : row + width] = 0.0
+            st[row + gym] = 1.0
+            st[row + len(box.gyms)] = g.gym_trophies[corner] / max(1, box.gym_trophies)
+            st[row + len(box.gyms) + 1] = g.gym_cards[gym] / box.gym_power_cards
+
+
+# ---- the view -------------------------------------------------------------------------------
+
+
+def place_name(holder: int, space: int, agents: list[str], medal: bool = False) -> str:
+    """Where a card is, in words: ``space 17``, an agent id, ``box``, ``discarded``,
+    ``stack``."""
+    if holder >= 0:
+        return agents[holder]
+    if holder == (ON_BOARD if medal else BOARD):
+        return f"space {space}"
+    if medal:
+        return "stack"
+    return "box" if holder == BOX else "discarded"
+
+
+def die_text(sides: int) -> str:
+    return f"d{sides}"
+
+
+def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
+    """What ``seat`` may see (everything but the medal stack's order and forced
+    dice), in words, ids and card names, as JSON types: enough to draw the
+    board (space ids, squares, the graph, what lies on each space) from it alone."""
+    box = g.box
+    c_count = box.num_cards
+
+    def who(s: int) -> str | None:
+        return agents[s] if s >= 0 else None
+
+    spaces = []
+    for sp in box.spaces:
+        entry: dict[str, Any] = {
+            "id": sp.id, "kind": sp.kind, "region": sp.region, "at": list(sp.at),
+            "next": list(sp.next), "players": [a for s, a in enumerate(agents)
+                                                if g.positions[s] == sp.id],
+        }  # fmt: skip
+        if sp.entrance is not None:
+            entry["entrance"], entry["step"] = sp.entrance, sp.step
+        if sp.kind in ("maneuver", "world"):
+            item = g.space_item[sp.id]
+            entry["card"] = None if item < 0 or item >= c_count else box.cards[item].name
+            entry["medal_card"] = None if item < c_count else box.medal_cards[item - c_count].name
+            if 0 <= item < c_count:
+                entry["challenge"] = g.challenge_need(box.cards[item].kind, item)
+            elif item >= c_count:
+                entry["challenge"] = box.medal_target
+        if sp.kind == "gym":
+            corner = box.corners.index(sp.id)
+            gym = g.gym_at[corner]
+            entry.update(corner=corner + 1, gym=box.gyms[gym].name,
+                         gym_trophies=g.gym_trophies[corner],
+                         gym_power_cards=g.gym_cards[gym])  # fmt: skip
+        spaces.append(entry)
+    players = {}
+    for s, agent in enumerate(agents):
+        char = box.characters[g.characters[s]]
+        players[agent] = {
+            "character": char.name,
+            "form": FORMS[g.forms[s]],
+            "bonus": dict(char.bonus_in(g.forms[s]).__dict__),
+            "position": g.positions[s],
+            "trophies": g.trophies[s],
+            "star_cluster_trophies": g.bonus_trophies[s],
+            "medals": [MEDALS[i] for i in range(3) if g.medals[s][i]],
+            "maneuvers": [box.cards[c].name for c in sorted(g.maneuvers_of[s])],
+            "worlds": [box.cards[c].name for c in sorted(g.worlds_of[s])],
+            "defended_worlds": [
+                box.cards[c].name for c in sorted(g.worlds_of[s]) if g.defended[c] == s
+            ],
+            "gym_powers": [
+                box.gyms[gym].name for gym, count in enumerate(g.powers[s]) for _ in range(count)
+            ],
+            "medal_cards": [
+                box.medal_cards[k].name for k, h in enumerate(g.medal_holder) if h == s
+            ],
+            "lost_turns": g.lost_turns[s],
+            "upside_down": g.upside_down[s],
+            "dark_matter_turns": g.dark[s],
+            "first_turn": g.first_turn[s],
+            "start_corner": g.start_corner[s],
+        }
+    challenge = None
+    if g.ch_kind:
+        challenge = {
+            "kind": g.ch_kind,
+            "challenger": agents[g.turn_seat],
+            "defender": who(g.ch_defender),
+            "item": box.medal_cards[g.ch_item].name if g.ch_kind == "medal"
+            else box.cards[g.ch_item].name,
+            "need": None if g.ch_kind == "standard" else g.challenge_need(g.ch_kind, g.ch_item),
+            "spent": list(g.ch_spent),
+        }  # fmt: skip
+    return {
+        "game": "arena",
+        "agent": agents[seat],
+        "phase": PHASE_NAMES[g.phase],
+        "task": g.task or None,
+        "task_text": TASKS[g.task].text if g.task else None,
+        "task_card": box.cards[g.task_args[0]].name
+        if g.task == "slide_return" and g.task_args
+        else None,
+        "task_player": who(g.task_args[0]) if g.task == "wormhole_place" and g.task_args else None,
+        "to_act": None if g.over else agents[g.actor],
+        "on_turn": None if g.over else agents[g.turn_seat],
+        "round": g.rounds,
+        "max_rounds": g.config.max_rounds,
+        "first_player": agents[g.first_player],
+        "steps_left": g.steps_left,
+        "move_total": g.move_total,
+        "stopped": g.stopped,
+        "forced_target": who(g.forced_target),
+        "players": players,
+        "board": {
+            "spaces": spaces,
+            "corners": list(box.corners),
+            "portals": list(box.portals),
+            "slide_ends": list(box.slide_ends),
+            "portal_front": box.portal_front,
+            "portal_exit_outside": box.portal_exit_outside,
+            "portal_exit_inside": box.portal_exit_inside,
+        },
+        "cards": {
+            c.name: place_name(g.card_holder[c.id], g.card_space[c.id], agents) for c in box.cards
+        },
+        "medal_cards": {
+            m.name: place_name(g.medal_holder[m.id], g.medal_space[m.id], agents, medal=True)
+            for m in box.medal_cards
+        },
+        "medal_stack": len(g.medal_stack),
+        "supply": g.supply,
+        "medal_supply": dict(zip(MEDALS, g.medal_supply, strict=True)),
+        "challenge": challenge,
+        "last_challenge": challenge_record(g, agents),
+        "last_encounter": encounter_record(g),
+        "last_rolls": [
+            {"player": agents[r[0]], "purpose": r[1], "die": die_text(r[2]), "result": r[3]}
+            for r in g.rolls_since(seat)
+        ],
+        "over": g.over,
+        "winners": [agents[s] for s in g.winners_] if g.over else [],
+        "win_reason": g.win_reason or None,
+    }
+
+
+def challenge_record(g: ArenaGame, agents: list[str]) -> dict[str, Any] | None:
+    lc = g.last_challenge
+    if lc is None:
+        return None
+    box = g.box
+    item = box.medal_cards[lc["item"]].name if lc["kind"] == "medal" else box.cards[lc["item"]].name
+    out = {
+        "challenger": agents[lc["challenger"]],
+        "kind": lc["kind"],
+        "item": item,
+        "defender": agents[lc["defender"]] if lc["defender"] >= 0 else None,
+        "dice": list(lc["dice"]),
+        "total": lc["total"],
+        "need": lc["need"] if lc["kind"] != "standard" else None,
+        "success": lc["success"],
+    }
+    if "defender_total" in lc:
+        out["defender_dice"] = list(lc["defender_dice"])
+        out["defender_total"] = lc["defender_total"]
+    return out
+
+
+def encounter_record(g: ArenaGame) -> dict[str, Any] | None:
+    if not g.last_encounter:
+        return None
+    table, result = g.last_encounter
+    if table == 0:
+        return {"table": "Nebula Slide", "roll": result, "result": SLIDE_RESULTS[result]}
+    return {
+        "table": PORTAL_TABLES[table],
+        "table_roll": table,
+        "roll": result,
+        "result": PORTAL_ROWS[(table, (result + 1) // 2)],
+    }
+
+
+# ---- the text board -----------------------------------------------------------------------------
+
+KIND_LETTER = {"gym": "G", "maneuver": "M", "world": "W", "portal": "P", "slide": "S",
+               "entrance": "E"}  # fmt: skip
+
+
+def render_text(view: dict[str, Any]) -> str:
+    """The board as text from a view: each square shows its kind and space id and,
+    below, the seats on it (0-5) or ``*`` for a card, ``m`` for a medal card;
+    then the players and the cards on the spaces."""
+    spaces = view["board"]["spaces"]
+    rows = 1 + max(s["at"][0] for s in spaces)
+    cols = 1 + max(s["at"][1] for s in spaces)
+    grid = [["      " for _ in range(cols)] for _ in range(2 * rows)]
+    for s in spaces:
+        r, c = s["at"]
+        grid[2 * r][c] = f"{KIND_LETTER[s['kind']]}{s['id']:<3}  "
+        seats = "".join(p.split("_")[1] for p in s["players"])
+        mark = "*" if s.get("card") else "m" if s.get("medal_card") else " "
+        grid[2 * r + 1][c] = f"{(seats or mark):<6}"[:6]
+    players = view["players"]
+    lines = [
+        f"Berzerkerbirdz Extreme Sports Arena  round {view['round'] + 1}/{view['max_rounds']}  "
+        f"phase {view['phase']}  to act {view['to_act']}  supply {view['supply']} trophies",
+    ]
+    lines += ["".join(row).rstrip() for row in grid]
+    for agent, p in players.items():
+        mark = ">" if agent == view["to_act"] else " "
+        extras = []
+        if p["upside_down"]:
+            extras.append("upside down")
+        if p["dark_matter_turns"]:
+            extras.append(f"dark matter {p['dark_matter_turns']}")
+        lines.append(
+            f"{mark} {agent}: {p['character']} ({p['form']}) on {p['position']}  "
+            f"trophies {p['trophies']}  medals {','.join(p['medals']) or '-'}  "
+            f"maneuvers {len(p['maneuvers'])}  worlds {len(p['worlds'])} "
+            f"(defended {len(p['defended_worlds'])})"
+            + (f"  [{'; '.join(extras)}]" if extras else "")
+        )
+    cards = [
+        f"{s['id']}: {s['card'] or 'medal card ' + s['medal_card']} ({s['challenge']})"
+        for s in spaces
+        if s.get("card") or s.get("medal_card")
+    ]
+    lines.append("on the board: " + ", ".join(cards))
+    if view["last_encounter"]:
+        e = view["last_encounter"]
+        lines.append(f"last encounter: {e['table']} {e['roll']}: {e['result']}")
+    if view["last_challenge"]:
+        lc = view["last_challenge"]
+        lines.append(
+            f"last challenge: {lc['challenger']} for {lc['item']} ({lc['kind']}) rolled "
+            f"{lc['dice']} = {lc['total']}: {'won' if lc['success'] else 'failed'}"
+        )
+    if view["over"]:
+        lines.append(f"game over ({view['win_reason']}); winners: {', '.join(view['winners'])}")
+    return "\n".join(lines)
