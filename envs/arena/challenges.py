@@ -43,7 +43,21 @@ class ChallengeRules:
     """The action after moving; see the module docstring."""
 
     def _begin_action(self: Any) -> None:
+        """Ask for the action, unless there is nothing to do here (the turn is over)."""
         self._decide(Phase.ACTION, self.turn_seat)
+        options = self._action_options()
+        if len(options) == 1 and options[0] == self.layout.end:
+            self._end_turn()
+        else:
+            self._legal = sorted(options)
+
+    def _nothing_to_spend(self: Any, seat: int) -> bool:
+        """No trophy, gym power card or medal die: a roll has nothing to decide before it."""
+        return (
+            not self.trophies[seat]
+            and not any(self.powers[seat])
+            and (seat not in self.medal_holder)
+        )
 
     def _action_options(self: Any) -> list[int]:
         seat, layout, box = self.turn_seat, self.layout, self.box
@@ -109,7 +123,11 @@ class ChallengeRules:
             target = layout.seat_at(seat, k + 1)
             self.ch_defender, self.ch_item = target, card
             self.ch_kind = self.player_challenge_kind(seat, card)
-        self._decide(Phase.CHALLENGE_SPEND, seat)
+        if self._nothing_to_spend(seat):
+            self.ch_spent[0] = 0
+            self._after_challenger_spend()
+        else:
+            self._decide(Phase.CHALLENGE_SPEND, seat)
 
     def player_challenge_kind(self: Any, seat: int, card: int) -> str:
         """Homeworld (a world naming the challenger), favourite trick (a maneuver
@@ -121,7 +139,11 @@ class ChallengeRules:
 
     def _after_challenger_spend(self: Any) -> None:
         if self.ch_kind == "standard":
-            self._decide(Phase.DEFEND_SPEND, self.ch_defender)
+            if self._nothing_to_spend(self.ch_defender):
+                self.ch_spent[1] = 0
+                self._resolve_challenge()
+            else:
+                self._decide(Phase.DEFEND_SPEND, self.ch_defender)
         else:
             self._resolve_challenge()
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .data import ASTROBIRDZ, BERZERKERBIRDZ
-from .dice import read_face
+from .dice import read_face, reading_table
 from .phases import IN_STACK, Phase
 
 CONTEXTS = {1: "pre", 2: "post", 5: "challenge", 6: "defence"}
@@ -47,11 +47,17 @@ class MovementRules:
             if ctx == "pre"
             else list(range(layout.spend, layout.spend + self.trophies[seat] + 1))
         )
-        for gym, held in enumerate(self.powers[seat]):
-            if held and self._power_usable(seat, gym, ctx):
-                out.append(layout.use + gym)
+        powers = self.powers[seat]
+        if any(powers):
+            for gym, held in enumerate(powers):
+                if held and self._power_usable(seat, gym, ctx):
+                    out.append(layout.use + gym)
         use = DIE_USE.get(ctx)
-        if use is not None and not (ctx == "pre" and self.first_turn[seat]):
+        if (
+            use is not None
+            and seat in self.medal_holder
+            and not (ctx == "pre" and self.first_turn[seat])
+        ):
             added = self.roll_cards[seat]
             for k, holder in enumerate(self.medal_holder):
                 if holder == seat and k not in added and use in self.box.medal_cards[k].extra_die:
@@ -137,13 +143,16 @@ class MovementRules:
     def _roll_dice(self: Any, seat: int, sides: int, count: int, purpose: str) -> list[int]:
         """Roll and read ``count`` dice of ``seat`` (medals, gold reading, dark matter)."""
         level = 3 if self.roll_gold[seat] else self.medal_level(seat)
-        dark = self.dark[seat] > 0
-        dark_medals = self.config.dark_matter == "medals"
-        box = self.box
-        return [
-            read_face(box, self.roll_die(seat, sides, purpose), sides, level, dark, dark_medals)
-            for _ in range(count)
-        ]
+        roll = self.roll_die
+        if self.dark[seat] > 0:
+            dark_medals = self.config.dark_matter == "medals"
+            box = self.box
+            return [
+                read_face(box, roll(seat, sides, purpose), sides, level, True, dark_medals)
+                for _ in range(count)
+            ]
+        table = reading_table(self.box, sides, level)
+        return [table[roll(seat, sides, purpose)] for _ in range(count)]
 
     def _use_up_roll(self: Any, seat: int) -> int:
         """After a roll: the Star Cluster trophies add their +2s and go back to the
@@ -191,27 +200,34 @@ class MovementRules:
         seat, box = self.turn_seat, self.box
         positions, next_of, kind_of = self.positions, box.next_of, box.kind_of
         here = positions[seat]
+        steps, entered = self.steps_left, self.entered
         while True:
-            if self.entered:
+            if entered:
                 kind = kind_of[here]
                 if kind == "slide" or (
-                    self.steps_left > 0
-                    and positions.count(here) > 1
-                    and self._challengeable_here(seat)
+                    steps > 0 and positions.count(here) > 1 and self._challengeable_here(seat)
                 ):
+                    self.steps_left, self.entered = steps, entered
                     self._decide(Phase.MOVE, seat)
                     return
-                if self.steps_left == 0:
+                if steps == 0:
+                    self.steps_left, self.entered = steps, entered
                     self._land()
                     return
             ways = next_of[here]
             if len(ways) > 1:
+                self.steps_left, self.entered = steps, entered
                 self._decide(Phase.MOVE, seat)
                 return
             here = ways[0]
-            self._enter(seat, here)
+            positions[seat] = here
+            steps -= 1
+            entered = True
+            if kind_of[here] == "gym":
+                self._gym_trophies(seat, here)
 
     def _enter(self: Any, seat: int, space: int) -> None:
+        """One step onto ``space`` (a trophy from a gym moved onto)."""
         self.positions[seat] = space
         self.steps_left -= 1
         self.entered = True

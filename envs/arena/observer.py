@@ -27,6 +27,8 @@ from .phases import BOARD, BOX, DISCARD, IN_STACK, ON_BOARD, PHASE_NAMES, Phase
 from .rules import CHALLENGE_KINDS, ArenaGame
 
 TASK_NAMES = tuple(TASKS)
+TASK_INDEX = {name: i for i, name in enumerate(TASK_NAMES)}
+CARD_SPACES = ("maneuver", "world")
 RECENT_ROLLS = 8
 """Rolls shown in the vector, newest first (``view`` shows every roll since
 the agent's previous step)."""
@@ -163,8 +165,10 @@ class ArenaObserver:
         self.size = observation_size(box, n)
         self._layout_store()
         self.index = [self._gather(o) for o in range(n)]
+        self._phase_at, self._task_at = self.at["phase"], self.at["task"]
+        self._steps_at = self.at["steps_left"]
         self._cache_key: tuple[int, int] | None = None
-        self._seen: dict[str, Any] = {}
+        self.invalidate()
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -216,134 +220,199 @@ class ArenaObserver:
         return self.store[self.index[seat]]
 
     def invalidate(self) -> None:
+        """Forget the last game: the store is cleared and rebuilt in full at the next
+        encode (after ``reset`` or ``load_state_dict``)."""
         self._cache_key = None
-        self._seen = {}
-
-    def _changed(self, name: str, value: Any) -> bool:
-        if self._seen.get(name) == value:
-            return False
-        self._seen[name] = value
-        return True
+        self.store[:] = 0.0
+        self._p_phase = self._p_task = self._p_task_card = -1
+        self._p_rolls = self._p_steps = -1
+        self._p_counts = self._p_move = self._p_challenge = self._p_turn = None
+        self._p_encounter: list[int] | None = None
+        self._p_last_challenge: Any = None
+        self._p_positions = [-1] * self.n
+        none = None
+        self._p_trophies = self._p_bonus = self._p_roll_bonus = self._p_roll_gold = none
+        self._p_roll_extra = self._p_dark = self._p_first = self._p_lost = none
+        self._p_forms = self._p_characters = self._p_medals = self._p_powers = none
+        self._p_holder = self._p_defended = self._p_medal_holder = self._p_medal_space = none
+        self._p_items = self._p_gym_trophies = self._p_gym_cards = none
 
     def refresh(self, g: ArenaGame) -> None:
-        """Bring the store up to date with ``g`` (only what changed is rewritten)."""
+        """Bring the store up to date with ``g``: each group of fields is rewritten
+        only when what it shows changed since the last refresh (the last values
+        are kept as copies: comparing lists costs far less than writing)."""
         st, at, box, n = self.store, self.at, self.box, self.n
-        pub = self._pub(g)
-        st[at["phase"] : at["phase"] + len(pub)] = pub
-        if self._changed("positions", tuple(g.positions)):
-            self._write_positions(g)
-        if self._changed("identity", (tuple(g.forms), tuple(g.characters))):
-            self._write_identity(g)
-        st[at["trophies"] : at["trophies"] + n * 2] = [
-            v / box.trophies for s in range(n) for v in (g.trophies[s], g.bonus_trophies[s])
-        ]
-        st[at["medals"] : at["medals"] + n * 3] = [float(v) for m in g.medals for v in m]
-        dark = box.dark_matter_turns + 1
-        st[at["status"] : at["status"] + n * 3] = [
-            v
-            for s in range(n)
-            for v in (float(g.lost_turns[s] > 0), g.dark[s] / dark, float(g.first_turn[s]))
-        ]
-        per = box.gym_power_cards
-        st[at["gym_powers"] : at["gym_powers"] + n * len(box.gyms)] = [
-            v / per for p in g.powers for v in p
-        ]
-        st[at["roles"] : at["roles"] + n * 5] = self._roles(g)
         sc = self.scales
-        st[at["roll_prep"] : at["roll_prep"] + n * 3] = [
-            v
-            for s in range(n)
-            for v in (
-                min(1.0, g.roll_bonus[s] / sc.bonus),
-                float(g.roll_gold[s]),
-                min(1.0, g.roll_extra[s] / sc.extra),
-            )
-        ]
-        if self._changed("cards", (tuple(g.card_holder), tuple(g.defended))):
+        phase = -1 if g.over else int(g.phase)
+        if self._p_phase != phase:
+            if self._p_phase >= 0:
+                st[self._phase_at + self._p_phase] = 0.0
+            if phase >= 0:
+                st[self._phase_at + phase] = 1.0
+            self._p_phase = phase
+        task = TASK_INDEX[g.task] if g.task else -1
+        if self._p_task != task:
+            if self._p_task >= 0:
+                st[self._task_at + self._p_task] = 0.0
+            if task >= 0:
+                st[self._task_at + task] = 1.0
+            self._p_task = task
+        counts = (g.rounds, g.supply, len(g.medal_stack), *g.medal_supply)
+        if self._p_counts != counts:
+            self._p_counts = counts
+            base = at["round"]
+            st[base] = g.rounds / g.config.max_rounds
+            st[base + 1] = g.supply / box.trophies
+            for i in range(3):
+                st[base + 2 + i] = g.medal_supply[i] / max(1, box.medal_supply[i])
+            st[base + 5] = len(g.medal_stack) / max(1, len(box.medal_cards))
+        if self._p_steps != g.steps_left:
+            self._p_steps = g.steps_left
+            st[self._steps_at] = min(1.0, g.steps_left / sc.move)
+        move = (g.move_total, g.entered, g.stopped)
+        if self._p_move != move:
+            self._p_move = move
+            base = self._steps_at
+            st[base + 1] = min(1.0, g.move_total / sc.move)
+            st[base + 2] = 1.0 if g.entered else 0.0
+            st[base + 3] = 1.0 if g.stopped else 0.0
+        placed = g.task_args[0] if g.task == "wormhole_place" and g.task_args else -1
+        challenge = (g.ch_kind, g.ch_item, g.ch_spent[0], g.ch_spent[1], g.ch_defender,
+                     g.forced_target, placed)  # fmt: skip
+        if self._p_challenge != challenge:
+            self._p_challenge = challenge
+            self._write_challenge(g)
+        if self._p_encounter != g.last_encounter:
+            self._p_encounter = list(g.last_encounter)
+            base = at["last_encounter"]
+            st[base : base + 17] = 0.0
+            if g.last_encounter:
+                st[base + g.last_encounter[0]] = 1.0
+                st[base + 9 + g.last_encounter[1] - 1] = 1.0
+        if self._p_last_challenge is not g.last_challenge:
+            self._p_last_challenge = g.last_challenge
+            self._write_last_challenge(g)
+        rolls = g.log_start + len(g.roll_log)
+        if self._p_rolls != rolls:
+            self._p_rolls = rolls
+            recent = [0.0] * (2 * RECENT_ROLLS)
+            top = box.max_sides
+            for i, roll in enumerate(reversed(g.roll_log[-RECENT_ROLLS:])):
+                recent[2 * i], recent[2 * i + 1] = roll[3] / top, roll[2] / top
+            st[at["recent_rolls"] : at["recent_rolls"] + 2 * RECENT_ROLLS] = recent
+        turn = (-1, -1) if g.over else (g.turn_seat, g.actor)
+        if self._p_turn != turn:
+            base = at["roles"]
+            if self._p_turn is not None:
+                st[base + self._p_turn[0] * 5] = st[base + self._p_turn[1] * 5 + 1] = 0.0
+            if not g.over:
+                st[base + turn[0] * 5] = st[base + turn[1] * 5 + 1] = 1.0
+            self._p_turn = turn if not g.over else None
+        if g.positions != self._p_positions:
+            self._write_positions(g)
+        if g.trophies != self._p_trophies or g.bonus_trophies != self._p_bonus:
+            base, total = at["trophies"], box.trophies
+            for s in range(n):
+                st[base + 2 * s] = g.trophies[s] / total
+                st[base + 2 * s + 1] = g.bonus_trophies[s] / total
+            self._p_trophies, self._p_bonus = g.trophies.copy(), g.bonus_trophies.copy()
+        if (
+            g.roll_bonus != self._p_roll_bonus
+            or g.roll_gold != self._p_roll_gold
+            or g.roll_extra != self._p_roll_extra
+        ):
+            self._p_roll_bonus, self._p_roll_gold = g.roll_bonus.copy(), g.roll_gold.copy()
+            self._p_roll_extra = g.roll_extra.copy()
+            st[at["roll_prep"] : at["roll_prep"] + n * 3] = [
+                v
+                for s in range(n)
+                for v in (
+                    min(1.0, g.roll_bonus[s] / sc.bonus),
+                    float(g.roll_gold[s]),
+                    min(1.0, g.roll_extra[s] / sc.extra),
+                )
+            ]
+        if g.dark != self._p_dark or g.first_turn != self._p_first or g.lost_turns != self._p_lost:
+            self._p_dark, self._p_first = g.dark.copy(), g.first_turn.copy()
+            self._p_lost = g.lost_turns.copy()
+            dark = box.dark_matter_turns + 1
+            st[at["status"] : at["status"] + n * 3] = [
+                v
+                for s in range(n)
+                for v in (float(g.lost_turns[s] > 0), g.dark[s] / dark, float(g.first_turn[s]))
+            ]
+        if g.forms != self._p_forms or g.characters != self._p_characters:
+            self._p_forms, self._p_characters = g.forms.copy(), g.characters.copy()
+            self._write_identity(g)
+            self._p_items = None  # which cards name whose character: rewrite every space
+        if g.medals != self._p_medals:
+            self._p_medals = [m.copy() for m in g.medals]
+            st[at["medals"] : at["medals"] + n * 3] = [float(v) for m in g.medals for v in m]
+        if g.powers != self._p_powers:
+            self._p_powers = [p.copy() for p in g.powers]
+            per = box.gym_power_cards
+            st[at["gym_powers"] : at["gym_powers"] + n * len(box.gyms)] = [
+                v / per for p in g.powers for v in p
+            ]
+        if g.card_holder != self._p_holder or g.defended != self._p_defended:
             self._write_cards(g)
-        if self._changed("medals", (tuple(g.medal_holder), tuple(g.medal_space))):
+        if g.medal_holder != self._p_medal_holder or g.medal_space != self._p_medal_space:
+            self._p_medal_holder, self._p_medal_space = g.medal_holder.copy(), g.medal_space.copy()
             self._write_medal_cards(g)
-        if self._changed("spaces", (tuple(g.space_item), tuple(g.characters))):
+        if g.space_item != self._p_items:
             self._write_spaces(g)
-        if self._changed("corners", (tuple(g.gym_trophies), tuple(g.gym_cards))):
+        if g.gym_trophies != self._p_gym_trophies or g.gym_cards != self._p_gym_cards:
+            self._p_gym_trophies, self._p_gym_cards = g.gym_trophies.copy(), g.gym_cards.copy()
             self._write_corners(g)
-        if self._changed("task_card", (g.task, tuple(g.task_args))):
-            base = at["task_card"]
-            st[base : base + box.num_cards] = 0.0
-            if g.task == "slide_return" and g.task_args:
-                st[base + g.task_args[0]] = 1.0
+        task_card = g.task_args[0] if g.task == "slide_return" and g.task_args else -1
+        if self._p_task_card != task_card:
+            if self._p_task_card >= 0:
+                st[at["task_card"] + self._p_task_card] = 0.0
+            if task_card >= 0:
+                st[at["task_card"] + task_card] = 1.0
+            self._p_task_card = task_card
 
-    def _pub(self, g: ArenaGame) -> list[float]:
-        box, sc = self.box, self.scales
-        phase = [0.0] * (len(Phase) - 1)
-        if not g.over:
-            phase[int(g.phase)] = 1.0
-        task = [0.0] * len(TASK_NAMES)
-        if g.task:
-            task[TASK_NAMES.index(g.task)] = 1.0
-        medal_supply = [g.medal_supply[i] / max(1, box.medal_supply[i]) for i in range(3)]
-        challenge = [0.0] * (len(CHALLENGE_KINDS) - 1)
+    def _write_challenge(self, g: ArenaGame) -> None:
+        st, at, box = self.store, self.at, self.box
+        base = at["challenge"]
+        st[base : base + len(CHALLENGE_KINDS) - 1] = 0.0
         need = 0.0
         if g.ch_kind:
-            challenge[CHALLENGE_KINDS.index(g.ch_kind) - 1] = 1.0
+            st[base + CHALLENGE_KINDS.index(g.ch_kind) - 1] = 1.0
             if g.ch_kind != "standard":
-                need = g.challenge_need(g.ch_kind, g.ch_item) / sc.need
-        encounter = [0.0] * 17
-        if g.last_encounter:
-            encounter[g.last_encounter[0]] = 1.0
-            encounter[9 + g.last_encounter[1] - 1] = 1.0
-        last = [0.0, 0.0, 0.0]
-        if g.last_challenge is not None:
-            lc = g.last_challenge
-            last = [
-                float(lc["success"]),
-                min(1.0, max(0.0, lc["total"] / sc.total)),
-                min(1.0, max(0.0, lc.get("defender_total", 0) / sc.total)),
-            ]
-        recent = [0.0] * (2 * RECENT_ROLLS)
-        top = box.max_sides
-        for i, roll in enumerate(reversed(g.roll_log[-RECENT_ROLLS:])):
-            recent[2 * i], recent[2 * i + 1] = roll[3] / top, roll[2] / top
-        return [
-            *phase,
-            *task,
-            g.rounds / g.config.max_rounds,
-            g.supply / box.trophies,
-            *medal_supply,
-            len(g.medal_stack) / max(1, len(box.medal_cards)),
-            min(1.0, g.steps_left / sc.move),
-            min(1.0, g.move_total / sc.move),
-            float(g.entered),
-            float(g.stopped),
-            *challenge,
-            need,
-            g.ch_spent[0] / box.trophies,
-            g.ch_spent[1] / box.trophies,
-            *encounter,
-            *last,
-            *recent,
-        ]
+                need = g.challenge_need(g.ch_kind, g.ch_item) / self.scales.need
+        st[at["challenge_need"]] = need
+        st[at["challenge_spent"]] = g.ch_spent[0] / box.trophies
+        st[at["challenge_spent"] + 1] = g.ch_spent[1] / box.trophies
+        roles, n = at["roles"], self.n
+        placed = g.task_args[0] if g.task == "wormhole_place" and g.task_args else -1
+        for column, seat in ((2, g.ch_defender), (3, g.forced_target), (4, placed)):
+            for s in range(n):
+                st[roles + s * 5 + column] = 1.0 if s == seat else 0.0
 
-    def _roles(self, g: ArenaGame) -> list[float]:
-        out = [0.0] * (self.n * 5)
-        if not g.over:
-            out[g.turn_seat * 5] = 1.0
-            out[g.actor * 5 + 1] = 1.0
-        if g.ch_defender >= 0:
-            out[g.ch_defender * 5 + 2] = 1.0
-        if g.forced_target >= 0:
-            out[g.forced_target * 5 + 3] = 1.0
-        if g.task == "wormhole_place" and g.task_args:
-            out[g.task_args[0] * 5 + 4] = 1.0
-        return out
+    def _write_last_challenge(self, g: ArenaGame) -> None:
+        lc, total = g.last_challenge, self.scales.total
+        values = [0.0, 0.0, 0.0]
+        if lc is not None:
+            values = [
+                float(lc["success"]),
+                min(1.0, max(0.0, lc["total"] / total)),
+                min(1.0, max(0.0, lc.get("defender_total", 0) / total)),
+            ]
+        self.store[self.at["last_challenge"] : self.at["last_challenge"] + 3] = values
 
     def _write_positions(self, g: ArenaGame) -> None:
-        box, st = self.box, self.store
+        """Move the one-hots of the fingerboards that moved."""
+        st, spaces = self.store, self.box.num_spaces
         base = self.at["position"]
-        st[base : base + self.n * box.num_spaces] = 0.0
+        old = self._p_positions
         for s, pos in enumerate(g.positions):
-            if pos >= 0:
-                st[base + s * box.num_spaces + pos] = 1.0
+            if pos != old[s]:
+                if old[s] >= 0:
+                    st[base + s * spaces + old[s]] = 0.0
+                if pos >= 0:
+                    st[base + s * spaces + pos] = 1.0
+        self._p_positions = g.positions.copy()
 
     def _write_identity(self, g: ArenaGame) -> None:
         box, st = self.box, self.store
@@ -355,17 +424,25 @@ class ArenaObserver:
             st[base + s * width + 3 + g.characters[s]] = 1.0
 
     def _write_cards(self, g: ArenaGame) -> None:
+        """Rewrite the rows of the cards whose holder or defended mark changed."""
         box, st, n = self.box, self.store, self.n
         width = 2 + n
-        base = self.at["card_holder"]
-        st[base : base + box.num_cards * width] = 0.0
-        info = self.at["card_info"]
+        base, info = self.at["card_holder"], self.at["card_info"]
         last = max(1, box.num_spaces - 1)
+        old_holder, old_defended = self._p_holder, self._p_defended
         for card, holder in enumerate(g.card_holder):
-            column = 0 if holder == BOARD else 1 if holder in (BOX, DISCARD) else 2 + holder
-            st[base + card * width + column] = 1.0
+            if (
+                old_holder is not None
+                and old_holder[card] == holder
+                and old_defended[card] == g.defended[card]  # type: ignore[index]
+            ):
+                continue
+            row = base + card * width
+            st[row : row + width] = 0.0
+            st[row + (0 if holder == BOARD else 1 if holder in (BOX, DISCARD) else 2 + holder)] = 1
             st[info + card * 2] = float(g.defended[card] >= 0)
             st[info + card * 2 + 1] = g.card_space[card] / last if holder == BOARD else 0.0
+        self._p_holder, self._p_defended = g.card_holder.copy(), g.defended.copy()
 
     def _write_medal_cards(self, g: ArenaGame) -> None:
         box, st, n = self.box, self.store, self.n
@@ -381,37 +458,35 @@ class ArenaObserver:
             st[space_at + k] = g.medal_space[k] / last if holder == ON_BOARD else 0.0
 
     def _write_spaces(self, g: ArenaGame) -> None:
+        """Rewrite the spaces whose card changed (every space after a character change)."""
         box, st, n = self.box, self.store, self.n
-        item_at, need_at, named_at = (
-            self.at["space_item"],
-            self.at["space_need"],
-            self.at["space_named"],
-        )
-        st[item_at : item_at + box.num_spaces * 4] = 0.0
-        st[named_at : named_at + box.num_spaces * n] = 0.0
+        item_at, need_at = self.at["space_item"], self.at["space_need"]
+        named_at = self.at["space_named"]
         names = [box.characters[c].name for c in g.characters]
         c_count = box.num_cards
-        world_rule = g.config.world_challenge
-        for space, kind in enumerate(box.kind_of):
-            need = 0.0
-            if kind in ("maneuver", "world"):
-                item = g.space_item[space]
-                if item < 0:
-                    st[item_at + space * 4] = 1.0
-                elif item < c_count:
-                    card = box.cards[item]
-                    st[item_at + space * 4 + (2 if card.is_world else 1)] = 1.0
-                    value = card.challenge
-                    if card.is_world and world_rule == "printed":
-                        value = card.number
-                    need = value / self.scales.need
-                    for s, name in enumerate(names):
-                        if card.character == name:
-                            st[named_at + space * n + s] = 1.0
-                else:
-                    st[item_at + space * 4 + 3] = 1.0
-                    need = box.medal_target / self.scales.need
+        printed = g.config.world_challenge == "printed"
+        old = self._p_items
+        for space, item in enumerate(g.space_item):
+            if (old is not None and old[space] == item) or box.kind_of[space] not in CARD_SPACES:
+                continue
+            st[item_at + space * 4 : item_at + space * 4 + 4] = 0.0
+            st[named_at + space * n : named_at + space * n + n] = 0.0
+            if item < 0:
+                st[item_at + space * 4] = 1.0
+                need = 0.0
+            elif item < c_count:
+                card = box.cards[item]
+                st[item_at + space * 4 + (2 if card.is_world else 1)] = 1.0
+                value = card.number if card.is_world and printed else card.challenge
+                need = value / self.scales.need
+                for s, name in enumerate(names):
+                    if card.character == name:
+                        st[named_at + space * n + s] = 1.0
+            else:
+                st[item_at + space * 4 + 3] = 1.0
+                need = box.medal_target / self.scales.need
             st[need_at + space] = need
+        self._p_items = g.space_item.copy()
 
     def _write_corners(self, g: ArenaGame) -> None:
         box, st = self.box, self.store

@@ -67,6 +67,8 @@ from .phases import (
 
 CHALLENGE_KINDS = ("", "maneuver", "world", "medal", "homeworld", "favourite", "standard")
 WORLD_CHALLENGES = ("offset", "printed")
+KEEP_ROLLS = 8
+"""Rolls the log always keeps (the observation's recent rolls)."""
 DARK_MATTER_MODES = ("two", "medals")
 
 
@@ -233,6 +235,7 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
         self.worlds_of: list[list[int]] = []
         self.version = 0
         """Bumped by every applied action (lets observers cache)."""
+        self._raw = self.rng.bit_generator.random_raw
 
     @property
     def num_players(self) -> int:  # type: ignore[override]
@@ -456,7 +459,7 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
                 )
         else:
             # one raw 64-bit draw per die: the modulo bias is below 1e-18
-            value = int(self.rng.bit_generator.random_raw() % sides) + 1
+            value = int(self._raw() % sides) + 1
         self.roll_log.append([seat, purpose, sides, value])
         return value
 
@@ -466,7 +469,9 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
         return self.roll_log[max(0, self.seen[seat] - self.log_start) :]
 
     def _trim_log(self) -> None:
-        oldest = min(self.seen)
+        """Forget rolls every seat has seen, keeping the last few (the observation
+        shows the last 8)."""
+        oldest = min(min(self.seen), self.log_start + len(self.roll_log) - KEEP_ROLLS)
         drop = oldest - self.log_start
         if drop > 64:
             del self.roll_log[:drop]
@@ -488,8 +493,12 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
         mask = self._mask
         if mask is None:
             mask = np.zeros(num_actions, dtype=np.int8)
-            for action in self.legal_actions():
-                mask[action] = 1
+            legal = self.legal_actions()
+            if len(legal) > 8:
+                mask[legal] = 1
+            else:
+                for action in legal:  # faster than fancy indexing for a few ids
+                    mask[action] = 1
             self._mask = mask
         return mask
 
@@ -514,7 +523,8 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
         self.seen[self.actor] = self.log_start + len(self.roll_log)
         self._apply(action)
         self._settle()
-        self._trim_log()
+        if len(self.roll_log) > 96:
+            self._trim_log()
 
     def _restore(self, saved: dict[str, Any]) -> None:
         other = ArenaGame.from_dict(saved)
@@ -557,8 +567,7 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
     def _settle(self) -> None:
         """Take every decision that has a single legal action (nothing to choose)."""
         while not self.over:
-            self._legal = self._mask = None
-            legal = self.legal_actions()
+            legal = self.legal_actions()  # (every state change above reset the cache)
             if len(legal) != 1:
                 if not legal:
                     raise RuntimeError(
@@ -642,7 +651,6 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
         if self.dark[seat] > 0:
             self.dark[seat] -= 1
         self.first_turn[seat] = False
-        self._clear_turn()
         nxt = (seat + 1) % self.num_players
         if nxt == self.first_player:
             self.rounds += 1
@@ -660,7 +668,8 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
         if self.over:
             return
         self.over, self.win_reason, self.winners_ = True, reason, list(winners)
-        self.phase, self.actor, self.task = Phase.OVER, NO_PLAYER, ""
+        self._clear_turn()
+        self.phase, self.actor = Phase.OVER, NO_PLAYER
         self._legal = self._mask = None
 
     # ---- cards ---------------------------------------------------------------------------
