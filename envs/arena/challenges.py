@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from .data import ASTROBIRDZ, BERZERKERBIRDZ
-from .phases import BOARD, IN_STACK, ON_BOARD, Phase
+from .phases import ACTION, BOARD, CHALLENGE_SPEND, DEFEND_SPEND, IN_STACK, ON_BOARD
 
 PLAYER_KINDS = ("homeworld", "favourite", "standard")
 
@@ -44,7 +44,7 @@ class ChallengeRules:
 
     def _begin_action(self: Any) -> None:
         """Ask for the action, unless there is nothing to do here (the turn is over)."""
-        self._decide(Phase.ACTION, self.turn_seat)
+        self._decide(ACTION, self.turn_seat)
         options = self._action_options()
         if len(options) == 1 and options[0] == self.layout.end:
             self._end_turn()
@@ -127,7 +127,7 @@ class ChallengeRules:
             self.ch_spent[0] = 0
             self._after_challenger_spend()
         else:
-            self._decide(Phase.CHALLENGE_SPEND, seat)
+            self._decide(CHALLENGE_SPEND, seat)
 
     def player_challenge_kind(self: Any, seat: int, card: int) -> str:
         """Homeworld (a world naming the challenger), favourite trick (a maneuver
@@ -143,7 +143,7 @@ class ChallengeRules:
                 self.ch_spent[1] = 0
                 self._resolve_challenge()
             else:
-                self._decide(Phase.DEFEND_SPEND, self.ch_defender)
+                self._decide(DEFEND_SPEND, self.ch_defender)
         else:
             self._resolve_challenge()
 

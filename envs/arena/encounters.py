@@ -25,7 +25,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from .data import ASTROBIRDZ, BERZERKERBIRDZ, INVAZORZ
-from .phases import BOARD, DISCARD, IN_STACK, Phase
+from .phases import (
+    BOARD,
+    DISCARD,
+    GYM_CARD,
+    IN_STACK,
+    PICK_CARD,
+    PICK_CHARACTER,
+    PICK_PLAYER,
+    PICK_SPACE,
+)
 
 SLIDE_RESULTS = (
     "",
@@ -102,7 +111,7 @@ class Task:
     the candidates (card ids, space ids, seats or character ids), whether
     ``end`` declines it, and what to do with the answer."""
 
-    phase: Phase
+    phase: int
     segment: str
     candidates: Callable[[Any], list[int]]
     apply: Callable[[Any, int], None]
@@ -158,24 +167,24 @@ class EncounterRules:
 
     def _slide_result(self: Any, seat: int, result: int) -> None:
         if result == 1:
-            self._decide(Phase.PICK_CARD, seat, "slide_lose_maneuver")
+            self._decide(PICK_CARD, seat, "slide_lose_maneuver")
         elif result == 2:
-            self._decide(Phase.PICK_CARD, seat, "slide_lose_world")
+            self._decide(PICK_CARD, seat, "slide_lose_world")
         elif result == 3:
             self.trophies[seat] -= 1
             self.supply += 1
             self._end_turn()
         elif result == 4:
-            self._decide(Phase.PICK_PLAYER, seat, "slide_take_trophy")
+            self._decide(PICK_PLAYER, seat, "slide_take_trophy")
         elif result == 5:
-            self._decide(Phase.PICK_CARD, seat, "slide_take_world")
+            self._decide(PICK_CARD, seat, "slide_take_world")
         elif result == 6:
-            self._decide(Phase.PICK_SPACE, seat, "slide_new_turn")
+            self._decide(PICK_SPACE, seat, "slide_new_turn")
         elif result == 7:
             self._award_medal(seat, 2)
             self._end_turn()
         else:
-            self._decide(Phase.PICK_SPACE, seat, "slide_gym")
+            self._decide(PICK_SPACE, seat, "slide_gym")
 
     # ---- the AstroPortal ----------------------------------------------------------------
 
@@ -202,7 +211,7 @@ class EncounterRules:
 
     def _asteroid_2(self: Any, seat: int) -> None:
         self._to_exit(seat)
-        self._pick_or_end(Phase.PICK_CARD, seat, "asteroid_discard")
+        self._pick_or_end(PICK_CARD, seat, "asteroid_discard")
 
     def _asteroid_3(self: Any, seat: int) -> None:
         self._to_exit(seat)
@@ -214,7 +223,7 @@ class EncounterRules:
         if form == ASTROBIRDZ:
             self.forms[seat] = BERZERKERBIRDZ
         elif form == INVAZORZ and any(f == BERZERKERBIRDZ for f in self.forms):
-            self._decide(Phase.PICK_PLAYER, seat, "nova_turn_back")
+            self._decide(PICK_PLAYER, seat, "nova_turn_back")
             return
         self._end_turn()
 
@@ -224,19 +233,19 @@ class EncounterRules:
         self._end_turn()
 
     def _nova_3(self: Any, seat: int) -> None:
-        self._decide(Phase.PICK_SPACE, seat, "nova_gym")
+        self._decide(PICK_SPACE, seat, "nova_gym")
 
     def _black_hole_1(self: Any, seat: int) -> None:
-        self._decide(Phase.PICK_SPACE, seat, "black_hole_inside")
+        self._decide(PICK_SPACE, seat, "black_hole_inside")
 
     def _black_hole_2(self: Any, seat: int) -> None:
         self._wipe_out(seat)
 
     def _black_hole_3(self: Any, seat: int) -> None:
         if self.board_cards("world"):
-            self._decide(Phase.PICK_CARD, seat, "black_hole_world")
+            self._decide(PICK_CARD, seat, "black_hole_world")
         else:
-            self._decide(Phase.PICK_SPACE, seat, "black_hole_place")
+            self._decide(PICK_SPACE, seat, "black_hole_place")
 
     def _dark_matter_1(self: Any, seat: int) -> None:
         # this turn's end takes one off: the next two turns keep it
@@ -246,25 +255,25 @@ class EncounterRules:
 
     def _dark_matter_2(self: Any, seat: int) -> None:
         self._to_exit(seat)
-        self._decide(Phase.PICK_PLAYER, seat, "dark_matter_other")
+        self._decide(PICK_PLAYER, seat, "dark_matter_other")
 
     def _dark_matter_3(self: Any, seat: int) -> None:
         self._to_exit(seat)
-        self._pick_or_end(Phase.PICK_CARD, seat, "dark_matter_maneuver")
+        self._pick_or_end(PICK_CARD, seat, "dark_matter_maneuver")
 
     def _wormhole_1(self: Any, seat: int) -> None:
-        self._decide(Phase.PICK_SPACE, seat, "wormhole_anywhere")
+        self._decide(PICK_SPACE, seat, "wormhole_anywhere")
 
     def _wormhole_2(self: Any, seat: int) -> None:
         self._to_exit(seat)
-        self._decide(Phase.PICK_PLAYER, seat, "wormhole_player")
+        self._decide(PICK_PLAYER, seat, "wormhole_player")
 
     def _wormhole_3(self: Any, seat: int) -> None:
-        self._decide(Phase.PICK_SPACE, seat, "wormhole_inside")
+        self._decide(PICK_SPACE, seat, "wormhole_inside")
 
     def _star_cluster_1(self: Any, seat: int) -> None:
         self._to_exit(seat)
-        self._pick_or_end(Phase.PICK_CHARACTER, seat, "star_cluster_become")
+        self._pick_or_end(PICK_CHARACTER, seat, "star_cluster_become")
 
     def _star_cluster_2(self: Any, seat: int) -> None:
         roll = self.roll_die(seat, 6, "star cluster trophies")
@@ -286,16 +295,16 @@ class EncounterRules:
         self._new_turn()
 
     def _space_time_2(self: Any, seat: int) -> None:
-        self._decide(Phase.PICK_PLAYER, seat, "space_time_target")
+        self._decide(PICK_PLAYER, seat, "space_time_target")
 
     def _space_time_3(self: Any, seat: int) -> None:
         self._to_exit(seat, inside=True)
-        self._pick_or_end(Phase.PICK_CARD, seat, "space_time_maneuver")
+        self._pick_or_end(PICK_CARD, seat, "space_time_maneuver")
 
     def _zoominium_1(self: Any, seat: int) -> None:
         form = self.forms[seat]
         if form == BERZERKERBIRDZ:
-            self._decide(Phase.PICK_SPACE, seat, "zoominium_anywhere")
+            self._decide(PICK_SPACE, seat, "zoominium_anywhere")
             return
         if form == ASTROBIRDZ:
             self.forms[seat] = BERZERKERBIRDZ
@@ -306,13 +315,13 @@ class EncounterRules:
 
     def _zoominium_2(self: Any, seat: int) -> None:
         self._to_exit(seat, inside=True)
-        self._pick_or_end(Phase.PICK_CARD, seat, "zoominium_maneuver")
+        self._pick_or_end(PICK_CARD, seat, "zoominium_maneuver")
 
     def _zoominium_3(self: Any, seat: int) -> None:
         self._to_exit(seat, inside=True)
-        self._pick_or_end(Phase.PICK_CARD, seat, "zoominium_world")
+        self._pick_or_end(PICK_CARD, seat, "zoominium_world")
 
-    def _pick_or_end(self: Any, phase: Phase, seat: int, task: str) -> None:
+    def _pick_or_end(self: Any, phase: int, seat: int, task: str) -> None:
         """Ask for the pick if there is anything to pick, else the turn is over."""
         self._decide(phase, seat, task)
         if not TASKS[task].candidates(self):
@@ -374,7 +383,7 @@ def _own_worlds(g: Any) -> list[int]:
 
 
 def _return_card(g: Any, card: int) -> None:
-    g._decide(Phase.PICK_SPACE, g.actor, "slide_return", [card])
+    g._decide(PICK_SPACE, g.actor, "slide_return", [card])
 
 
 def _return_candidates(g: Any) -> list[int]:
@@ -457,7 +466,7 @@ def _turn_back(g: Any, target: int) -> None:
 def _nova_gym(g: Any, space: int) -> None:
     g.positions[g.actor] = space
     if g.gym_cards[g._corner_gym(space)] > 0:
-        g._decide(Phase.GYM_CARD, g.actor)
+        g._decide(GYM_CARD, g.actor)
     else:
         g._end_turn()
 
@@ -482,7 +491,7 @@ def _board_maneuvers(g: Any) -> list[int]:
 
 def _black_hole_world(g: Any, card: int) -> None:
     g.gain_card(g.actor, card)
-    g._decide(Phase.PICK_SPACE, g.actor, "black_hole_place")
+    g._decide(PICK_SPACE, g.actor, "black_hole_place")
 
 
 def _dark_matter_on(g: Any, target: int) -> None:
@@ -491,7 +500,7 @@ def _dark_matter_on(g: Any, target: int) -> None:
 
 
 def _place_player(g: Any, target: int) -> None:
-    g._decide(Phase.PICK_SPACE, g.actor, "wormhole_place", [target])
+    g._decide(PICK_SPACE, g.actor, "wormhole_place", [target])
 
 
 def _place_other(g: Any, space: int) -> None:
@@ -533,58 +542,58 @@ def _space_time_target(g: Any, target: int) -> None:
 
 
 TASKS: dict[str, Task] = {
-    "slide_lose_maneuver": Task(Phase.PICK_CARD, "pick", _own_maneuvers, _return_card,
+    "slide_lose_maneuver": Task(PICK_CARD, "pick", _own_maneuvers, _return_card,
                                 text="Nebula Slide 1: the maneuver card to lose"),
-    "slide_lose_world": Task(Phase.PICK_CARD, "pick", _own_worlds, _return_card,
+    "slide_lose_world": Task(PICK_CARD, "pick", _own_worlds, _return_card,
                              text="Nebula Slide 2: the world card to lose"),
-    "slide_return": Task(Phase.PICK_SPACE, "place", _return_candidates, _return_to,
+    "slide_return": Task(PICK_SPACE, "place", _return_candidates, _return_to,
                          text="Nebula Slide 1/2: the space the lost card goes to"),
-    "slide_take_trophy": Task(Phase.PICK_PLAYER, "player", _others_with_trophies,
+    "slide_take_trophy": Task(PICK_PLAYER, "player", _others_with_trophies,
                               _take_trophy_from, text="Nebula Slide 4: take a trophy from"),
-    "slide_take_world": Task(Phase.PICK_CARD, "pick", _worlds_of_others, _gain_then_end,
+    "slide_take_world": Task(PICK_CARD, "pick", _worlds_of_others, _gain_then_end,
                              text="Nebula Slide 5: the world card to take"),
-    "slide_new_turn": Task(Phase.PICK_SPACE, "to", _every_space, _slide_new_turn,
+    "slide_new_turn": Task(PICK_SPACE, "to", _every_space, _slide_new_turn,
                            text="Nebula Slide 6: the space to take a new turn from"),
-    "slide_gym": Task(Phase.PICK_SPACE, "to", _corners, _slide_gym,
+    "slide_gym": Task(PICK_SPACE, "to", _corners, _slide_gym,
                       text="Nebula Slide 8: the gym to go to"),
-    "asteroid_discard": Task(Phase.PICK_CARD, "pick", _own_maneuvers, _discard_maneuver,
+    "asteroid_discard": Task(PICK_CARD, "pick", _own_maneuvers, _discard_maneuver,
                              text="Dangerous Asteroid Field 3-4: the maneuver card to discard"),
-    "nova_turn_back": Task(Phase.PICK_PLAYER, "player", _berzerkerbirdz_players, _turn_back,
+    "nova_turn_back": Task(PICK_PLAYER, "player", _berzerkerbirdz_players, _turn_back,
                            optional=True,
                            text="Nova Debris Field 1-2: a Berzerkerbirdz to turn back (or end)"),
-    "nova_gym": Task(Phase.PICK_SPACE, "to", _corners, _nova_gym,
+    "nova_gym": Task(PICK_SPACE, "to", _corners, _nova_gym,
                      text="Nova Debris Field 5-6: the gym to go to"),
-    "black_hole_inside": Task(Phase.PICK_SPACE, "to", _inside_spaces, _move_then_act,
+    "black_hole_inside": Task(PICK_SPACE, "to", _inside_spaces, _move_then_act,
                               text="Black Hole 1-2: the inside space to go to (then act)"),
-    "black_hole_world": Task(Phase.PICK_CARD, "pick", _board_worlds, _black_hole_world,
+    "black_hole_world": Task(PICK_CARD, "pick", _board_worlds, _black_hole_world,
                              text="Black Hole 5-6: the world card to take from the board"),
-    "black_hole_place": Task(Phase.PICK_SPACE, "to", _inside_spaces, _move_then_end,
+    "black_hole_place": Task(PICK_SPACE, "to", _inside_spaces, _move_then_end,
                              text="Black Hole 5-6: the inside space to go to"),
-    "dark_matter_other": Task(Phase.PICK_PLAYER, "player", lambda g: g._others(g.actor),
+    "dark_matter_other": Task(PICK_PLAYER, "player", lambda g: g._others(g.actor),
                               _dark_matter_on,
                               text="Dark Matter Field 3-4: the player to fling dark matter at"),
-    "dark_matter_maneuver": Task(Phase.PICK_CARD, "pick", _board_maneuvers, _gain_then_end,
+    "dark_matter_maneuver": Task(PICK_CARD, "pick", _board_maneuvers, _gain_then_end,
                                  text="Dark Matter Field 5-6: the maneuver card to learn"),
-    "wormhole_anywhere": Task(Phase.PICK_SPACE, "to", _every_space, _move_then_act,
+    "wormhole_anywhere": Task(PICK_SPACE, "to", _every_space, _move_then_act,
                               text="Wormhole Bonus 1-2: the space to go to (then act)"),
-    "wormhole_player": Task(Phase.PICK_PLAYER, "player", lambda g: g._others(g.actor),
+    "wormhole_player": Task(PICK_PLAYER, "player", lambda g: g._others(g.actor),
                             _place_player, text="Wormhole Bonus 3-4: the player to move"),
-    "wormhole_place": Task(Phase.PICK_SPACE, "place", _every_space, _place_other,
+    "wormhole_place": Task(PICK_SPACE, "place", _every_space, _place_other,
                            text="Wormhole Bonus 3-4: where that player's fingerboard goes"),
-    "wormhole_inside": Task(Phase.PICK_SPACE, "to", _inside_spaces, _move_then_act,
+    "wormhole_inside": Task(PICK_SPACE, "to", _inside_spaces, _move_then_act,
                             text="Wormhole Bonus 5-6: the inside space to go to (then act)"),
-    "star_cluster_become": Task(Phase.PICK_CHARACTER, "become", become_candidates, _become,
+    "star_cluster_become": Task(PICK_CHARACTER, "become", become_candidates, _become,
                                 text="Star Cluster Field 1-2: the character to become"),
-    "space_time_target": Task(Phase.PICK_PLAYER, "player", space_time_targets,
+    "space_time_target": Task(PICK_PLAYER, "player", space_time_targets,
                               _space_time_target,
                               text="Space-Time Distortion 3-4: the player to challenge"),
-    "space_time_maneuver": Task(Phase.PICK_CARD, "pick", _board_maneuvers, _gain_then_end,
+    "space_time_maneuver": Task(PICK_CARD, "pick", _board_maneuvers, _gain_then_end,
                                 text="Space-Time Distortion 5-6: the maneuver card to take"),
-    "zoominium_anywhere": Task(Phase.PICK_SPACE, "to", _every_space, _move_then_end,
+    "zoominium_anywhere": Task(PICK_SPACE, "to", _every_space, _move_then_end,
                                text="Zoominium Bonus 1-2 (Berzerkerbirdz): the space to go to"),
-    "zoominium_maneuver": Task(Phase.PICK_CARD, "pick", _board_maneuvers, _gain_then_end,
+    "zoominium_maneuver": Task(PICK_CARD, "pick", _board_maneuvers, _gain_then_end,
                                text="Zoominium Bonus 3-4: the maneuver card to take"),
-    "zoominium_world": Task(Phase.PICK_CARD, "pick", _board_worlds, _gain_then_end,
+    "zoominium_world": Task(PICK_CARD, "pick", _board_worlds, _gain_then_end,
                             text="Zoominium Bonus 5-6: the world card to take"),
 }  # fmt: skip
 """Every pick a table row can ask for, by task name (saved in state dicts)."""

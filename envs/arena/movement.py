@@ -19,7 +19,7 @@ from typing import Any
 
 from .data import ASTROBIRDZ, BERZERKERBIRDZ
 from .dice import read_face, reading_table
-from .phases import IN_STACK, Phase
+from .phases import IN_STACK, MOVE, MOVE_SPEND, PRE_ROLL
 
 CONTEXTS = {1: "pre", 2: "post", 5: "challenge", 6: "defence"}
 """Roll context of each spend phase (by Phase value)."""
@@ -35,7 +35,7 @@ class MovementRules:
         """Before the movement roll: a decision only when a power or medal die could be used."""
         seat = self.turn_seat
         if any(self.powers[seat]) or seat in self.medal_holder:
-            self._decide(Phase.PRE_ROLL, seat)
+            self._decide(PRE_ROLL, seat)
         else:
             self._roll_movement()
 
@@ -181,7 +181,7 @@ class MovementRules:
         if first or not (self.trophies[seat] or any(self.powers[seat])):
             self._begin_moving()
         else:
-            self._decide(Phase.MOVE_SPEND, seat)
+            self._decide(MOVE_SPEND, seat)
 
     def character_bonus(self: Any, seat: int, kind: str) -> int:
         """The bonus of the character card in use, if it is of ``kind``."""
@@ -208,7 +208,7 @@ class MovementRules:
                     steps > 0 and positions.count(here) > 1 and self._challengeable_here(seat)
                 ):
                     self.steps_left, self.entered = steps, entered
-                    self._decide(Phase.MOVE, seat)
+                    self._decide(MOVE, seat)
                     return
                 if steps == 0:
                     self.steps_left, self.entered = steps, entered
@@ -217,7 +217,7 @@ class MovementRules:
             ways = next_of[here]
             if len(ways) > 1:
                 self.steps_left, self.entered = steps, entered
-                self._decide(Phase.MOVE, seat)
+                self._decide(MOVE, seat)
                 return
             here = ways[0]
             positions[seat] = here
@@ -266,20 +266,17 @@ class MovementRules:
 
     def _apply_move(self: Any, action: int) -> None:
         layout = self.layout
-        if action == layout.stop:
+        if action < layout.stop:  # "to <space>": the common case
+            self._enter(self.turn_seat, action - layout.to)
+            self._advance()
+        elif action == layout.stop:
             self.stopped = True
             self.steps_left = 0
             self._begin_action()
         elif action == layout.slide:
             self._go_through_slide()
-        elif action == layout.stay:
+        else:  # stay
             self._begin_action()
-        else:
-            self._step_to(action - layout.to)
-
-    def _step_to(self: Any, space: int) -> None:
-        self._enter(self.turn_seat, space)
-        self._advance()
 
     def _gym_trophies(self: Any, seat: int, space: int) -> None:
         """Moving onto or past a gym takes one of its trophies while it has any

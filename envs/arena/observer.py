@@ -23,12 +23,13 @@ import numpy as np
 
 from .data import FORMS, MEDALS, Box
 from .encounters import PORTAL_ROWS, PORTAL_TABLES, SLIDE_RESULTS, TASKS
-from .phases import BOARD, BOX, DISCARD, IN_STACK, ON_BOARD, PHASE_NAMES, Phase
+from .phases import BOARD, BOX, DISCARD, IN_STACK, MOVE, ON_BOARD, PHASE_NAMES, Phase
 from .rules import CHALLENGE_KINDS, ArenaGame
 
 TASK_NAMES = tuple(TASKS)
 TASK_INDEX = {name: i for i, name in enumerate(TASK_NAMES)}
 CARD_SPACES = ("maneuver", "world")
+CHALLENGE_INDEX = {kind: i for i, kind in enumerate(CHALLENGE_KINDS)}
 RECENT_ROLLS = 8
 """Rolls shown in the vector, newest first (``view`` shows every roll since
 the agent's previous step)."""
@@ -167,7 +168,8 @@ class ArenaObserver:
         self.index = [self._gather(o) for o in range(n)]
         self._phase_at, self._task_at = self.at["phase"], self.at["task"]
         self._steps_at = self.at["steps_left"]
-        self._cache_key: tuple[int, int] | None = None
+        self._supply_at, self._rolls_at = self.at["supply"], self.at["recent_rolls"]
+        self._position_at = self.at["position"]
         self.invalidate()
 
     # ---- layout -------------------------------------------------------------------------
@@ -213,19 +215,59 @@ class ArenaObserver:
     # ---- encoding ---------------------------------------------------------------------------
 
     def encode(self, game: ArenaGame, seat: int) -> np.ndarray:
-        key = (id(game), game.version)
-        if key != self._cache_key:
-            self.refresh(game)
-            self._cache_key = key
-        return self.store[self.index[seat]]
+        """The observation of ``seat`` (a fresh array), refreshing the store once
+        per action applied."""
+        version = game.version
+        if game is not self._game or version != self._version:
+            if (
+                game is self._game
+                and version == self._version + 1
+                and game.phase == MOVE
+                and self._p_phase == MOVE
+                and self._p_turn == (game.turn_seat, game.actor)
+                and game.log_start + len(game.roll_log) == self._p_rolls
+            ):
+                self._refresh_step(game)
+            else:
+                self.refresh(game)
+            self._game, self._version = game, version
+        return self.store.take(self.index[seat])
+
+    def _refresh_step(self, g: ArenaGame) -> None:
+        """After one step of a move that leads to the same player's next move
+        decision, only the fingerboard, the steps left and a gym's trophies can
+        have changed (the engine's movement does nothing else)."""
+        st, box = self.store, self.box
+        if self._p_steps != g.steps_left:
+            self._p_steps = g.steps_left
+            st[self._steps_at] = min(1.0, g.steps_left / self.scales.move)
+        move = (g.move_total, g.entered, g.stopped)
+        if self._p_move != move:
+            self._p_move = move
+            st[self._steps_at + 2] = 1.0 if g.entered else 0.0
+        seat = g.turn_seat
+        old, pos = self._p_positions[seat], g.positions[seat]
+        if old != pos:
+            base = self._position_at + seat * box.num_spaces
+            if old >= 0:
+                st[base + old] = 0.0
+            st[base + pos] = 1.0
+            self._p_positions[seat] = pos
+        if g.trophies != self._p_trophies:
+            base = self.at["trophies"]
+            st[base + 2 * seat] = g.trophies[seat] / box.trophies
+            self._p_trophies = g.trophies.copy()
+        if g.gym_trophies != self._p_gym_trophies:
+            self._write_corners(g)
 
     def invalidate(self) -> None:
         """Forget the last game: the store is cleared and rebuilt in full at the next
         encode (after ``reset`` or ``load_state_dict``)."""
-        self._cache_key = None
+        self._game: ArenaGame | None = None
+        self._version = -1
         self.store[:] = 0.0
         self._p_phase = self._p_task = self._p_task_card = -1
-        self._p_rolls = self._p_steps = -1
+        self._p_rolls = self._p_steps = self._p_supply = -1
         self._p_counts = self._p_move = self._p_challenge = self._p_turn = None
         self._p_encounter: list[int] | None = None
         self._p_last_challenge: Any = None
@@ -236,6 +278,8 @@ class ArenaObserver:
         self._p_forms = self._p_characters = self._p_medals = self._p_powers = none
         self._p_holder = self._p_defended = self._p_medal_holder = self._p_medal_space = none
         self._p_items = self._p_gym_trophies = self._p_gym_cards = none
+        self._p_kind = 0
+        self._p_named = (-1, -1, -1)
 
     def refresh(self, g: ArenaGame) -> None:
         """Bring the store up to date with ``g``: each group of fields is rewritten
@@ -257,12 +301,14 @@ class ArenaObserver:
             if task >= 0:
                 st[self._task_at + task] = 1.0
             self._p_task = task
-        counts = (g.rounds, g.supply, len(g.medal_stack), *g.medal_supply)
+        if self._p_supply != g.supply:
+            self._p_supply = g.supply
+            st[self._supply_at] = g.supply / box.trophies
+        counts = (g.rounds, len(g.medal_stack), *g.medal_supply)
         if self._p_counts != counts:
             self._p_counts = counts
             base = at["round"]
             st[base] = g.rounds / g.config.max_rounds
-            st[base + 1] = g.supply / box.trophies
             for i in range(3):
                 st[base + 2 + i] = g.medal_supply[i] / max(1, box.medal_supply[i])
             st[base + 5] = len(g.medal_stack) / max(1, len(box.medal_cards))
@@ -295,11 +341,13 @@ class ArenaObserver:
         rolls = g.log_start + len(g.roll_log)
         if self._p_rolls != rolls:
             self._p_rolls = rolls
-            recent = [0.0] * (2 * RECENT_ROLLS)
             top = box.max_sides
-            for i, roll in enumerate(reversed(g.roll_log[-RECENT_ROLLS:])):
-                recent[2 * i], recent[2 * i + 1] = roll[3] / top, roll[2] / top
-            st[at["recent_rolls"] : at["recent_rolls"] + 2 * RECENT_ROLLS] = recent
+            recent = [
+                x for r in reversed(g.roll_log[-RECENT_ROLLS:]) for x in (r[3] / top, r[2] / top)
+            ]
+            if len(recent) < 2 * RECENT_ROLLS:
+                recent += [0.0] * (2 * RECENT_ROLLS - len(recent))
+            st[self._rolls_at : self._rolls_at + 2 * RECENT_ROLLS] = recent
         turn = (-1, -1) if g.over else (g.turn_seat, g.actor)
         if self._p_turn != turn:
             base = at["roles"]
@@ -309,7 +357,14 @@ class ArenaObserver:
                 st[base + turn[0] * 5] = st[base + turn[1] * 5 + 1] = 1.0
             self._p_turn = turn if not g.over else None
         if g.positions != self._p_positions:
-            self._write_positions(g)
+            spaces, base, old = box.num_spaces, self._position_at, self._p_positions
+            for s, pos in enumerate(g.positions):
+                if pos != old[s]:
+                    if old[s] >= 0:
+                        st[base + s * spaces + old[s]] = 0.0
+                    if pos >= 0:
+                        st[base + s * spaces + pos] = 1.0
+            self._p_positions = g.positions.copy()
         if g.trophies != self._p_trophies or g.bonus_trophies != self._p_bonus:
             base, total = at["trophies"], box.trophies
             for s in range(n):
@@ -357,12 +412,10 @@ class ArenaObserver:
         if g.card_holder != self._p_holder or g.defended != self._p_defended:
             self._write_cards(g)
         if g.medal_holder != self._p_medal_holder or g.medal_space != self._p_medal_space:
-            self._p_medal_holder, self._p_medal_space = g.medal_holder.copy(), g.medal_space.copy()
             self._write_medal_cards(g)
         if g.space_item != self._p_items:
             self._write_spaces(g)
         if g.gym_trophies != self._p_gym_trophies or g.gym_cards != self._p_gym_cards:
-            self._p_gym_trophies, self._p_gym_cards = g.gym_trophies.copy(), g.gym_cards.copy()
             self._write_corners(g)
         task_card = g.task_args[0] if g.task == "slide_return" and g.task_args else -1
         if self._p_task_card != task_card:
@@ -373,46 +426,42 @@ class ArenaObserver:
             self._p_task_card = task_card
 
     def _write_challenge(self, g: ArenaGame) -> None:
+        """The challenge under way and the seats it (or a pick) names."""
         st, at, box = self.store, self.at, self.box
         base = at["challenge"]
-        st[base : base + len(CHALLENGE_KINDS) - 1] = 0.0
+        kind = CHALLENGE_INDEX[g.ch_kind]
+        if kind != self._p_kind:
+            if self._p_kind > 0:
+                st[base + self._p_kind - 1] = 0.0
+            if kind > 0:
+                st[base + kind - 1] = 1.0
+            self._p_kind = kind
         need = 0.0
-        if g.ch_kind:
-            st[base + CHALLENGE_KINDS.index(g.ch_kind) - 1] = 1.0
-            if g.ch_kind != "standard":
-                need = g.challenge_need(g.ch_kind, g.ch_item) / self.scales.need
+        if kind and g.ch_kind != "standard":
+            need = g.challenge_need(g.ch_kind, g.ch_item) / self.scales.need
         st[at["challenge_need"]] = need
         st[at["challenge_spent"]] = g.ch_spent[0] / box.trophies
         st[at["challenge_spent"] + 1] = g.ch_spent[1] / box.trophies
-        roles, n = at["roles"], self.n
+        roles = at["roles"]
         placed = g.task_args[0] if g.task == "wormhole_place" and g.task_args else -1
-        for column, seat in ((2, g.ch_defender), (3, g.forced_target), (4, placed)):
-            for s in range(n):
-                st[roles + s * 5 + column] = 1.0 if s == seat else 0.0
+        named = (g.ch_defender, g.forced_target, placed)
+        for column, (old, seat) in enumerate(zip(self._p_named, named, strict=True), start=2):
+            if old != seat:
+                if old >= 0:
+                    st[roles + old * 5 + column] = 0.0
+                if seat >= 0:
+                    st[roles + seat * 5 + column] = 1.0
+        self._p_named = named
 
     def _write_last_challenge(self, g: ArenaGame) -> None:
-        lc, total = g.last_challenge, self.scales.total
-        values = [0.0, 0.0, 0.0]
-        if lc is not None:
-            values = [
-                float(lc["success"]),
-                min(1.0, max(0.0, lc["total"] / total)),
-                min(1.0, max(0.0, lc.get("defender_total", 0) / total)),
-            ]
-        self.store[self.at["last_challenge"] : self.at["last_challenge"] + 3] = values
-
-    def _write_positions(self, g: ArenaGame) -> None:
-        """Move the one-hots of the fingerboards that moved."""
-        st, spaces = self.store, self.box.num_spaces
-        base = self.at["position"]
-        old = self._p_positions
-        for s, pos in enumerate(g.positions):
-            if pos != old[s]:
-                if old[s] >= 0:
-                    st[base + s * spaces + old[s]] = 0.0
-                if pos >= 0:
-                    st[base + s * spaces + pos] = 1.0
-        self._p_positions = g.positions.copy()
+        lc, total, st = g.last_challenge, self.scales.total, self.store
+        base = self.at["last_challenge"]
+        if lc is None:
+            st[base] = st[base + 1] = st[base + 2] = 0.0
+            return
+        st[base] = 1.0 if lc["success"] else 0.0
+        st[base + 1] = min(1.0, max(0.0, lc["total"] / total))
+        st[base + 2] = min(1.0, max(0.0, lc.get("defender_total", 0) / total))
 
     def _write_identity(self, g: ArenaGame) -> None:
         box, st = self.box, self.store
@@ -445,17 +494,24 @@ class ArenaObserver:
         self._p_holder, self._p_defended = g.card_holder.copy(), g.defended.copy()
 
     def _write_medal_cards(self, g: ArenaGame) -> None:
+        """Rewrite the rows of the medal cards that moved."""
         box, st, n = self.box, self.store, self.n
         width = 2 + n
-        base = self.at["medal_holder"]
-        count = len(box.medal_cards)
-        st[base : base + count * width] = 0.0
-        space_at = self.at["medal_space"]
+        base, space_at = self.at["medal_holder"], self.at["medal_space"]
         last = max(1, box.num_spaces - 1)
+        old_holder, old_space = self._p_medal_holder, self._p_medal_space
         for k, holder in enumerate(g.medal_holder):
-            column = 0 if holder == IN_STACK else 1 if holder == ON_BOARD else 2 + holder
-            st[base + k * width + column] = 1.0
+            if (
+                old_holder is not None
+                and old_holder[k] == holder
+                and old_space[k] == g.medal_space[k]
+            ):  # type: ignore[index]
+                continue
+            row = base + k * width
+            st[row : row + width] = 0.0
+            st[row + (0 if holder == IN_STACK else 1 if holder == ON_BOARD else 2 + holder)] = 1.0
             st[space_at + k] = g.medal_space[k] / last if holder == ON_BOARD else 0.0
+        self._p_medal_holder, self._p_medal_space = g.medal_holder.copy(), g.medal_space.copy()
 
     def _write_spaces(self, g: ArenaGame) -> None:
         """Rewrite the spaces whose card changed (every space after a character change)."""
@@ -489,15 +545,25 @@ class ArenaObserver:
         self._p_items = g.space_item.copy()
 
     def _write_corners(self, g: ArenaGame) -> None:
+        """Rewrite the corners whose trophies or power cards changed."""
         box, st = self.box, self.store
-        width = len(box.gyms) + 2
+        gyms = len(box.gyms)
+        width = gyms + 2
         base = self.at["corners"]
+        old_trophies, old_cards = self._p_gym_trophies, self._p_gym_cards
         for corner, gym in enumerate(g.gym_at):
+            if (
+                old_trophies is not None
+                and old_trophies[corner] == g.gym_trophies[corner]
+                and old_cards[gym] == g.gym_cards[gym]  # type: ignore[index]
+            ):
+                continue
             row = base + corner * width
             st[row : row + width] = 0.0
             st[row + gym] = 1.0
-            st[row + len(box.gyms)] = g.gym_trophies[corner] / max(1, box.gym_trophies)
-            st[row + len(box.gyms) + 1] = g.gym_cards[gym] / box.gym_power_cards
+            st[row + gyms] = g.gym_trophies[corner] / max(1, box.gym_trophies)
+            st[row + gyms + 1] = g.gym_cards[gym] / box.gym_power_cards
+        self._p_gym_trophies, self._p_gym_cards = g.gym_trophies.copy(), g.gym_cards.copy()
 
 
 # ---- the view -------------------------------------------------------------------------------

@@ -34,11 +34,16 @@ class Phase(IntEnum):
     OVER = 12
 
 
+(CORNER, PRE_ROLL, MOVE_SPEND, MOVE, ACTION, CHALLENGE_SPEND, DEFEND_SPEND, PICK_CARD,
+ PICK_SPACE, PICK_PLAYER, PICK_CHARACTER, GYM_CARD, OVER) = range(13)  # fmt: skip
+"""The phases as plain ints, for the engine's hot paths (an IntEnum member
+lookup costs several times an int comparison); ``Phase`` names them."""
+
 PHASE_NAMES = ("corner", "pre_roll", "move_spend", "move", "action", "challenge_spend",
                "defend_spend", "pick_card", "pick_space", "pick_player", "pick_character",
                "gym_card", "over")  # fmt: skip
-SPEND_PHASES = (Phase.PRE_ROLL, Phase.MOVE_SPEND, Phase.CHALLENGE_SPEND, Phase.DEFEND_SPEND)
-PICK_PHASES = (Phase.PICK_CARD, Phase.PICK_SPACE, Phase.PICK_PLAYER, Phase.PICK_CHARACTER)
+SPEND_PHASES = frozenset((PRE_ROLL, MOVE_SPEND, CHALLENGE_SPEND, DEFEND_SPEND))
+PICK_PHASES = frozenset((PICK_CARD, PICK_SPACE, PICK_PLAYER, PICK_CHARACTER))
 
 BOARD, BOX, DISCARD = -1, -2, -3
 """Where a maneuver or world card is when no player holds it: on a board

@@ -54,11 +54,18 @@ from .data import ASTROBIRDZ, BERZERKERBIRDZ, FORMS, INVAZORZ, MEDALS, Box
 from .encounters import TASKS, EncounterRules
 from .movement import MovementRules
 from .phases import (
+    ACTION,
     BOARD,
     BOX,
+    CHALLENGE_SPEND,
+    CORNER,
+    DEFEND_SPEND,
     DISCARD,
+    GYM_CARD,
     IN_STACK,
+    MOVE,
     ON_BOARD,
+    OVER,
     PHASE_NAMES,
     PICK_PHASES,
     SPEND_PHASES,
@@ -191,7 +198,8 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
     turn_seat: int = 0
     rounds: int = 0
     """Full rounds completed."""
-    phase: Phase = Phase.CORNER
+    phase: int = CORNER
+    """The decision under way (a :class:`Phase` value)."""
     actor: int = 0
     task: str = ""
     task_args: list[int] = field(default_factory=list)
@@ -236,6 +244,8 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
         self.version = 0
         """Bumped by every applied action (lets observers cache)."""
         self._raw = self.rng.bit_generator.random_raw
+        self._mask_buffer: np.ndarray | None = None
+        self._mask_ids: list[int] = []
 
     @property
     def num_players(self) -> int:  # type: ignore[override]
@@ -436,7 +446,7 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
         then the first player is rolled for and the first turn begins."""
         for seat in range(self.num_players):
             if self.positions[seat] < 0:
-                self._decide(Phase.CORNER, seat)
+                self._decide(CORNER, seat)
                 return
         first = self.preset_first
         if first < 0:
@@ -492,13 +502,25 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
         """int8 mask of :meth:`legal_actions`, cached until the next action."""
         mask = self._mask
         if mask is None:
-            mask = np.zeros(num_actions, dtype=np.int8)
+            # one array for the game's life: clear the last legal ids, set the new ones
+            # (callers copy it before handing it out, as the contract says)
+            mask = self._mask_buffer
+            if mask is None or len(mask) != num_actions:
+                mask = self._mask_buffer = np.zeros(num_actions, dtype=np.int8)
+                self._mask_ids = []
             legal = self.legal_actions()
+            old = self._mask_ids
+            if len(old) > 8:  # fancy indexing pays off for many ids only
+                mask[old] = 0
+            else:
+                for action in old:
+                    mask[action] = 0
             if len(legal) > 8:
                 mask[legal] = 1
             else:
-                for action in legal:  # faster than fancy indexing for a few ids
+                for action in legal:
                     mask[action] = 1
+            self._mask_ids = legal
             self._mask = mask
         return mask
 
@@ -554,14 +576,12 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
 
     # ---- deciding ---------------------------------------------------------------------
 
-    def _decide(
-        self, phase: Phase, seat: int, task: str = "", args: list[int] | None = None
-    ) -> None:
+    def _decide(self, phase: int, seat: int, task: str = "", args: list[int] | None = None) -> None:
         """Ask ``seat`` to decide (a no-op once the game is over)."""
         if self.over:
             return
         self.phase, self.actor, self.task = phase, seat, task
-        self.task_args = list(args or [])
+        self.task_args = list(args) if args else []
         self._legal = self._mask = None
 
     def _settle(self) -> None:
@@ -581,15 +601,15 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
     def _options(self) -> list[int]:
         """The legal action ids of the decision under way (one source of truth)."""
         phase = self.phase
-        if phase == Phase.MOVE:
+        if phase == MOVE:
             return self._move_options()
-        if phase == Phase.ACTION:
+        if phase == ACTION:
             return self._action_options()
         if phase in SPEND_PHASES:
             return self._spend_options()
-        if phase == Phase.CORNER:
+        if phase == CORNER:
             return list(range(self.layout.corner, self.layout.corner + len(self.box.corners)))
-        if phase == Phase.GYM_CARD:
+        if phase == GYM_CARD:
             return [self.layout.train, self.layout.end]
         return self._task_options()
 
@@ -597,17 +617,17 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
         self.version += 1
         self._legal = self._mask = None
         phase = self.phase
-        if phase == Phase.MOVE:
+        if phase == MOVE:
             self._apply_move(action)
-        elif phase == Phase.ACTION:
+        elif phase == ACTION:
             self._apply_action_choice(action)
         elif phase in SPEND_PHASES:
             self._apply_spend(action)
-        elif phase == Phase.CORNER:
+        elif phase == CORNER:
             corner = self.box.corners[action - self.layout.corner]
             self.positions[self.actor] = self.start_corner[self.actor] = corner
             self._next_corner_chooser()
-        elif phase == Phase.GYM_CARD:
+        elif phase == GYM_CARD:
             if action == self.layout.train:
                 self._take_gym_card(self.actor, self._corner_gym(self.positions[self.actor]))
             self._end_turn()
@@ -669,7 +689,7 @@ class ArenaGame(MovementRules, EncounterRules, ChallengeRules, GameEngine):
             return
         self.over, self.win_reason, self.winners_ = True, reason, list(winners)
         self._clear_turn()
-        self.phase, self.actor = Phase.OVER, NO_PLAYER
+        self.phase, self.actor = OVER, NO_PLAYER
         self._legal = self._mask = None
 
     # ---- cards ---------------------------------------------------------------------------
@@ -904,7 +924,7 @@ def validate_state(d: Any) -> ArenaGame:
     game.first_player = f.integer("first_player", 0, n - 1)
     game.turn_seat = f.integer("turn_seat", 0, n - 1)
     game.rounds = f.integer("rounds", 0, config.max_rounds)
-    game.phase = Phase(PHASE_NAMES.index(f.text("phase", PHASE_NAMES)))
+    game.phase = PHASE_NAMES.index(f.text("phase", PHASE_NAMES))
     game.actor = f.integer("actor", NO_PLAYER, n - 1)
     game.task = f.text("task", ("", *TASKS))
     game.task_args = f.ints("task_args", None, 0, max(c, n, box.num_spaces))
@@ -1071,7 +1091,7 @@ def _phase_problems(g: ArenaGame) -> list[str]:
     """Whose turn it is and what is asked must fit together."""
     box, n = g.box, g.num_players
     out = []
-    if g.over != (g.phase == Phase.OVER):
+    if g.over != (g.phase == OVER):
         return ["game.over: must be true exactly when the phase is 'over'"]
     if g.over:
         if not g.winners_ or g.win_reason == "":
@@ -1083,7 +1103,7 @@ def _phase_problems(g: ArenaGame) -> list[str]:
         return [f"game.actor: must be a seat 0..{n - 1} while the game goes on, got {g.actor}"]
     if g.rounds >= g.config.max_rounds:
         out.append(f"game.rounds: must be below max_rounds={g.config.max_rounds} while playing")
-    corner_phase = g.phase == Phase.CORNER
+    corner_phase = g.phase == CORNER
     for seat, pos in enumerate(g.positions):
         if pos == -1 and not corner_phase:
             out.append(f"game.positions[{seat}]: every fingerboard is on the board after setup")
@@ -1096,12 +1116,12 @@ def _phase_problems(g: ArenaGame) -> list[str]:
         out.append(f"game.task: {g.task!r} does not fit phase {PHASE_NAMES[g.phase]}")
     elif is_task and g.task in ("slide_return", "wormhole_place") and len(g.task_args) != 1:
         out.append(f"game.task_args: task {g.task} needs one argument")
-    if g.phase == Phase.DEFEND_SPEND:
+    if g.phase == DEFEND_SPEND:
         if g.ch_kind != "standard" or g.actor != g.ch_defender:
             out.append("game.actor: the defender of a standard challenge decides its defence")
     elif g.actor != g.turn_seat:
         out.append(f"game.actor: in phase {PHASE_NAMES[g.phase]} the player on turn decides")
-    challenging = g.phase in (Phase.CHALLENGE_SPEND, Phase.DEFEND_SPEND)
+    challenging = g.phase in (CHALLENGE_SPEND, DEFEND_SPEND)
     if challenging != bool(g.ch_kind):
         out.append("game.ch_kind: a challenge is under way exactly in the challenge phases")
     elif challenging:
