@@ -646,6 +646,12 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
             "dark_matter_turns": g.dark[s],
             "first_turn": g.first_turn[s],
             "start_corner": g.start_corner[s],
+            "roll_prep": {
+                "bonus": g.roll_bonus[s],
+                "gold_reading": g.roll_gold[s],
+                "extra_dice": g.roll_extra[s],
+                "medal_dice": [box.medal_cards[k].name for k in g.roll_cards[s]],
+            },
         }
     challenge = None
     if g.ch_kind:
@@ -675,6 +681,7 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
         "first_player": agents[g.first_player],
         "steps_left": g.steps_left,
         "move_total": g.move_total,
+        "entered": g.entered,
         "stopped": g.stopped,
         "forced_target": who(g.forced_target),
         "players": players,
