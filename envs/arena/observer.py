@@ -714,7 +714,62 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
         "over": g.over,
         "winners": [agents[s] for s in g.winners_] if g.over else [],
         "win_reason": g.win_reason or None,
+        "box": box_tables(box, g.config.world_challenge),
+        "actions": {
+            "size": g.layout.size,
+            "segments": {
+                name: [g.layout.offsets[name], g.layout.sizes[name]] for name in g.layout.offsets
+            },
+        },
     }
+
+
+def box_tables(box: Box, world_challenge: str = "offset") -> dict[str, Any]:
+    """The box's content and numbers as JSON types (for bots and user interfaces
+    that see only the view): every card, gym, medal card and character, the dice
+    and the numbers of the rules."""
+
+    def bonus(b: Any) -> dict[str, Any] | None:
+        return None if b is None else {"form": FORMS[b.form], "amount": b.amount}
+
+    return {
+        "cards": {
+            c.name: {
+                "kind": c.kind, "character": c.character, "number": c.number,
+                "challenge": c.number if c.is_world and world_challenge == "printed"
+                else c.challenge,
+                "bonus": bonus(c.bonus),
+            }
+            for c in box.cards
+        },
+        "gyms": {g.name: {"colour": g.colour, "power": dict(g.power.__dict__)} for g in box.gyms},
+        "medal_cards": {
+            m.name: {"trophy": m.trophy, "extra_die": list(m.extra_die)} for m in box.medal_cards
+        },
+        "characters": {
+            c.name: {
+                "invazorz": c.invazorz, "detail": c.detail, "colour": c.colour,
+                "bonus": dict(c.bonus.__dict__),
+                "berzerkerbirdz_bonus": None if c.berzerkerbirdz_bonus is None
+                else dict(c.berzerkerbirdz_bonus.__dict__),
+            }
+            for c in box.characters
+        },
+        "dice": {
+            "movement": dict(zip(FORMS, box.movement_die, strict=True)),
+            "challenge": dict(zip(FORMS, box.challenge_die, strict=True)),
+            "nebula_slide": dict(zip(FORMS, box.slide_die, strict=True)),
+            "first_turn": box.first_turn_die,
+        },
+        "rules": {
+            "trophies": box.trophies,
+            "challenge_dice": box.challenge_dice, "trophy_value": box.trophy_value,
+            "maneuvers_for_worlds": box.maneuvers_for_worlds, "medal_target": box.medal_target,
+            "win_worlds": box.win_worlds, "win_defended": box.win_defended,
+            "dark_matter_value": box.dark_matter_value,
+            "medal_levels": [dict(m.__dict__) for m in box.medal_levels],
+        },
+    }  # fmt: skip
 
 
 def challenge_record(g: ArenaGame, agents: list[str]) -> dict[str, Any] | None:
