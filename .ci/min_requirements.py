@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import re
 import sys
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 TEST_TOOLS = ("pytest", "pytest-xdist", "hypothesis")
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from flockgym.envs import list_envs
 
 from .evaluate import tournament
+from .files import check_writable_folder, write_text_atomic
 from .policies import BotSpecError, CheckpointError, make_participant
 
 HEADER = """# Baselines
@@ -66,6 +67,5 @@ def baselines_markdown(games: int, seed: int, checkpoints_dir: Path, progress: b
 def write_baselines(
     out: Path, games: int, seed: int, checkpoints_dir: Path, progress: bool = True
 ) -> Path:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(baselines_markdown(games, seed, checkpoints_dir, progress))
-    return out
+    check_writable_folder(out.parent, [out.name])  # before the games, not after them
+    return write_text_atomic(out, baselines_markdown(games, seed, checkpoints_dir, progress))

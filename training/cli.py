@@ -2,7 +2,8 @@
 
 Every subcommand has ``--help``. A bad argument exits with status 2 and a
 message naming it (argparse's own errors, and ours: configs, bot specs,
-checkpoints, env options); a game the person leaves exits with status 1.
+checkpoints, run folders, env options); a game the person leaves, or a file
+that cannot be written (a full disk, a read-only folder), exits with status 1.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from .config import ConfigError
+    from .files import OutputError
     from .play import GameAbandoned
     from .policies import BotSpecError, CheckpointError
     from .runs import RunError
@@ -30,6 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, BotSpecError, CheckpointError, RunError, FlockgymError) as err:
         print(f"flockgym {args.command}: error: {err}", file=sys.stderr)
         return 2
+    except OutputError as err:
+        print(f"flockgym {args.command}: error: {err}", file=sys.stderr)
+        return 1
     except GameAbandoned as err:
         print(f"game abandoned: {err}", file=sys.stderr)
         return 1
@@ -221,7 +226,8 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from .evaluate import save_result, tournament
+    from .evaluate import RESULT_FILES, save_result, tournament
+    from .files import check_writable_folder
     from .policies import make_participant, parse_specs
 
     options = parse_options(args.options)
@@ -235,6 +241,7 @@ def run_eval(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         raise FlockgymError(f"--out {out} is a file; give a folder for tournament.json and .md")
     players = [make_participant(spec, args.env, options) for spec in specs]
+    check_writable_folder(out, RESULT_FILES)  # before the games, not after them
     result = tournament(
         args.env,
         players,

@@ -10,14 +10,23 @@ Loading is two steps, because the ``algo`` section's keys depend on the learner
 it names: first the common sections, then ``algo`` against that learner's own
 parameter model (:mod:`flockgym.training.learners`). Any mistake, in either
 step, raises :class:`ConfigError` naming the key, the value given and what is
-allowed; nothing is silently ignored.
+allowed; nothing is silently ignored. Every value a run could not use (a seed
+numpy refuses, a network or rollout too big for memory, a run folder outside
+``output.dir``) is refused here, before a run folder exists.
+
+The YAML is read strictly: UTF-8 text, ``yaml.safe_load`` semantics, a key
+repeated in one mapping is an error (PyYAML would keep the last silently), and
+numbers in exponent form without a dot (``3e6``) are numbers, as in YAML 1.2.
 """
 
 from __future__ import annotations
 
+import re
+import typing
 from pathlib import Path
 from typing import Any, Literal
 
+import annotated_types
 import yaml
 from pydantic import (
     BaseModel,
@@ -25,13 +34,20 @@ from pydantic import (
     Field,
     SerializeAsAny,
     ValidationError,
+    field_validator,
     model_validator,
 )
+from pydantic.fields import FieldInfo
 
-from flockgym.envs import OptionError, list_envs, make
+from flockgym.envs import OptionError, list_envs
 
 from .learners import AlgoParams, get_learner, learner_names
-from .policies import BotSpecError, CheckpointError, make_participant
+from .policies import BotSpecError, CheckpointError, env_shapes, make_participant
+
+MAX_SEED = 2**32 - 1
+"""numpy's global generator takes seeds below 2**32."""
+MAX_ENVS = 256
+MAX_TORCH_THREADS = 256
 
 
 class ConfigError(ValueError):
@@ -42,7 +58,7 @@ class Section(BaseModel):
     """Base of every config section: unknown keys are errors, values are checked
     when assigned too."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
 
 class EnvConfig(Section):
@@ -124,8 +140,23 @@ class EvalConfig(Section):
         0,
         ge=0,
         description="after training, a tournament of the final policy and the "
-        "opponents over this many deals, saved in the run folder (0: none)",
+        "opponents over this many deals, saved in the run folder (0: none; else at least 2, "
+        "for its 95% intervals)",
     )
+
+    @field_validator("tournament_games")
+    @classmethod
+    def no_or_enough_deals(cls, deals: int) -> int:
+        if deals == 1:
+            raise ValueError(
+                "a tournament needs 2 deals for its 95% intervals; allowed: 0 (no tournament) "
+                "or at least 2"
+            )
+        return deals
+
+
+FOLDER_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,199}")
+"""A run folder name: one path component, never ``.`` or ``..``."""
 
 
 class OutputConfig(Section):
@@ -133,13 +164,26 @@ class OutputConfig(Section):
 
     dir: str = Field("runs", description="parent folder of the run folders")
     name: str | None = Field(
-        None, description="run folder name (default: <env id>-<config file stem>-<UTC time>)"
+        None,
+        description="run folder name, one folder inside dir (default: <env id>-<config file "
+        "stem>-<UTC time>)",
     )
     checkpoint_every: int = Field(
         100_000,
         ge=1,
         description="write a resumable checkpoint every this many steps (and always at the end)",
     )
+
+    @field_validator("name")
+    @classmethod
+    def one_folder_name(cls, name: str | None) -> str | None:
+        """The run folder must be a child of ``dir``: no path, no ``..``."""
+        if name is not None and not FOLDER_NAME.fullmatch(name):
+            raise ValueError(
+                "allowed: a folder name of letters, digits, '.', '_' and '-' (not starting "
+                "with '.' or '-'), which makes one folder inside output.dir"
+            )
+        return name
 
 
 class TrainConfig(Section):
@@ -150,15 +194,19 @@ class TrainConfig(Section):
         description="the learner, by name, and its hyperparameters (see learners.py)"
     )
     opponents: OpponentsConfig = Field(default_factory=OpponentsConfig)
-    n_envs: int = Field(8, ge=1, description="parallel envs the learner collects from")
+    n_envs: int = Field(8, ge=1, le=MAX_ENVS, description="parallel envs the learner collects from")
     vec_env: Literal["DummyVecEnv", "SubprocVecEnv"] = Field(
         "DummyVecEnv",
         description="DummyVecEnv steps the envs in this process (fastest on a few cores); "
         "SubprocVecEnv gives each env its own process (for bigger machines)",
     )
     total_steps: int = Field(ge=1, description="learner steps (its own moves) to train for")
-    seed: int = Field(0, ge=0, description="the one seed everything else is derived from")
-    torch_threads: int = Field(1, ge=1, description="torch intra-op threads (1 is fastest here)")
+    seed: int = Field(
+        0, ge=0, le=MAX_SEED, description="the one seed everything else is derived from"
+    )
+    torch_threads: int = Field(
+        1, ge=1, le=MAX_TORCH_THREADS, description="torch intra-op threads (1 is fastest here)"
+    )
     progress_bar: bool = Field(True, description="show a progress bar with steps per second")
     eval: EvalConfig = Field(default_factory=EvalConfig)
     output: OutputConfig = Field(default_factory=OutputConfig)
@@ -167,13 +215,72 @@ class TrainConfig(Section):
 # ---- loading ------------------------------------------------------------------
 
 
+class StrictLoader(yaml.SafeLoader):
+    """``yaml.safe_load`` that refuses a key repeated in one mapping, and reads
+    ``3e6`` as a number (YAML 1.2) rather than as a string (YAML 1.1)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        first_line: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, typing.Hashable):
+                continue  # SafeLoader reports it
+            line = key_node.start_mark.line + 1
+            if key in first_line:
+                raise DuplicateKeyError(
+                    f"line {line}: duplicate key {key!r} (first at line {first_line[key]}); "
+                    "each key may appear once in a mapping"
+                )
+            first_line[key] = line
+        return super().construct_mapping(node, deep=deep)
+
+
+class DuplicateKeyError(yaml.YAMLError):
+    """A mapping of a YAML text repeats a key."""
+
+
+class StrictDumper(yaml.SafeDumper):
+    """``yaml.safe_dump`` whose output :class:`StrictLoader` reads back as written
+    (a string like ``'1e5'`` is quoted)."""
+
+
+EXPONENT_FLOAT = re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$")
+for _yaml_class in (StrictLoader, StrictDumper):
+    _yaml_class.add_implicit_resolver(
+        "tag:yaml.org,2002:float", EXPONENT_FLOAT, list("-+0123456789")
+    )
+
+
+def read_yaml(text: str) -> Any:
+    """A YAML text read strictly (see :class:`StrictLoader`); nothing is executed."""
+    return yaml.load(text, Loader=StrictLoader)  # a SafeLoader: plain data only
+
+
+def read_text(path: Path) -> str:
+    """A config file's text; :class:`ConfigError` if unreadable or not UTF-8."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise ConfigError(f"cannot read config {path}: {err.strerror}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise ConfigError(
+            f"{path} is not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start}); "
+            "save it as UTF-8"
+        ) from None
+
+
 def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainConfig:
     """Read a YAML config, apply ``key.path=value`` overrides, and validate it."""
     path = Path(path)
+    text = read_text(path)
     try:
-        raw = yaml.safe_load(path.read_text())
-    except OSError as err:
-        raise ConfigError(f"cannot read config {path}: {err.strerror}") from None
+        raw = read_yaml(text)
+    except DuplicateKeyError as err:
+        raise ConfigError(f"{path} {err}") from None
     except yaml.YAMLError as err:
         raise ConfigError(f"{path} is not valid YAML: {err}") from None
     if not isinstance(raw, dict):
@@ -209,7 +316,9 @@ def parse_assignment(item: str, what: str, shape: str = "key=value") -> tuple[st
     if not sep or not key:
         raise ConfigError(f"{what} {item!r} must look like {shape}")
     try:
-        return key, yaml.safe_load(text)
+        return key, read_yaml(text)
+    except DuplicateKeyError as err:
+        raise ConfigError(f"{what} {item!r}: {str(err).split(': ', 1)[1]}") from None
     except yaml.YAMLError as err:
         problem = getattr(err, "problem", None) or str(err)
         raise ConfigError(f"{what} {item!r}: the value is not valid YAML ({problem})") from None
@@ -229,10 +338,10 @@ def validate_config(raw: dict[str, Any]) -> TrainConfig:
     except ValidationError as err:
         raise ConfigError(describe_errors(err, learner.params_model, prefix=("algo",))) from None
     config.algo = params
-    problems = learner.check(params, config.n_envs)
+    observation_size, num_actions = check_env(config.env)
+    problems = learner.check(params, config.n_envs, observation_size, num_actions)
     if problems:
         raise ConfigError("; ".join(problems))
-    check_env(config.env)
     check_bots(config)
     return config
 
@@ -247,16 +356,18 @@ def get_learner_or_error(name: str) -> Any:
         ) from None
 
 
-def check_env(env: EnvConfig) -> None:
-    """The env id must be registered and its options accepted by the env itself."""
+def check_env(env: EnvConfig) -> tuple[int, int]:
+    """The env id must be registered and its options accepted by the env itself;
+    returns its observation size and number of actions."""
     if env.id not in list_envs():
         raise ConfigError(
             f"env.id = {env.id!r} is not a registered env; allowed: {', '.join(list_envs())}"
         )
     try:
-        make(env.id, **env.options)
+        observation_size, num_actions, _ = env_shapes(env.id, env.options)
     except OptionError as err:
         raise ConfigError(f"env.options: {err}") from None
+    return observation_size, num_actions
 
 
 def check_bots(config: TrainConfig) -> None:
@@ -280,16 +391,76 @@ def describe_errors(
     """One line per problem: the dotted key, the value given, and what is allowed."""
     lines = []
     for problem in err.errors():
-        loc = tuple(str(p) for p in problem["loc"])
-        key = ".".join(prefix + loc)
+        raw_loc = problem["loc"]
+        loc = tuple(str(p) for p in raw_loc)
+        key = dotted(prefix + tuple(raw_loc))
         if problem["type"] == "extra_forbidden":
             allowed = ", ".join(fields_at(model, loc[:-1]))
             lines.append(f"unknown key {key}; allowed keys here: {allowed}")
         elif problem["type"] == "missing":
             lines.append(f"missing key {key} ({field_description(model, loc)})")
         else:
-            lines.append(f"{key} = {problem['input']!r}: {problem['msg']}")
+            line = f"{key} = {problem['input']!r}: {problem['msg']}"
+            bounds = bounds_text(constraints_at(model, tuple(raw_loc)), key)
+            if bounds and problem["type"] in BOUND_ERRORS:
+                line += f"; allowed: {bounds}"
+            lines.append(line)
     return "invalid config: " + "; ".join(lines)
+
+
+BOUND_ERRORS = {
+    "greater_than",
+    "greater_than_equal",
+    "less_than",
+    "less_than_equal",
+    "finite_number",
+    "int_parsing",
+    "int_from_float",
+    "float_parsing",
+}
+
+
+def dotted(loc: tuple[Any, ...]) -> str:
+    """``("algo", "net_arch", 0)`` -> ``algo.net_arch[0]``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def constraints_at(model: type[BaseModel], loc: tuple[Any, ...]) -> list[Any]:
+    """The bounds (annotated_types metadata) of the field, or list item, at ``loc``."""
+    names = [p for p in loc if isinstance(p, str)]
+    if not names:
+        return []
+    section = section_at(model, tuple(names[:-1]))
+    field = section.model_fields.get(names[-1]) if section else None
+    if field is None:
+        return []
+    if isinstance(loc[-1], int):  # an item of a list field: its own Annotated bounds
+        (item,) = typing.get_args(field.annotation) or (None,)
+        return [
+            bound
+            for info in getattr(item, "__metadata__", ())
+            if isinstance(info, FieldInfo)
+            for bound in info.metadata
+        ]
+    return list(field.metadata)
+
+
+def bounds_text(constraints: list[Any], key: str) -> str:
+    """``1 <= n_envs <= 256`` from a field's bounds ('' if it has none)."""
+    low = high = ""
+    for bound in constraints:
+        if isinstance(bound, annotated_types.Ge):
+            low = f"{bound.ge} <= "
+        elif isinstance(bound, annotated_types.Gt):
+            low = f"{bound.gt} < "
+        elif isinstance(bound, annotated_types.Le):
+            high = f" <= {bound.le}"
+        elif isinstance(bound, annotated_types.Lt):
+            high = f" < {bound.lt}"
+    return f"{low}{key}{high}" if low or high else ""
 
 
 def section_at(model: type[BaseModel], loc: tuple[str, ...]) -> type[BaseModel] | None:
@@ -317,7 +488,7 @@ def field_description(model: type[BaseModel], loc: tuple[str, ...]) -> str:
 
 def config_to_yaml(config: TrainConfig) -> str:
     """The resolved config (every default filled in) as YAML, for the run folder."""
-    return yaml.safe_dump(config.model_dump(mode="json"), sort_keys=False)
+    return yaml.dump(config.model_dump(mode="json"), Dumper=StrictDumper, sort_keys=False)
 
 
 __all__ = [
@@ -331,5 +502,6 @@ __all__ = [
     "config_to_yaml",
     "load_config",
     "parse_assignment",
+    "read_yaml",
     "validate_config",
 ]

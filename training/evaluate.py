@@ -31,6 +31,7 @@ from tqdm import tqdm
 from flockgym.envs import make
 from flockgym.envs.core.play import play_game
 
+from .files import make_folder, write_text_atomic
 from .policies import Participant, unique_names
 
 Seating = Literal["rotate", "field"]
@@ -263,11 +264,13 @@ def derive_seed(seed: int, *keys: int) -> int:
 # ---- output ------------------------------------------------------------------------------
 
 
+RESULT_FILES = ("tournament.json", "tournament.md")
+
+
 def save_result(result: TournamentResult, out_dir: str | Path) -> tuple[Path, Path]:
-    """Write ``tournament.json`` and ``tournament.md`` into ``out_dir``."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    json_path, md_path = out / "tournament.json", out / "tournament.md"
-    json_path.write_text(json.dumps(result.to_json(), indent=2) + "\n")
-    md_path.write_text(result.to_markdown())
+    """Write ``tournament.json`` and ``tournament.md`` into ``out_dir`` (atomically)."""
+    out = make_folder(Path(out_dir))
+    json_path, md_path = (out / name for name in RESULT_FILES)
+    write_text_atomic(json_path, json.dumps(result.to_json(), indent=2) + "\n")
+    write_text_atomic(md_path, result.to_markdown())
     return json_path, md_path

@@ -3,14 +3,20 @@
 A learner is everything the rest of the pipeline needs to know about an
 algorithm, and nothing more:
 
-* ``params_model``: its hyperparameters, a pydantic model (the ``algo`` section);
-* ``build`` / ``load``: a model with the stable-baselines3 algorithm interface
-  (``learn``, ``save``, ``num_timesteps``, ``policy``, ``set_logger``), new or
-  resumed from a checkpoint of a run;
-* ``network`` / ``action_logits``: the policy network alone, rebuilt from a
-  checkpoint's weights without unpickling anything, and its action logits for a
-  batch of observations. Playing, evaluating and self-play opponents only use
-  these, so a checkpoint loads fast and safely.
+* ``params_model``: its hyperparameters, a pydantic model (the ``algo`` section),
+  and ``check``: the problems that involve several keys or the env's shapes;
+* ``build``: a model with the stable-baselines3 algorithm interface (``learn``,
+  ``num_timesteps``, ``policy``, ``set_logger``), built from the config;
+* ``network_members`` / ``state_members``: the model as checkpoint members
+  (:mod:`flockgym.training.checkpoints`): the policy weights, and what resuming
+  needs besides (optimizer, counters, schedules), as tensors and JSON only;
+* ``read_state`` / ``restore``: a resumable checkpoint read and checked in full
+  (nothing applied), then applied to a model freshly built from the run's
+  config. A run resumes without unpickling anything: the learner is rebuilt
+  from the config, never loaded from the file;
+* ``network`` / ``load_network`` / ``action_logits``: the policy network alone,
+  rebuilt from a checkpoint's weights, and its action logits for a batch of
+  observations. Playing, evaluating and self-play opponents only use these.
 
 A new mask-aware learner subclasses :class:`Learner` and calls
 :func:`register_learner`; configs can then name it.
@@ -18,16 +24,28 @@ A new mask-aware learner subclasses :class:`Learner` and calls
 
 from __future__ import annotations
 
-import io
-import zipfile
+import itertools
+import math
 from abc import ABC, abstractmethod
-from pathlib import Path
-from typing import Any, ClassVar, Literal
+from collections import deque
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Literal
 
 import numpy as np
 import torch
 from gymnasium import spaces
 from pydantic import BaseModel, ConfigDict, Field
+
+from .checkpoints import (
+    LEARNER_MEMBER,
+    OPTIMIZER_MEMBER,
+    POLICY_MEMBER,
+    CheckpointArchive,
+    CheckpointError,
+    check_state_dict,
+    json_bytes,
+    tensor_bytes,
+)
 
 
 class AlgoParams(BaseModel):
@@ -45,8 +63,9 @@ class Learner(ABC):
     name: ClassVar[str]
     params_model: ClassVar[type[AlgoParams]]
 
-    def check(self, params: Any, n_envs: int) -> list[str]:
-        """Problems that involve several config keys (one string each, naming them)."""
+    def check(self, params: Any, n_envs: int, observation_size: int, num_actions: int) -> list[str]:
+        """Problems that involve several config keys or the env's shapes (one string
+        each, naming the keys and what is allowed)."""
         return []
 
     @abstractmethod
@@ -54,17 +73,35 @@ class Learner(ABC):
         """A fresh model on the vectorised ``env``."""
 
     @abstractmethod
-    def load(self, path: Path, env: Any) -> Any:
-        """A model resumed from a checkpoint written by ``model.save`` (trusted: our run)."""
+    def network_members(self, model: Any) -> dict[str, bytes]:
+        """The policy network's weights as checkpoint members (what
+        :meth:`load_network` reads): a small file for play and evaluation."""
 
     @abstractmethod
-    def save_network(self, model: Any, path: Path) -> None:
-        """Write the policy network's weights alone into the zip ``path`` (what
-        :meth:`load_network` reads): a small file for play and evaluation."""
+    def state_members(self, model: Any) -> dict[str, bytes]:
+        """Everything else a run resumes from (optimizer, counters, schedules), as
+        checkpoint members: tensors and JSON only."""
+
+    @abstractmethod
+    def read_state(self, archive: CheckpointArchive, meta: Any) -> Any:
+        """A resumable checkpoint's learner state, read weights-only and checked in
+        full against its metadata ``meta`` (shapes, network, step); nothing is
+        applied (:class:`CheckpointError` names the problem)."""
+
+    @abstractmethod
+    def restore(self, model: Any, state: Any) -> None:
+        """Apply a state from :meth:`read_state` to a model fresh from :meth:`build`."""
 
     @abstractmethod
     def network_config(self, params: Any) -> dict[str, Any]:
         """What :meth:`network` needs to rebuild the policy network (stored in checkpoints)."""
+
+    @abstractmethod
+    def network_problems(
+        self, config: Any, observation_size: int, num_actions: int, prefix: str = ""
+    ) -> list[str]:
+        """What is wrong with a network config (a config's or a checkpoint's),
+        checked before anything is built; ``prefix`` names its keys."""
 
     @abstractmethod
     def network(
@@ -74,7 +111,11 @@ class Learner(ABC):
 
     @abstractmethod
     def load_network(
-        self, path: Path, config: dict[str, Any], observation_size: int, num_actions: int
+        self,
+        archive: CheckpointArchive,
+        config: dict[str, Any],
+        observation_size: int,
+        num_actions: int,
     ) -> torch.nn.Module:
         """The trained policy network of a checkpoint, weights only."""
 
@@ -86,18 +127,28 @@ class Learner(ABC):
 # ---- MaskablePPO (sb3-contrib) ---------------------------------------------------
 
 ACTIVATIONS = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}
-POLICY_MEMBER = "policy.pth"
-"""The policy's state dict inside a checkpoint zip (where ``model.save`` puts it)."""
+MAX_NETWORK_PARAMETERS = 50_000_000
+"""Largest policy network trained or loaded (200 MB of float32 weights): a bound
+checked before anything is built, so a typo or a doctored checkpoint cannot ask
+for tens of gigabytes."""
+MAX_LAYERS = 16
+MAX_ROLLOUT_BYTES = 2**30
+"""Largest rollout buffer (observations, masks and per-step numbers, float32)."""
+STATE_FORMAT = "flockgym-maskable-ppo-state"
+STATE_VERSION = 1
+EPISODE_WINDOW = 100
+"""stable-baselines3's default ``stats_window_size``: episodes kept for the
+``rollout/ep_*`` statistics."""
 
 
 class MaskablePPOParams(AlgoParams):
     """Hyperparameters of sb3-contrib's MaskablePPO (PPO whose policy never puts
     probability on a masked action, in rollouts and in updates)."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
     name: Literal["maskable_ppo"] = Field("maskable_ppo", description="this learner")
-    learning_rate: float = Field(3e-4, gt=0, description="Adam step size (constant)")
+    learning_rate: float = Field(3e-4, gt=0, le=1, description="Adam step size (constant)")
     n_steps: int = Field(256, ge=1, description="steps per env in each rollout")
     batch_size: int = Field(256, ge=2, description="minibatch size of the updates")
     n_epochs: int = Field(4, ge=1, description="passes over each rollout")
@@ -110,10 +161,12 @@ class MaskablePPOParams(AlgoParams):
     target_kl: float | None = Field(
         None, gt=0, description="stop an update early past this KL (None: never)"
     )
-    net_arch: list[int] = Field(
+    net_arch: list[Annotated[int, Field(ge=1)]] = Field(
         default_factory=lambda: [128, 128],
         min_length=1,
-        description="hidden layer sizes of the policy and value networks",
+        max_length=MAX_LAYERS,
+        description="hidden layer sizes of the policy and value networks (each has its own; "
+        f"at most {MAX_NETWORK_PARAMETERS:,} parameters in all)",
     )
     activation: Literal["tanh", "relu"] = Field("tanh", description="hidden layer activation")
 
@@ -125,15 +178,64 @@ class MaskablePPOLearner(Learner):
     name = "maskable_ppo"
     params_model = MaskablePPOParams
 
-    def check(self, params: MaskablePPOParams, n_envs: int) -> list[str]:
+    def check(
+        self, params: MaskablePPOParams, n_envs: int, observation_size: int, num_actions: int
+    ) -> list[str]:
+        problems = []
         rollout = params.n_steps * n_envs
         if params.batch_size > rollout:
-            return [
+            problems.append(
                 f"algo.batch_size = {params.batch_size} is larger than a rollout "
                 f"(algo.n_steps {params.n_steps} x n_envs {n_envs} = {rollout}); allowed: "
                 f"at most {rollout}"
+            )
+        per_step = rollout_bytes_per_step(observation_size, num_actions)
+        if rollout * per_step > MAX_ROLLOUT_BYTES:
+            problems.append(
+                f"algo.n_steps x n_envs = {params.n_steps:,} x {n_envs} steps per rollout "
+                f"would need a {rollout * per_step / 2**30:,.1f} GiB rollout buffer "
+                f"(observation {observation_size}, {num_actions} actions); allowed: at most "
+                f"{MAX_ROLLOUT_BYTES // 2**30} GiB, i.e. algo.n_steps <= "
+                f"{MAX_ROLLOUT_BYTES // (per_step * n_envs):,} with {n_envs} envs"
+            )
+        problems += self.network_problems(
+            self.network_config(params), observation_size, num_actions, "algo."
+        )
+        return problems
+
+    def network_problems(
+        self, config: Any, observation_size: int, num_actions: int, prefix: str = ""
+    ) -> list[str]:
+        """What is wrong with a network config (from a config or a checkpoint's
+        metadata), checked before anything is built; ``prefix`` names its keys."""
+        if not isinstance(config, dict) or set(config) != {"net_arch", "activation"}:
+            return [
+                f"{prefix.rstrip('.') or 'network'} = {config!r:.80}: allowed: a mapping of "
+                f"net_arch (a list of layer sizes) and activation"
             ]
-        return []
+        arch, activation = config["net_arch"], config["activation"]
+        if (
+            not isinstance(arch, list)
+            or not 1 <= len(arch) <= MAX_LAYERS
+            or not all(type(size) is int and size >= 1 for size in arch)
+        ):
+            return [
+                f"{prefix}net_arch = {arch!r:.80}: allowed: a list of 1 to {MAX_LAYERS} "
+                "layer sizes, integers >= 1"
+            ]
+        problems = []
+        if not isinstance(activation, str) or activation not in ACTIVATIONS:
+            problems.append(
+                f"{prefix}activation = {activation!r:.80}: allowed: {', '.join(ACTIVATIONS)}"
+            )
+        count = parameter_count(arch, observation_size, num_actions)
+        if count > MAX_NETWORK_PARAMETERS:
+            problems.append(
+                f"{prefix}net_arch = {arch!r}: a network of {count:,} parameters for "
+                f"observation {observation_size} and {num_actions} actions; allowed: at most "
+                f"{MAX_NETWORK_PARAMETERS:,}"
+            )
+        return problems
 
     def build(self, env: Any, params: MaskablePPOParams, seed: int) -> Any:
         from sb3_contrib import MaskablePPO
@@ -158,16 +260,76 @@ class MaskablePPOLearner(Learner):
             verbose=0,
         )
 
-    def load(self, path: Path, env: Any) -> Any:
-        from sb3_contrib import MaskablePPO
+    # ---- checkpoints: weights and state as tensors and JSON ------------------------
 
-        return MaskablePPO.load(path, env=env, device="cpu")
+    def network_members(self, model: Any) -> dict[str, bytes]:
+        return {POLICY_MEMBER: tensor_bytes(model.policy.state_dict())}
 
-    def save_network(self, model: Any, path: Path) -> None:
-        buffer = io.BytesIO()
-        torch.save(model.policy.state_dict(), buffer)
-        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-            archive.writestr(POLICY_MEMBER, buffer.getvalue())
+    def state_members(self, model: Any) -> dict[str, bytes]:
+        progress = float(model._current_progress_remaining)
+        counters = {
+            "format": STATE_FORMAT,
+            "version": STATE_VERSION,
+            "num_timesteps": int(model.num_timesteps),
+            "n_updates": int(model._n_updates),
+            "total_timesteps": int(model._total_timesteps),
+            # Where the learning-rate and clip-range schedules stand (both constant
+            # here; stored so a schedule would resume where it was).
+            "progress_remaining": progress,
+            "learning_rate": float(model.lr_schedule(progress)),
+            "clip_range": float(model.clip_range(progress)),
+            # The monitor's recent episodes, behind the rollout/ep_* statistics.
+            "ep_info_buffer": [
+                {"r": float(e["r"]), "l": int(e["l"]), "t": float(e["t"])}
+                for e in model.ep_info_buffer or ()
+            ],
+            "ep_success_buffer": [bool(s) for s in model.ep_success_buffer or ()],
+        }
+        return {
+            OPTIMIZER_MEMBER: tensor_bytes(model.policy.optimizer.state_dict()),
+            LEARNER_MEMBER: json_bytes(counters),
+        }
+
+    def read_state(self, archive: CheckpointArchive, meta: Any) -> MaskablePPOState:
+        observation_size, num_actions = meta.observation_size, meta.num_actions
+        fresh = self.network(meta.network, observation_size, num_actions)
+        count = parameter_count(meta.network["net_arch"], observation_size, num_actions)
+        tensors = len(fresh.state_dict())
+        policy = archive.tensors(POLICY_MEMBER, weights_bytes(count, tensors))
+        check_state_dict(archive.path, POLICY_MEMBER, policy, fresh.state_dict())
+        optimizer = archive.tensors(OPTIMIZER_MEMBER, 2 * weights_bytes(count, 2 * tensors))
+        problems = optimizer_problems(optimizer, fresh)
+        if problems:
+            raise CheckpointError(f"{archive.path}: {OPTIMIZER_MEMBER}: " + "; ".join(problems))
+        counters = archive.json(LEARNER_MEMBER)
+        problems = counter_problems(counters)
+        if not problems and counters["num_timesteps"] != meta.steps:
+            problems = [f"num_timesteps = {counters['num_timesteps']}, not the step {meta.steps}"]
+        if problems:
+            raise CheckpointError(f"{archive.path}: {LEARNER_MEMBER}: " + "; ".join(problems))
+        return MaskablePPOState(policy, optimizer, counters)
+
+    def restore(self, model: Any, state: MaskablePPOState) -> None:
+        model.policy.load_state_dict(state.policy)
+        model.policy.optimizer.load_state_dict(state.optimizer)
+        counters = state.counters
+        model.num_timesteps = counters["num_timesteps"]
+        model._num_timesteps_at_start = counters["num_timesteps"]
+        model._n_updates = counters["n_updates"]
+        model._total_timesteps = counters["total_timesteps"]
+        model._current_progress_remaining = counters["progress_remaining"]
+        window = model._stats_window_size
+        # The monitor's own types: float32 returns, int32 lengths.
+        model.ep_info_buffer = deque(
+            (
+                {"r": np.float32(e["r"]), "l": np.int32(e["l"]), "t": e["t"]}
+                for e in counters["ep_info_buffer"]
+            ),
+            maxlen=window,
+        )
+        model.ep_success_buffer = deque(counters["ep_success_buffer"], maxlen=window)
+
+    # ---- the policy network alone ------------------------------------------------------
 
     def network_config(self, params: MaskablePPOParams) -> dict[str, Any]:
         return {"net_arch": list(params.net_arch), "activation": params.activation}
@@ -189,12 +351,17 @@ class MaskablePPOLearner(Learner):
         return policy.eval()
 
     def load_network(
-        self, path: Path, config: dict[str, Any], observation_size: int, num_actions: int
+        self,
+        archive: CheckpointArchive,
+        config: dict[str, Any],
+        observation_size: int,
+        num_actions: int,
     ) -> torch.nn.Module:
+        count = parameter_count(config["net_arch"], observation_size, num_actions)
         network = self.network(config, observation_size, num_actions)
-        with zipfile.ZipFile(path) as archive:
-            blob = archive.read(POLICY_MEMBER)
-        state = torch.load(io.BytesIO(blob), map_location="cpu", weights_only=True)
+        expected = network.state_dict()
+        state = archive.tensors(POLICY_MEMBER, weights_bytes(count, len(expected)))
+        check_state_dict(archive.path, POLICY_MEMBER, state, expected)
         network.load_state_dict(state)
         return network
 
@@ -213,6 +380,126 @@ class MaskablePPOLearner(Learner):
             "net_arch": list(config["net_arch"]),
             "activation_fn": ACTIVATIONS[config["activation"]],
         }
+
+
+@dataclass
+class MaskablePPOState:
+    """A resumable checkpoint's MaskablePPO state, checked, not yet applied."""
+
+    policy: dict[str, torch.Tensor]
+    optimizer: dict[str, Any]
+    counters: dict[str, Any]
+
+
+def weights_bytes(parameters: int, tensors: int) -> int:
+    """Upper bound of a ``torch.save`` of ``tensors`` float32 tensors holding
+    ``parameters`` numbers: the numbers, and a few kilobytes of framing each."""
+    return 4 * parameters + 4096 * tensors + 65536
+
+
+def optimizer_problems(state: Any, fresh: torch.nn.Module) -> list[str]:
+    """An Adam ``state_dict`` that fits the policy ``fresh`` (its parameters, in
+    order): the structure torch's ``load_state_dict`` does not check."""
+    expected = fresh.optimizer.state_dict()
+    if not isinstance(state, dict) or set(state) != {"state", "param_groups"}:
+        return ["allowed: a mapping of state and param_groups (an optimizer's state_dict)"]
+    groups = state["param_groups"]
+    if not isinstance(groups, list) or len(groups) != len(expected["param_groups"]):
+        return [f"param_groups: allowed: a list of {len(expected['param_groups'])} group(s)"]
+    for i, (group, model) in enumerate(zip(groups, expected["param_groups"], strict=True)):
+        if not isinstance(group, dict) or set(group) != set(model):
+            return [f"param_groups[{i}]: allowed keys: {', '.join(sorted(model))}"]
+        if group["params"] != model["params"]:
+            return [f"param_groups[{i}].params: allowed: {model['params']}"]
+        for key, value in group.items():
+            if key != "params" and type(value) is not type(model[key]):
+                return [f"param_groups[{i}].{key} = {value!r:.40}: allowed: like {model[key]!r}"]
+    shapes = [p.shape for p in fresh.parameters()]
+    per_parameter = state["state"]
+    if not isinstance(per_parameter, dict):
+        return ["state: allowed: a mapping of parameter index to its moments"]
+    for index, moments in per_parameter.items():
+        where = f"state[{index!r:.20}]"
+        if not isinstance(index, int) or not 0 <= index < len(shapes):
+            return [f"{where}: allowed indices: 0 to {len(shapes) - 1}"]
+        if not isinstance(moments, dict) or set(moments) != {"step", "exp_avg", "exp_avg_sq"}:
+            return [f"{where}: allowed: step, exp_avg and exp_avg_sq"]
+        for key in ("exp_avg", "exp_avg_sq"):
+            tensor = moments[key]
+            if not isinstance(tensor, torch.Tensor) or tensor.shape != shapes[index]:
+                return [f"{where}.{key}: allowed: a tensor of shape {tuple(shapes[index])}"]
+        if not isinstance(moments["step"], torch.Tensor) or moments["step"].numel() != 1:
+            return [f"{where}.step: allowed: a one-number tensor"]
+    return []
+
+
+def counter_problems(counters: Any) -> list[str]:
+    """``learner.json``: every field present, of its type and range."""
+    if not isinstance(counters, dict):
+        return ["allowed: a JSON object"]
+    if (counters.get("format"), counters.get("version")) != (STATE_FORMAT, STATE_VERSION):
+        return [
+            f"format {counters.get('format')!r:.40} version {counters.get('version')!r:.20}; "
+            f"allowed: {STATE_FORMAT!r} {STATE_VERSION}"
+        ]
+    fields = {
+        "num_timesteps": is_count,
+        "n_updates": is_count,
+        "total_timesteps": is_count,
+        "progress_remaining": is_finite,
+        "learning_rate": is_finite,
+        "clip_range": is_finite,
+        "ep_info_buffer": is_episode_buffer,
+        "ep_success_buffer": lambda v: is_window(v) and all(isinstance(x, bool) for x in v),
+    }
+    problems = [
+        f"unknown field {k!r:.40}" for k in counters if k not in {*fields, "format", "version"}
+    ]
+    for key, valid in fields.items():
+        if key not in counters:
+            problems.append(f"missing field {key!r}")
+        elif not valid(counters[key]):
+            problems.append(f"{key} = {counters[key]!r:.60}: not a valid {key}")
+    return problems
+
+
+def is_count(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def is_finite(value: Any) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)
+
+
+def is_window(value: Any) -> bool:
+    return isinstance(value, list) and len(value) <= EPISODE_WINDOW
+
+
+def is_episode_buffer(value: Any) -> bool:
+    return is_window(value) and all(
+        isinstance(e, dict)
+        and set(e) == {"r", "l", "t"}
+        and is_finite(e["r"])
+        and is_count(e["l"])
+        and is_finite(e["t"])
+        for e in value
+    )
+
+
+def parameter_count(net_arch: list[int], observation_size: int, num_actions: int) -> int:
+    """Weights and biases of a MaskablePPO MLP policy: separate policy and value
+    MLPs of ``net_arch``, then the action head and the value head."""
+    sizes = [observation_size, *net_arch]
+    mlp = sum(n_in * n_out + n_out for n_in, n_out in itertools.pairwise(sizes))
+    last = net_arch[-1]
+    return 2 * mlp + (last * num_actions + num_actions) + (last + 1)
+
+
+def rollout_bytes_per_step(observation_size: int, num_actions: int) -> int:
+    """Bytes one env step takes in the rollout buffer: the observation, the action
+    mask and seven float32 numbers (action, reward, return, start, value, log
+    probability, advantage)."""
+    return 4 * (observation_size + num_actions + 7)
 
 
 # ---- the registry ------------------------------------------------------------------

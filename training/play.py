@@ -11,6 +11,7 @@ list of legal moves.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Any, TextIO
 
@@ -21,6 +22,11 @@ from .evaluate import derive_seed
 from .policies import BotSpecError, make_participant, parse_specs
 
 HELP = "type a move as listed (e.g. its action string) or #id; '?' lists the moves, 'quit' leaves"
+ACTION_ID = re.compile(r"#?([0-9]{1,9})")
+"""An action id as typed: ASCII digits, at most nine (no id is longer; never
+``int()`` of an unbounded string)."""
+LONGEST_MOVE = 200
+"""Longer input is no move of any game; it is refused without being parsed."""
 
 
 class GameAbandoned(Exception):
@@ -116,14 +122,25 @@ def ask_move(raw: Any, agent: str, stdin: TextIO, say: Any) -> int:
             continue
         action = read_move(raw, agent, text)
         if action is None:
-            say(f"{text!r} is not a legal move now. {HELP}")
+            last = int(raw.action_space(agent).n) - 1
+            say(
+                f"{shorten(text)!r} is not a legal move now (action ids are #0 to #{last}, "
+                f"and only the listed ones are legal). {HELP}"
+            )
             say(legal_moves_text(raw, agent))
             continue
         return action
 
 
+def shorten(text: str, limit: int = 40) -> str:
+    """``text``, cut to ``limit`` characters with the count of the rest."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text) - limit} more)"
+
+
 def read_move(raw: Any, agent: str, text: str) -> int | None:
     """The legal action id ``text`` names (action string, ``#id`` or bare id), else None."""
+    if len(text) > LONGEST_MOVE:
+        return None
     legal = set(raw.legal_actions(agent))
     try:
         action = raw.string_to_action(agent, text)
@@ -131,9 +148,9 @@ def read_move(raw: Any, agent: str, text: str) -> int | None:
         action = None
     if action is not None and action in legal:
         return action
-    digits = text.removeprefix("#")
-    if digits.isdigit() and int(digits) in legal:
-        return int(digits)
+    typed_id = ACTION_ID.fullmatch(text)
+    if typed_id and int(typed_id.group(1)) in legal:
+        return int(typed_id.group(1))
     return None
 
 

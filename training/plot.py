@@ -8,11 +8,13 @@ smoothed over iterations.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .files import write_atomic
 from .runs import RunError, read_progress
 
 
@@ -52,9 +54,10 @@ def plot_run(run_dir: str | Path, out: str | Path | None = None) -> Path:
         bottom.legend(loc="best")
     fig.tight_layout()
     path = Path(out) if out else run_dir / "learning_curves.png"
-    fig.savefig(path, dpi=100)
+    image = io.BytesIO()
+    fig.savefig(image, format="png", dpi=100)
     plt.close(fig)
-    return path
+    return write_atomic(path, image.getvalue())
 
 
 def group(records: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

@@ -1,10 +1,11 @@
 """Trained policies and bot specs: everything that can sit at a table.
 
-* A checkpoint is the learner's own zip (``model.save``) plus a
-  ``flockgym.json`` member saying which env, options and shapes it was trained
-  for. :func:`load_policy` reads that first, so a wrong file or a mismatched
-  env fails with a message naming both sides, then loads the policy network's
-  weights only (no unpickling).
+* A checkpoint is a zip (:mod:`flockgym.training.checkpoints`) of the policy
+  network's weights and a ``flockgym.json`` member saying which env, options
+  and shapes it was trained for. :func:`load_policy` reads and checks that
+  first (every field, and the size of the network it implies), so a wrong file
+  or a mismatched env fails with a message naming both sides, then loads the
+  weights only: tensors, nothing that runs.
 * A :class:`Policy` answers ``act(observation, action_mask) -> action``;
   :class:`PolicyBot` adapts it to the env's ``Bot`` protocol
   (``act(observation_dict, view)``).
@@ -16,8 +17,6 @@
 
 from __future__ import annotations
 
-import json
-import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -29,17 +28,15 @@ import numpy as np
 from flockgym.envs import Bot, OptionError, entry, make, make_bot
 from flockgym.envs.core.rng import make_rng
 
-from .learners import get_learner
+from .checkpoints import META_MEMBER, CheckpointArchive, CheckpointError, json_bytes
+from .learners import Learner, get_learner
 
 CHECKPOINT_FORMAT = "flockgym-checkpoint"
 CHECKPOINT_VERSION = 1
-META_MEMBER = "flockgym.json"
 PLAY_MODES = ("greedy", "sample")
 Play = Literal["greedy", "sample"]
-
-
-class CheckpointError(ValueError):
-    """A checkpoint cannot be read, or was trained for another env or shape."""
+MAX_SHAPE = 10_000_000
+"""Largest observation size or action count a checkpoint may claim."""
 
 
 class BotSpecError(ValueError):
@@ -81,30 +78,22 @@ def env_shapes(env_id: str, env_options: dict[str, Any]) -> tuple[int, int, dict
     return size, int(env.action_space(agent).n), options
 
 
-def write_meta(path: Path, meta: CheckpointMeta) -> None:
-    """Add ``flockgym.json`` to the zip the learner saved at ``path``."""
+def meta_member(meta: CheckpointMeta) -> dict[str, bytes]:
+    """The ``flockgym.json`` member of a checkpoint zip."""
     payload = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **asdict(meta)}
-    with zipfile.ZipFile(path, "a") as archive:
-        archive.writestr(META_MEMBER, json.dumps(payload, indent=2))
+    return {META_MEMBER: json_bytes(payload)}
 
 
-def read_meta(path: str | Path) -> CheckpointMeta:
-    """The metadata of a checkpoint; :class:`CheckpointError` says what is wrong."""
-    path = Path(path)
-    if not path.is_file():
-        raise CheckpointError(f"checkpoint {path} does not exist")
-    try:
-        with zipfile.ZipFile(path) as archive:
-            if META_MEMBER not in archive.namelist():
-                raise CheckpointError(
-                    f"{path} is not a flockgym checkpoint: the zip has no {META_MEMBER} "
-                    f"(train with `flockgym train` to make one)"
-                )
-            payload = json.loads(archive.read(META_MEMBER))
-    except zipfile.BadZipFile:
-        raise CheckpointError(f"{path} is not a checkpoint: not a zip file") from None
-    except json.JSONDecodeError as err:
-        raise CheckpointError(f"{path}: {META_MEMBER} is not valid JSON ({err})") from None
+def read_meta(archive: CheckpointArchive) -> CheckpointMeta:
+    """The metadata of a checkpoint, every field checked; :class:`CheckpointError`
+    names the field and what is allowed."""
+    path = archive.path
+    if META_MEMBER not in archive.names():
+        raise CheckpointError(
+            f"{path} is not a flockgym checkpoint: the zip has no {META_MEMBER} "
+            f"(train with `flockgym train` to make one)"
+        )
+    payload = archive.json(META_MEMBER)
     if not isinstance(payload, dict):
         raise CheckpointError(f"{path}: {META_MEMBER} is not a JSON object")
     if payload.get("format") != CHECKPOINT_FORMAT or payload.get("version") != CHECKPOINT_VERSION:
@@ -113,10 +102,52 @@ def read_meta(path: str | Path) -> CheckpointMeta:
             f"{payload.get('version')!r}; expected {CHECKPOINT_FORMAT!r} {CHECKPOINT_VERSION}"
         )
     fields = {k: v for k, v in payload.items() if k not in ("format", "version")}
-    try:
-        return CheckpointMeta(**fields)
-    except TypeError as err:
-        raise CheckpointError(f"{path}: malformed {META_MEMBER}: {err}") from None
+    problems = meta_problems(fields)
+    if problems:
+        raise CheckpointError(f"{path}: {META_MEMBER}: " + "; ".join(problems))
+    return CheckpointMeta(**fields)
+
+
+META_FIELDS: dict[str, tuple[type, str]] = {
+    "env_id": (str, "a string"),
+    "env_options": (dict, "a mapping"),
+    "observation_size": (int, f"an integer from 1 to {MAX_SHAPE:,}"),
+    "num_actions": (int, f"an integer from 1 to {MAX_SHAPE:,}"),
+    "algo": (str, "a string"),
+    "network": (object, "the learner's network config"),
+    "steps": (int, "an integer >= 0"),
+    "seed": (int, "an integer >= 0"),
+    "git_commit": (str, "a string"),
+    "extra": (dict, "a mapping"),
+}
+META_RANGES = {
+    "observation_size": (1, MAX_SHAPE),
+    "num_actions": (1, MAX_SHAPE),
+    "steps": (0, None),
+    "seed": (0, None),
+}
+REQUIRED_META = ("env_id", "env_options", "observation_size", "num_actions", "algo", "network")
+
+
+def in_range(key: str, value: int) -> bool:
+    low, high = META_RANGES.get(key, (None, None))
+    return (low is None or value >= low) and (high is None or value <= high)
+
+
+def meta_problems(fields: dict[str, Any]) -> list[str]:
+    """Every field of ``flockgym.json`` of the right type and range (one line each)."""
+    problems = [f"unknown field {k!r:.80}" for k in fields if k not in META_FIELDS]
+    problems += [f"missing field {k!r}" for k in REQUIRED_META if k not in fields]
+    for key, value in fields.items():
+        if key not in META_FIELDS:
+            continue
+        kind, allowed = META_FIELDS[key]
+        wrong_type = not isinstance(value, kind) or (kind is int and isinstance(value, bool))
+        if wrong_type or not in_range(key, value):
+            problems.append(f"{key} = {value!r:.80}: allowed: {allowed}")
+        elif key == "env_options" and not all(isinstance(k, str) for k in value):
+            problems.append(f"{key}: allowed: a mapping of option names")
+    return problems
 
 
 # ---- policies -------------------------------------------------------------------------
@@ -227,24 +258,37 @@ def load_policy(
     """The policy of a checkpoint; with ``env_id``, checked against that env config.
 
     A missing, malformed or mismatched file raises :class:`CheckpointError`
-    naming what the checkpoint was trained for and what is asked.
+    naming what the checkpoint was trained for and what is asked. Nothing in the
+    file is executed: the metadata is JSON, the weights are read weights-only,
+    and every size is checked before anything is inflated or built.
     """
-    path = Path(path)
-    meta = read_meta(path)
-    try:
-        learner = get_learner(meta.algo)
-    except KeyError:
-        raise CheckpointError(f"{path}: trained with unknown learner {meta.algo!r}") from None
-    try:
-        network = learner.load_network(path, meta.network, meta.observation_size, meta.num_actions)
-    except (KeyError, RuntimeError, ValueError, zipfile.BadZipFile) as err:
-        raise CheckpointError(
-            f"{path}: the weights do not match {meta.describe()} with network {meta.network}: {err}"
-        ) from None
+    with CheckpointArchive(path) as archive:
+        meta, learner = read_meta_and_learner(archive)
+        network = learner.load_network(
+            archive, meta.network, meta.observation_size, meta.num_actions
+        )
     policy = Policy(network, meta, play=play, seed=seed)
     if env_id is not None:
         policy.check_env(env_id, env_options or {})
     return policy
+
+
+def read_meta_and_learner(archive: CheckpointArchive) -> tuple[CheckpointMeta, Learner]:
+    """The checked metadata and its learner, with the network it describes checked
+    (shape and size) before anything is built."""
+    meta = read_meta(archive)
+    try:
+        learner = get_learner(meta.algo)
+    except KeyError:
+        raise CheckpointError(
+            f"{archive.path}: trained with unknown learner {meta.algo!r}"
+        ) from None
+    problems = learner.network_problems(
+        meta.network, meta.observation_size, meta.num_actions, "network."
+    )
+    if problems:
+        raise CheckpointError(f"{archive.path}: {META_MEMBER}: " + "; ".join(problems))
+    return meta, learner
 
 
 @lru_cache(maxsize=64)

@@ -201,7 +201,7 @@ class SelfPlayEnv(gym.Env):
 
 
 def make_selfplay_env(torch_threads: int, seat_offset: int, **kwargs: Any) -> SelfPlayEnv:
-    """Factory for the vec envs (a top-level function, so subprocesses can pickle it).
+    """Factory for the vec envs (a top-level function, so a subprocess can be sent it).
     Snapshot opponents run torch in here; a subprocess must not grab every core."""
     torch.set_num_threads(torch_threads)
     return SelfPlayEnv(seat_offset=seat_offset, **kwargs)

@@ -2,19 +2,30 @@
 
 Read :func:`train` top to bottom: run folder, seeds, envs and learner, then the
 loop (one learner iteration at a time; snapshots, evaluations and checkpoints
-when their step comes), then the final policy, evaluation, tournament and plot.
+when their step comes), then the end: the final policy, evaluation, tournament
+and plot.
 
 Reproducibility: everything random is derived from ``config.seed`` here. The
 envs are reset at every checkpoint with seeds derived from (seed, step), and a
-checkpoint stores the weights, the optimizer, the opponent pool and the global
-generators, so that a run resumed from a checkpoint continues exactly as the
-uninterrupted run would have (same final weights, on CPU).
+checkpoint stores the weights, the optimizer, the counters and schedules, the
+opponent pool and the global generators, so that a run resumed from a
+checkpoint continues exactly as the uninterrupted run would have (same final
+weights, on CPU).
+
+Resuming executes nothing from the run folder: the learner is built afresh
+from the run's resolved config, and the checkpoint's tensors (read
+weights-only) and JSON are copied into it, after the whole checkpoint, its
+snapshots and ``state.json`` have been checked and before anything in the run
+folder is written.
 """
 
 from __future__ import annotations
 
+import errno
+import json
 import random
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,32 +35,49 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import configure
 from tqdm import tqdm
 
+from .checkpoints import (
+    GENERATORS_MEMBER,
+    RESUMABLE_MEMBERS,
+    CheckpointArchive,
+    CheckpointError,
+    json_bytes,
+    write_checkpoint,
+)
 from .config import TrainConfig, config_to_yaml, load_config
 from .evaluate import TournamentResult, derive_seed, save_result, tournament
+from .files import OutputError, describe, remove_partial_files, write_text_atomic
 from .learners import Learner, get_learner
 from .policies import (
     CheckpointMeta,
     Policy,
     env_shapes,
+    load_policy,
     make_participant,
+    meta_member,
     policy_participant,
-    write_meta,
+    read_meta_and_learner,
 )
 from .runs import (
     RunError,
     RunState,
     append_progress,
+    decode_generators,
+    generator_states,
     git_commit,
+    log_lengths,
     new_run_dir,
+    read_run_info,
     read_state,
-    restore_rng_states,
-    rng_states,
-    truncate_progress,
+    restore_generators,
+    truncate_logs,
     update_run_info,
     write_run_info,
     write_state,
 )
 from .selfplay import make_vec_env
+
+WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG}
+"""A failing write of these kinds is the disk or the folder, not the code."""
 
 
 def train(config: TrainConfig, config_stem: str = "config", resume: Path | None = None) -> Path:
@@ -59,12 +87,35 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
     (env options and bot specs included), so nothing below fails on a bad value."""
     # ---- run folder -------------------------------------------------------------------
     if resume is not None:
-        run_dir, state = resume, read_state(resume)
-        truncate_progress(run_dir, state.step)
+        run_dir = resume
+        point = read_resume_point(run_dir, config)  # all checked; nothing written yet
+        truncate_logs(run_dir, point.state.logs)  # what was logged after it is redone
+        remove_partial_files(run_dir)  # a write the crash cut short
     else:
         run_dir = new_run_dir(config.output.dir, config.output.name, config.env.id, config_stem)
-        state = None
-    (run_dir / "config.yaml").write_text(config_to_yaml(config))
+        point = None
+    try:
+        return run(config, run_dir, point)
+    except OutputError as err:
+        raise OutputError(f"{err}; {continue_hint(run_dir)}") from None
+    except OSError as err:
+        if err.errno not in WRITE_ERRNOS:
+            raise
+        raise OutputError(
+            f"cannot write in {run_dir}: {describe(err)}; {continue_hint(run_dir)}"
+        ) from None
+
+
+def continue_hint(run_dir: Path) -> str:
+    if not (run_dir / "state.json").exists():
+        return "the run stopped before its first checkpoint"
+    return f"continue from the last checkpoint with `flockgym train --resume {run_dir}`"
+
+
+def run(config: TrainConfig, run_dir: Path, point: ResumePoint | None) -> Path:
+    """The run itself, in a folder made (or checked) by :func:`train`."""
+    state = point.state if point else None
+    write_text_atomic(run_dir / "config.yaml", config_to_yaml(config))
     write_run_info(run_dir, config.seed, resumed=state is not None)
 
     # ---- seeds: everything below derives from config.seed ------------------------------
@@ -89,21 +140,56 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
             "reward_scale": config.env.reward_scale,
         },
     )
-    if state is not None:
-        model = learner.load(run_dir / state.checkpoint, venv)
-        restore_rng_states(state.rng)  # after load: loading reseeds the globals
-    else:
+    logger = None
+    try:
         model = learner.build(venv, config.algo, config.seed)
-    model.set_logger(configure(str(run_dir / "tb"), ["tensorboard"]))
-    episodes = EpisodeResults()
+        if point is not None:
+            learner.restore(model, point.learner_state)
+            restore_generators(point.generators)  # after build: building reseeds the globals
+        logger = configure(str(run_dir / "tb"), ["tensorboard"])
+        model.set_logger(logger)
+        step = model.num_timesteps
+        checkpoint = state.checkpoint if state else ""
+        train_seconds = 0.0
+        if step < config.total_steps:
+            step, checkpoint, train_seconds = train_loop(
+                model, learner, config, run_dir, venv, snapshots, fresh=state is None
+            )
+        venv.close()
+        finish_run(model, learner, config, run_dir, step, checkpoint, snapshots)
+        if train_seconds > 0:
+            trained = step - (state.step if state else 0)
+            update_run_info(
+                run_dir, steps_per_second=round(trained / train_seconds, 1), final_step=step
+            )
+            print(f"trained {trained} steps at {trained / train_seconds:.0f} steps/s")
+    finally:
+        if logger is not None:
+            logger.close()
+        venv.close()
+    print(f"run folder: {run_dir}")
+    return run_dir
 
-    # ---- the loop ------------------------------------------------------------------------
-    step = model.num_timesteps
+
+def train_loop(
+    model: Any,
+    learner: Learner,
+    config: TrainConfig,
+    run_dir: Path,
+    venv: Any,
+    snapshots: list[str],
+    fresh: bool,
+) -> tuple[int, str, float]:
+    """Learner iterations up to ``total_steps``, then the final checkpoint;
+    returns (step, that checkpoint, seconds spent learning)."""
+    episodes = EpisodeResults()
+    step = steps_at_start = model.num_timesteps
     if not config.opponents.pool and not snapshots:
         # Pure self-play starts against the untrained learner.
         snapshots.append(save_snapshot(model, learner, config, run_dir, step, venv))
-    if state is None and config.eval.every:
+    if fresh and config.eval.every:
         print(evaluate_and_log(model, learner, config, run_dir, step))  # where we start from
+        model.logger.dump(step)
     start_segment(model, venv, config.seed, step)
     bar = tqdm(
         total=config.total_steps,
@@ -113,7 +199,7 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
         disable=None if config.progress_bar else True,  # None: on a terminal only
         dynamic_ncols=True,
     )
-    train_seconds, steps_at_start = 0.0, step
+    train_seconds = 0.0
     try:
         while step < config.total_steps:
             started = time.perf_counter()
@@ -128,13 +214,13 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
                 snapshots.append(save_snapshot(model, learner, config, run_dir, step, venv))
             if crossed(previous, step, config.eval.every) and step < config.total_steps:
                 bar.write(evaluate_and_log(model, learner, config, run_dir, step))
+            model.logger.dump(step)  # before the checkpoint: it records the logs' lengths
             if (
                 crossed(previous, step, config.output.checkpoint_every)
                 and step < config.total_steps
             ):
-                save_checkpoint(model, learner, config, run_dir, step, snapshots, finished=False)
+                save_checkpoint(model, learner, config, run_dir, step, snapshots, "training")
                 start_segment(model, venv, config.seed, step)
-            model.logger.dump(step)
     except KeyboardInterrupt:
         bar.close()
         print(
@@ -143,24 +229,31 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
         )
         raise
     bar.close()
-    venv.close()
+    checkpoint = save_checkpoint(model, learner, config, run_dir, step, snapshots, "final")
+    return step, checkpoint, train_seconds
 
-    # ---- the end: final policy, evaluation, tournament, plot ------------------------------
-    save_checkpoint(model, learner, config, run_dir, step, snapshots, finished=True)
+
+def finish_run(
+    model: Any,
+    learner: Learner,
+    config: TrainConfig,
+    run_dir: Path,
+    step: int,
+    checkpoint: str,
+    snapshots: list[str],
+) -> None:
+    """The end of a run: the final policy, its evaluation, the tournament and the
+    plot, then ``state.json`` says ``done``. Killed on the way, ``--resume`` does
+    all of it again from the final checkpoint (the logs rolled back to it)."""
     save_policy(model, learner, config, run_dir / "final.zip", step)
     print(evaluate_and_log(model, learner, config, run_dir, step))
     model.logger.dump(step)
-    if train_seconds > 0:
-        speed = (step - steps_at_start) / train_seconds
-        update_run_info(run_dir, steps_per_second=round(speed, 1), final_step=step)
-        print(f"trained {step - steps_at_start} steps at {speed:.0f} steps/s")
     if config.eval.tournament_games:
         print(final_tournament(model, learner, config, run_dir, step).to_markdown())
     from .plot import plot_run
 
     print(f"learning curves: {plot_run(run_dir)}")
-    print(f"run folder: {run_dir}")
-    return run_dir
+    write_state(run_dir, RunState(step, checkpoint, "done", list(snapshots), log_lengths(run_dir)))
 
 
 def final_tournament(
@@ -187,6 +280,57 @@ def final_tournament(
     return result
 
 
+# ---- resuming --------------------------------------------------------------------------
+
+
+@dataclass
+class ResumePoint:
+    """Everything a run resumes from, read and checked, not yet applied."""
+
+    state: RunState
+    learner_state: Any
+    generators: Any
+
+
+def read_resume_point(run_dir: Path, config: TrainConfig) -> ResumePoint:
+    """``state.json``, its checkpoint (every member, weights-only) and its snapshots,
+    all checked against the run's config before anything is applied or written."""
+    state = read_state(run_dir)
+    read_run_info(run_dir)  # a damaged run.json fails now, not after the logs are cut
+    path = run_dir / state.checkpoint
+    with CheckpointArchive(path) as archive:
+        missing = sorted(RESUMABLE_MEMBERS - archive.names())
+        if missing:
+            raise CheckpointError(f"{path} is not resumable: it has no {', '.join(missing)}")
+        meta, learner = read_meta_and_learner(archive)
+        check_checkpoint_fits(path, meta, config, learner, state.step)
+        learner_state = learner.read_state(archive, meta)
+        generators = decode_generators(archive.json(GENERATORS_MEMBER))
+    for snapshot in state.snapshots:
+        load_policy(run_dir / snapshot, env_id=config.env.id, env_options=config.env.options)
+    return ResumePoint(state, learner_state, generators)
+
+
+def check_checkpoint_fits(
+    path: Path, meta: CheckpointMeta, config: TrainConfig, learner: Learner, step: int
+) -> None:
+    """The checkpoint was written by this run: same env, shapes, learner, network, step."""
+    wanted = meta_for(config, learner, step)
+    for key in ("env_id", "env_options", "observation_size", "num_actions", "algo", "network"):
+        if as_json(getattr(meta, key)) != as_json(getattr(wanted, key)):
+            raise RunError(
+                f"{path} has {key} = {getattr(meta, key)!r:.200}, but the run's config asks "
+                f"for {getattr(wanted, key)!r:.200}; a resumed run keeps its env and network"
+            )
+    if meta.steps != step:
+        raise RunError(f"{path} is of step {meta.steps}, but state.json says step {step}")
+
+
+def as_json(value: Any) -> Any:
+    """``value`` as it reads back from JSON (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
 def train_from_file(path: str | Path, overrides: list[str] | None = None) -> Path:
     """``flockgym train CONFIG [--set key=value ...]``."""
     config = load_config(path, overrides)
@@ -205,7 +349,7 @@ def resume_run(run_dir: str | Path, overrides: list[str] | None = None) -> Path:
         )
     config = load_config(run_dir / "config.yaml", overrides)
     state = read_state(run_dir)
-    if state.finished and state.step >= config.total_steps:
+    if state.phase == "done" and state.step >= config.total_steps:
         raise RunError(
             f"{run_dir} finished at step {state.step}; to train on, raise total_steps "
             f"(--set total_steps=...)"
@@ -341,14 +485,15 @@ def save_policy(
     step: int,
     resumable: bool = False,
 ) -> Path:
-    """A zip with ``flockgym.json``, loadable by ``load_policy``: the policy network
-    alone (small), or the learner's whole state for ``--resume``."""
+    """A checkpoint zip, loadable by ``load_policy``: the policy network alone
+    (small), or with everything ``--resume`` needs besides (optimizer, counters,
+    schedules, generator states). Written atomically."""
+    members = learner.network_members(model)
     if resumable:
-        model.save(path)
-    else:
-        learner.save_network(model, path)
-    write_meta(path, meta_for(config, learner, step))
-    return path
+        members |= learner.state_members(model)
+        members[GENERATORS_MEMBER] = json_bytes(generator_states())
+    members |= meta_member(meta_for(config, learner, step))
+    return write_checkpoint(path, members)
 
 
 def save_snapshot(
@@ -369,19 +514,12 @@ def save_checkpoint(
     run_dir: Path,
     step: int,
     snapshots: list[str],
-    finished: bool,
-) -> None:
+    phase: str,
+) -> str:
     """A resumable checkpoint, then ``state.json`` pointing at it (written last,
-    atomically: a crash in between leaves the previous checkpoint in charge)."""
+    atomically: a crash in between leaves the previous checkpoint in charge);
+    returns the checkpoint's path in the run folder."""
     relative = f"checkpoints/step_{step:09d}.zip"
     save_policy(model, learner, config, run_dir / relative, step, resumable=True)
-    write_state(
-        run_dir,
-        RunState(
-            step=step,
-            checkpoint=relative,
-            snapshots=list(snapshots),
-            rng=rng_states(),
-            finished=finished,
-        ),
-    )
+    write_state(run_dir, RunState(step, relative, phase, list(snapshots), log_lengths(run_dir)))
+    return relative

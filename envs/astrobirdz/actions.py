@@ -1,6 +1,6 @@
 """Action ids of Astrobirdz: one flat ``Discrete`` space in named segments.
 
-With ``n`` players the space has ``125 + n`` ids:
+With ``n`` players the space has ``135 + n`` ids:
 
 | segment | ids | meaning | string |
 | --- | --- | --- | --- |
@@ -10,6 +10,7 @@ With ``n`` players the space has ``125 + n`` ids:
 | player | 71..69+n | the player k = 1..n-1 seats to the actor's left | ``"player_2"`` |
 | choose | 70+n..123+n | choose a card to pass, discard or trade | ``"choose R4"`` |
 | decline | 124+n | decline an optional power | ``"decline"`` |
+| trick | 125+n..134+n | the trick the AstroBoard moves: this turn's 1..10 | ``"trick 2"`` |
 
 The player segment is relative to the actor (so a policy sees "my left
 neighbour" the same way from every seat, as its observation does), while its
@@ -25,6 +26,8 @@ from . import data
 
 NUM_CARDS = data.NUM_CARDS
 NUM_GUESSES = data.MAX_HAND + 1
+NUM_TRICKS = data.MAX_HAND
+"""Tricks a turn can have: the AstroBoard's trick choice names one of them."""
 PLAY_OFFSET = 0
 GUESS_OFFSET = PLAY_OFFSET + NUM_CARDS  # 54
 TRUMP_OFFSET = GUESS_OFFSET + NUM_GUESSES  # 65
@@ -36,10 +39,12 @@ class ActionLayout:
     """Offsets of the segments for ``num_players`` seats.
 
     >>> layout = ActionLayout(4)
-    >>> layout.size, layout.choose_offset, layout.decline
-    (129, 74, 128)
+    >>> layout.size, layout.choose_offset, layout.decline, layout.trick_offset
+    (139, 74, 128, 129)
     >>> layout.to_string(3, 71), layout.to_string(0, 58), layout.to_string(0, 74 + 12)
     ('player_0', 'guess 4', 'choose O4')
+    >>> layout.to_string(0, 130), layout.from_string(0, "trick 2")
+    ('trick 2', 130)
     """
 
     num_players: int
@@ -53,8 +58,12 @@ class ActionLayout:
         return self.choose_offset + NUM_CARDS
 
     @property
-    def size(self) -> int:
+    def trick_offset(self) -> int:
         return self.decline + 1
+
+    @property
+    def size(self) -> int:
+        return self.trick_offset + NUM_TRICKS
 
     def play(self, card: int) -> int:
         return PLAY_OFFSET + card
@@ -79,6 +88,10 @@ class ActionLayout:
     def choose(self, card: int) -> int:
         return self.choose_offset + card
 
+    def trick(self, index: int) -> int:
+        """Id naming this turn's finished trick ``index`` (0-based; string ``trick index+1``)."""
+        return self.trick_offset + index
+
     def to_string(self, actor: int, action: int) -> str:
         """Readable name of ``action`` taken by seat ``actor``."""
         if not 0 <= action < self.size:
@@ -93,7 +106,9 @@ class ActionLayout:
             return f"player_{self.target(actor, action)}"
         if action < self.decline:
             return f"choose {data.card_text(action - self.choose_offset)}"
-        return "decline"
+        if action == self.decline:
+            return "decline"
+        return f"trick {action - self.trick_offset + 1}"
 
     def from_string(self, actor: int, text: str) -> int:
         """Inverse of :meth:`to_string`; the error names every accepted form."""
@@ -111,7 +126,8 @@ class ActionLayout:
                 f"cannot read action {text!r}; write a card to play ('R4'), 'guess 3' "
                 f"(0..{data.MAX_HAND}), 'trump P' (R O Y G B P), another player "
                 f"('player_2', 0..{self.num_players - 1}), 'choose R4' (a card to pass, "
-                f"discard or trade) or 'decline'"
+                f"discard or trade), 'decline' or 'trick 2' (1..{NUM_TRICKS}, a trick the "
+                f"AstroBoard moves)"
             ) from None
 
     def _parse(self, actor: int, cleaned: str) -> int:
@@ -124,6 +140,8 @@ class ActionLayout:
             return self.trump(data.COLOURS.index(rest.upper()))
         if verb == "choose":
             return self.choose(data.parse_card(rest))
+        if verb == "trick" and rest.isdigit() and 1 <= int(rest) <= NUM_TRICKS:
+            return self.trick(int(rest) - 1)
         if cleaned.startswith("player_") and cleaned[7:].isdigit():
             seat = int(cleaned[7:])
             if 0 <= seat < self.num_players and seat != actor:

@@ -18,8 +18,10 @@ It plays the way a decent casual player does:
 * **Powers used sensibly.** It names the trump colour it is strongest in,
   discards and passes its weakest cards (keeping trump), picks the tied card
   to pass that is not trump, lets Surfette trade away cards below 4, peeks at
-  the next player to guess, and uses the AstroBoard whenever it can (with the
-  partner who has the fewest points).
+  the next player to guess, and uses the AstroBoard whenever it can: giving,
+  to the partner with the fewest points, the trick worth the fewest card points
+  under the turn's rule; taking, the trick worth the most (from the partner
+  who holds it).
 
 It reads only its own seat's ``view`` and the action mask.
 """
@@ -34,8 +36,8 @@ from ..core.bots import legal_from_mask
 from ..core.rng import make_rng
 from . import data
 from .actions import ActionLayout
-from .data import NO_RULE, RULE_CARDS, Effect, colour_of, number_of, parse_card
-from .rules import card_value, trick_winner
+from .data import NO_RULE, Effect, colour_of, number_of, parse_card
+from .rules import card_points, card_value, trick_winner
 
 TRUMP_WIN = {9: 0.95, 8: 0.85, 7: 0.7, 6: 0.55, 5: 0.45, 4: 0.35}
 """Chance that a trump card of this value takes a trick (4 players)."""
@@ -47,9 +49,13 @@ SURFETTE_TRADE_BELOW = 4
 
 
 def effect_of(view: dict[str, Any]) -> Effect:
-    """The rule in force, from the rule card named in the view."""
+    """The rule in force, from the rule card named in the view and the game's
+    reading of Green 7."""
     card = view["trump_rule"]["card"]
-    return NO_RULE.effect if card == NO_RULE.card else RULE_CARDS[parse_card(card)].effect
+    if card == NO_RULE.card:
+        return NO_RULE.effect
+    never_beaten = view["game_options"]["green_7"] == "never_beaten_by_trump"
+    return data.rule_cards(never_beaten)[parse_card(card)].effect
 
 
 def is_trumpish(card: int, trump: int, effect: Effect) -> bool:
@@ -117,6 +123,11 @@ def lead_win_chance(
     return (1.0 - beaten) ** opponents
 
 
+def trick_points(trick: dict[str, Any], trump: int, effect: Effect) -> int:
+    """Card points of a finished trick of the view under the turn's rule."""
+    return card_points([parse_card(c["card"]) for c in trick["cards"]], trump, effect)
+
+
 def strength(card: int, trump: int, effect: Effect) -> float:
     """Ordering key: how strong a card is in this turn (trumps above the rest)."""
     return card_value(card, effect) + (20.0 if is_trumpish(card, trump, effect) else 0.0)
@@ -162,7 +173,9 @@ class AstrobirdzHeuristicBot:
             weak = self._weak_cards(hand, trump, effect)
             return layout.player(seat, (seat + 1) % n) if weak else layout.decline
         if phase == "astroboard":
-            return self._astroboard(view, layout, seat, legal)
+            return self._astroboard(view, layout, seat, legal, trump, effect)
+        if phase == "astroboard_trick":
+            return self._astroboard_trick(view, layout, legal, trump, effect)
         return None
 
     # -- guessing --
@@ -225,15 +238,48 @@ class AstrobirdzHeuristicBot:
         return layout.choose(min(candidates, key=lambda c: strength(c, trump, effect)))
 
     def _astroboard(
-        self, view: dict[str, Any], layout: ActionLayout, seat: int, legal: set[int]
+        self,
+        view: dict[str, Any],
+        layout: ActionLayout,
+        seat: int,
+        legal: set[int],
+        trump: int,
+        effect: Effect,
     ) -> int | None:
-        """Always use the board; with the partner who has the fewest points."""
+        """Always use the board. Giving: to the partner with the fewest points.
+        Taking: from the partner holding the trick worth most to it (then the
+        fewest points)."""
         n = len(view["scores"])
         partners = [s for s in range(n) if s != seat and layout.player(seat, s) in legal]
         if not partners:
             return layout.decline
-        best = min(partners, key=lambda s: view["scores"][f"player_{s}"])
-        return layout.player(seat, best)
+        me = view["agent"]
+        taking = (view["guesses"][me] or 0) > view["tricks_won"][me]
+
+        def worth(partner: int) -> tuple[int, float]:
+            agent = f"player_{partner}"
+            best = 0
+            if taking:
+                held = [t for t in view["tricks"] if t["held_by"] == agent]
+                best = max((trick_points(t, trump, effect) for t in held), default=0)
+            return best, -view["scores"][agent]
+
+        return layout.player(seat, max(partners, key=worth))
+
+    def _astroboard_trick(
+        self, view: dict[str, Any], layout: ActionLayout, legal: set[int], trump: int,
+        effect: Effect,
+    ) -> int | None:  # fmt: skip
+        """The trick best for the holder under the turn's card-point rule: the
+        most points when it takes, the fewest when it gives (ties: the earliest)."""
+        me = view["agent"]
+        choices = [t for t in view["tricks"] if layout.trick(t["number"] - 1) in legal]
+        if not choices:
+            return None
+        giving = choices[0]["held_by"] == me
+        sign = -1 if giving else 1
+        best = max(choices, key=lambda t: (sign * trick_points(t, trump, effect), -t["number"]))
+        return layout.trick(best["number"] - 1)
 
     # -- playing --
 

@@ -10,7 +10,8 @@ is a new row, not new code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 
 # ---- the deck -----------------------------------------------------------------
 
@@ -122,6 +123,10 @@ ASTROBOARD_BONUS_POINTS = 5
 TURBO_BONUS_POINTS = 5
 MISS_PENALTY_PER_TRICK = 1
 
+MAX_SCORE = 1_000_000
+"""Largest running score a scenario or a saved state may hold: far above what
+any game reaches (a few hundred points), and small enough for every float."""
+
 
 # ---- trump rule cards -----------------------------------------------------------
 
@@ -142,6 +147,9 @@ class Effect:
     """Number cards that count as another value this turn, e.g. ``((1, 10),)``."""
     protected: frozenset[int] = frozenset()
     """Numbers not beaten by lower trump-colour cards: they count as trump cards."""
+    protected_beat_trump: bool = False
+    """Protected numbers are beaten by no trump card at all: they rank above every
+    other card (Green 7 read by its printed example; option ``green_7``)."""
     eights_beat_nines: bool = False
     extra_draws: int = 0
     replace_numbers: frozenset[int] = frozenset()
@@ -292,6 +300,26 @@ RULE_CARDS: tuple[RuleCard, ...] = (
     RuleCard("P9", "Pink Surfette #9", NINES_TEXT, _nines()),
 )  # fmt: skip
 """The 54 trump rule cards, in deck order (index = card id)."""
+
+GREEN_7 = card_id(GREEN, 7)
+
+
+@cache
+def rule_cards(green_7_never_beaten: bool) -> tuple[RuleCard, ...]:
+    """The 54 rule cards as a game enforces them: Green 7's 4s and 5s are either
+    beaten by a higher trump (its last sentence; :data:`RULE_CARDS`) or by no
+    trump card (its printed example)."""
+    if not green_7_never_beaten:
+        return RULE_CARDS
+    seven = RULE_CARDS[GREEN_7]
+    example = RuleCard(
+        seven.card,
+        seven.title,
+        seven.text,
+        replace(seven.effect, protected_beat_trump=True),
+    )
+    return (*RULE_CARDS[:GREEN_7], example, *RULE_CARDS[GREEN_7 + 1 :])
+
 
 NO_RULE = RuleCard("-", "no rule", "Trump rules are off: play all tricks normally.", Effect())
 """The rule of every turn with ``trump_rules=False``."""

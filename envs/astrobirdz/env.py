@@ -4,8 +4,8 @@
 | --- | --- |
 | Import | ``from flockgym.envs import astrobirdz_v0`` |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 (default 4) |
-| Actions | ``Discrete(125 + n)`` |
-| Observation | ``Box(0, 1, (254 + 131n + n^2,), float32)`` + ``action_mask`` ``(125 + n,)`` int8 |
+| Actions | ``Discrete(135 + n)`` |
+| Observation | ``Box(0, 1, (795 + 142n + n^2,), float32)`` + ``action_mask`` ``(135 + n,)`` int8 |
 | Parallel | ``astrobirdz_v0.parallel_env()``: PettingZoo's turn-based AEC-to-parallel conversion |
 
 Each turn (2p 5 turns, 3p 5, 4p 6, 5p 7, 6p 8; turn t deals t cards) every
@@ -40,11 +40,15 @@ Options
   is also the highest guess of the turn.
 - ``highest_bonus_ties`` (``"one"``): tied candidates for that bonus, one gets
   it (fewest points, then highest Berzerkerbird); ``"all"``: each does.
+- ``green_7`` (``"beaten_by_higher_trump"``): under Green Turbo #7 a 4 or 5
+  of any colour counts as a trump card of its value, so a higher trump beats
+  it (the card's last sentence); ``"never_beaten_by_trump"``: no trump card
+  beats it (the card's printed example, a yellow 5 not beaten by a red 7).
 
 Scenarios: ``reset(options=...)`` keys ``hands`` ({agent: cards}, the Step 2
 deal of the starting turn, e.g. ``{"player_0": ["R4", "B9"]}``), ``trump`` (the
 turned-up card, ``"R3"``), ``berzerkers`` ({agent: 1-6 or a name}), ``turn``
-(start at turn t) and ``scores`` ({agent: running score}). The rest is dealt
+(start at turn t) and ``scores`` ({agent: running score 0..1000000}). The rest is dealt
 from the seeded shuffle; later turns are dealt normally.
 
 Actions
@@ -57,12 +61,16 @@ Actions
 | player | 71..69+n | the player k = 1..n-1 seats to the left | ``"player_2"`` |
 | choose | 70+n..123+n | choose a card to discard, pass or trade | ``"choose R4"`` |
 | decline | 124+n | decline an optional power | ``"decline"`` |
+| trick | 125+n..134+n | the trick the AstroBoard moves: this turn's 1..10 | ``"trick 2"`` |
 
 Colours are R O Y G B P (red, orange, yellow, green, blue, pink), numbers 1-9.
 A player action names another player relative to the actor (Nitro's peek,
 Surfette's partner, the AstroBoard partner); its string is the absolute agent
 id. ``decline`` refuses Surfette's trade or the AstroBoard power; after
-Surfette has chosen one card it means "trade only that one".
+Surfette has chosen one card it means "trade only that one". The AstroBoard
+power takes two steps: the holder names the partner (or declines), then the
+trick that moves, numbered in play order this turn; only the tricks the giver
+holds are legal (the partner's when the holder takes, its own when it gives).
 
 Action mask: exact (1 for every legal action, from the rules engine's
 ``legal_actions``); all zeros for an agent not to act.
@@ -74,20 +82,22 @@ left neighbour, and so on. All entries lie in [0, 1].
 
 | field | size | encoding |
 | --- | --- | --- |
-| phase | 10 | one-hot phase (order below); all zero once over |
+| phase | 11 | one-hot phase (order below); all zero once over |
 | turn | 8 | one-hot turn number 1..8 |
-| hand_size | 1 | tricks this turn / 10 |
+| hand_size | 1 | tricks this turn / the largest hand of the configuration (see below) |
 | trump_card | 54 | one-hot: the turned-up card (its rule holds) |
 | trump_colour | 6 | one-hot: the turn's trump colour (zero while chosen) |
 | trick_trump | 6 | one-hot: this trick's trump (after a 2, 3 or 5 changes it) |
 | led_colour | 6 | one-hot: the colour led in the current trick |
 | trick | n(54+n) | per position in play order: card (54) + who (n, per seat) |
 | played | 54 | cards of this turn's finished tricks |
+| tricks | 10(54+n) | per finished trick, in play order: cards (54) + holder (n, per seat) |
 | guesses | 11n | per seat: one-hot guess 0..10 (zero: not yet) |
-| tricks_won | n | per seat: tricks held / 10 |
+| tricks_won | n | per seat: tricks held / the largest hand of the configuration |
 | scores | n | per seat: running score / 500, capped at 1 |
 | berzerkerbirdz | 6n | per seat: one-hot Berzerkerbird 1..6 (zero: none) |
 | astroboard | n | per seat: 1 for the AstroBoard holder |
+| astroboard_partner | n | per seat: 1 for the partner the holder chose (while it picks the trick) |
 | dealer | n | per seat: 1 for the dealer |
 | peeked | n | per seat: 1 for the player whose hand Nitro looked at |
 | surfette_partner | n | per seat: 1 for Surfette's trade partner |
@@ -97,10 +107,21 @@ left neighbour, and so on. All entries lie in [0, 1].
 | known | 54(n-1) | per other player: cards known in its hand (see below) |
 | discarded | 54 | own cards discarded this turn (and still out of play) |
 
+Every entry lies in [0, 1]: counts are divided by their real maximum for the
+configuration. The largest hand is the last turn's cards plus the most extra
+cards a rule card can deal with the deck that is left (2 players 8, 3 players
+8, 4 players 9, 5 players 10, 6 players 8; without rule cards, the number of
+turns); running scores are divided by 500 and capped at 1.
+
 Phases: choose_trump, discard, pass_right, pass_left, surfette_partner,
-surfette_cards, nitro_peek, guess, play, astroboard. ``known`` holds, for each
-other player (left neighbour first), the cards the observer saw in its hand
-(Nitro's peek) or gave it this turn, and that have not been played since.
+surfette_cards, nitro_peek, guess, play, astroboard, astroboard_trick.
+``known`` holds, for each
+other player (left neighbour first), the cards the observer can tell are in
+its hand: seen there (Nitro's peek) or given to it this turn, and neither
+played nor possibly taken away since. When Surfette draws at random from a
+hand, or a player passes cards face down, an onlooker no longer knows which of
+the cards it knew there are left, so they leave its ``known`` row, unless the
+whole hand moved: then they are all known in the receiver's hand (ruling 31).
 
 Nothing hidden leaks: another player's cards appear only in Nitro's ``known``
 row after his peek, or as the cards the observer itself passed or traded;
@@ -110,11 +131,25 @@ Rewards: option ``reward`` = ``win`` (default, at game end), ``score`` (each
 turn's points as they are scored) or ``rank``; game points are
 ``env.unwrapped.scores``.
 
-Version history: v0, first release.
+Game length and saved states: ``max_steps`` defaults to 10,000 applied
+actions, far above the longest game any option mix allows (about 800 steps),
+so the cap never cuts a real game. ``load_state_dict`` checks every field of
+the game section against the rules before anything changes
+(``flockgym.envs.astrobirdz.rules.validate_state_dict``: each of the 54 cards
+in exactly one place, hand sizes for the turn and phase, whose turn it is, the
+guesses, the tricks and who won them, the Berzerkerbirdz and the dealer, the
+AstroBoard, pending choices, scores 0..1,000,000) and names the first wrong
+field (``game.hands[2]: ...``); a refused dict leaves the env as it was.
+
+Version history: v0, first release. Within v0 (no published checkpoint):
+the AstroBoard's trick choice (action segment ``trick``, observation fields
+``tricks`` and ``astroboard_partner``, phase ``astroboard_trick``), option
+``green_7``.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any, ClassVar
 
@@ -122,15 +157,17 @@ import numpy as np
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..core.aec import FlockAECEnv
-from ..core.errors import OptionError
+from ..core.errors import OptionError, StateDictError
 from ..core.options import Option, scenario_seat, warn_unknown_reset_options
 from ..core.wrappers import FlockOrderEnforcingWrapper
 from . import data
 from .actions import ActionLayout
+from .data import MAX_SCORE
 from .observer import AstrobirdzObserver, observation_size
 from .rules import (
     BONUS_TIE_MODES,
     CHOICE_PHASES,
+    GREEN_7_READINGS,
     HIGHEST_BONUS_MODES,
     PHASE_NAMES,
     AstrobirdzConfig,
@@ -141,11 +178,19 @@ from .rules import (
 
 
 def _ages_ok(value: Any) -> bool:
+    """None, or a list of finite numbers >= 0 (NaN and infinity are no age)."""
     if value is None:
         return True
     return isinstance(value, (list, tuple)) and all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
+        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
+        for v in value
     )
+
+
+def _short(value: Any) -> str:
+    """``repr(value)`` cut to a readable length (a scenario may hold 10**400)."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."
 
 
 GAME_OPTIONS: tuple[Option, ...] = (
@@ -157,12 +202,15 @@ GAME_OPTIONS: tuple[Option, ...] = (
            "guesses", choices=(True, False)),
     Option("ages", None, "one age per seat, for the youngest/oldest rule cards; None: "
            "player_0 is the youngest, the last seat the oldest", check=_ages_ok,
-           allowed="None or a list of one age (number) per seat"),
+           allowed="None or a list of one finite age (a number >= 0) per seat"),
     Option("highest_bonus", "among_correct", "who may get the highest-guess bonus: the "
            "highest correct guess, or 'highest_overall': a correct guess that is also the "
            "highest guess of the turn", choices=HIGHEST_BONUS_MODES),
     Option("highest_bonus_ties", "one", "tied candidates for the highest-guess bonus: 'one' "
            "(fewest points, then highest Berzerkerbird) or 'all'", choices=BONUS_TIE_MODES),
+    Option("green_7", "beaten_by_higher_trump", "Green Turbo #7's 4s and 5s: beaten by a "
+           "higher trump card (the card's last sentence), or 'never_beaten_by_trump' (its "
+           "printed example: a red 7 does not beat a yellow 5)", choices=GREEN_7_READINGS),
 )  # fmt: skip
 
 SCENARIO_KEYS = ("hands", "trump", "berzerkers", "turn", "scores")
@@ -180,12 +228,38 @@ def config_from_options(options: dict[str, Any]) -> AstrobirdzConfig:
         ages=None if ages is None else tuple(ages),
         highest_bonus=options["highest_bonus"],
         highest_bonus_ties=options["highest_bonus_ties"],
+        green_7=options["green_7"],
     )
     try:
         config.check()
     except ValueError as err:
         raise OptionError(f"option {err}") from None
     return config
+
+
+OPTION_SAMPLES: tuple[dict[str, Any], ...] = (
+    {},
+    {"berzerkerbirdz": False, "pass_cards": True, "highest_bonus": "highest_overall"},
+    {"trump_rules": False, "highest_bonus_ties": "all"},
+    {"pass_cards": True, "green_7": "never_beaten_by_trump", "highest_bonus_ties": "all"},
+    {"berzerkerbirdz": False, "trump_rules": False, "pass_cards": True,
+     "highest_bonus": "highest_overall", "highest_bonus_ties": "all",
+     "green_7": "never_beaten_by_trump"},
+)  # fmt: skip
+"""Every value of every game option but ``ages``, which is one number per seat
+and so cannot be shared by every player count (see :func:`ages_sample`)."""
+
+
+def ages_sample(num_players: int) -> list[int]:
+    """An ``ages`` value for ``num_players`` seats whose youngest (the last
+    seat) and oldest (the one before it) are not the default seats."""
+    return [20 + 10 * ((seat + 1) % num_players) for seat in range(num_players)]
+
+
+DEFAULT_MAX_STEPS = 10_000
+"""The step cap's default: no game can take more than about 800 steps (8 turns
+of at most 10 tricks, 6 seats, every power and pass), the longest random game
+seen in 2,400 played about 440."""
 
 
 def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict[str, Any]:
@@ -196,11 +270,15 @@ def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict
     def seat_of(agent: Any) -> int:
         return scenario_seat(agent, n)
 
-    def card_of(text: Any) -> int:
+    def card_of(text: Any, where: str) -> int:
+        if not isinstance(text, str):
+            raise OptionError(
+                f"reset option {where} must be a card string such as 'R4', got {_short(text)}"
+            )
         try:
             return data.parse_card(text)
         except ValueError as err:
-            raise OptionError(str(err)) from None
+            raise OptionError(f"reset option {where}: {err}") from None
 
     def bird_of(value: Any) -> int:
         if isinstance(value, str) and value.lower() in BIRD_NAMES:
@@ -208,11 +286,14 @@ def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict
         if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6:
             return value
         names = ", ".join(b.name for b in data.BERZERKERBIRDZ)
-        raise OptionError(f"Berzerkerbird {value!r} is not one of 1-6 or {names}")
+        raise OptionError(f"reset option berzerkers: {_short(value)} is not one of 1-6 or {names}")
 
-    def points_of(value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise OptionError(f"scores must be whole numbers >= 0, got {value!r}")
+    def points_of(agent: Any, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SCORE:
+            raise OptionError(
+                f"reset option scores[{agent!r}] must be a whole number 0..{MAX_SCORE}, "
+                f"got {_short(value)}"
+            )
         return value
 
     def mapping(key: str) -> dict[Any, Any]:
@@ -220,7 +301,7 @@ def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict
         if not isinstance(value, dict):
             raise OptionError(
                 f"reset option {key!r} must be a dict keyed by agent, e.g. "
-                f"{{'player_0': ...}}, got {value!r}"
+                f"{{'player_0': ...}}, got {_short(value)}"
             )
         return value
 
@@ -228,9 +309,9 @@ def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict
         if not isinstance(texts, (list, tuple)):
             raise OptionError(
                 f"reset option hands[{agent!r}] must be a list of card strings such as "
-                f"['R4', 'B9'], got {texts!r}"
+                f"['R4', 'B9'], got {_short(texts)}"
             )
-        return [card_of(c) for c in texts]
+        return [card_of(c, f"hands[{agent!r}][{i}]") for i, c in enumerate(texts)]
 
     hands = {seat_of(a): hand_of(a, cs) for a, cs in mapping("hands").items()}
     berzerkers = {seat_of(a): bird_of(b) for a, b in mapping("berzerkers").items()}
@@ -238,14 +319,16 @@ def scenario_to_rules(options: dict[str, Any], config: AstrobirdzConfig) -> dict
         raise OptionError("reset option 'berzerkers' needs berzerkerbirdz=True")
     turn = options.get("turn", 1)
     if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= config.turns:
-        raise OptionError(f"reset option turn={turn!r} is not allowed; allowed: 1..{config.turns}")
+        raise OptionError(
+            f"reset option turn={_short(turn)} is not allowed; allowed: 1..{config.turns}"
+        )
     trump = options.get("trump")
     return {
         "hands": hands,
-        "trump": None if trump is None else card_of(trump),
+        "trump": None if trump is None else card_of(trump, "trump"),
         "berzerkers": berzerkers,
         "turn": turn,
-        "scores": {seat_of(a): points_of(p) for a, p in mapping("scores").items()},
+        "scores": {seat_of(a): points_of(a, p) for a, p in mapping("scores").items()},
     }
 
 
@@ -270,7 +353,9 @@ class raw_env(FlockAECEnv):
     env_id: ClassVar[str] = "astrobirdz_v0"
     player_counts: ClassVar[tuple[int, ...]] = tuple(sorted(data.TURNS))
     default_players: ClassVar[int] = 4
+    default_max_steps: ClassVar[int] = DEFAULT_MAX_STEPS
     game_options: ClassVar[tuple[Option, ...]] = GAME_OPTIONS
+    option_samples: ClassVar[tuple[dict[str, Any], ...]] = OPTION_SAMPLES
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
         "name": "astrobirdz_v0",
@@ -279,11 +364,15 @@ class raw_env(FlockAECEnv):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
+        self.layout = ActionLayout(self.num_players)
+        self.observer = AstrobirdzObserver(self.num_players)
+
+    def _check_option_combination(self) -> None:
+        """``ages`` must give one age per seat of ``num_players``; the rules
+        config is built (and kept) here, once every option passed alone."""
         if self.options["ages"] is not None:
             self.options["ages"] = list(self.options["ages"])
         self.config = config_from_options(self.options)
-        self.layout = ActionLayout(self.num_players)
-        self.observer = AstrobirdzObserver(self.num_players)
 
     @property
     def astrobirdz(self) -> AstrobirdzGame:
@@ -308,8 +397,9 @@ class raw_env(FlockAECEnv):
     def _game_from_dict(self, data_: dict[str, Any]) -> AstrobirdzGame:
         game = AstrobirdzGame.from_dict(data_)
         if game.config != self.config:
-            raise OptionError(
-                f"saved Astrobirdz config {game.config} differs from this env's {self.config}"
+            raise StateDictError(
+                f"game.config: {game.config.to_dict()} differs from this env's "
+                f"{self.config.to_dict()}; create the env with the saved options to load it"
             )
         game.record_events = True
         return game
@@ -357,6 +447,7 @@ class raw_env(FlockAECEnv):
             "hand_size": game.hand_size,
             "trump_card": data.card_text(game.trump_card),
             "trump_rule": {"card": rule.card, "title": rule.title, "text": rule.text},
+            "game_options": self.config.to_dict(),
             "trump_colour": data.COLOURS[game.trump] if game.trump >= 0 else None,
             "trick": [
                 {"player": agents[s], "card": data.card_text(c)}
@@ -369,15 +460,30 @@ class raw_env(FlockAECEnv):
                 for s, c in zip(game.previous_order, game.previous_trick, strict=True)
             ],
             "trick_winners": [agents[s] for s in game.trick_winners],
+            "tricks": [
+                {
+                    "number": index + 1,
+                    "cards": [
+                        {"player": agents[s], "card": data.card_text(c)}
+                        for s, c in zip(order, cards, strict=True)
+                    ],
+                    "won_by": agents[game.trick_winners[index]],
+                    "held_by": agents[game.holders[index]],
+                }
+                for index, (cards, order) in enumerate(
+                    zip(game.finished, game.finished_orders, strict=True)
+                )
+            ],
             "played_this_turn": data_cards(game.played),
             "guess_order": [agents[s] for s in game.guess_order],
             "guesses": {
                 a: (g if g >= 0 else None) for a, g in zip(agents, game.guesses, strict=True)
             },
-            "tricks_won": {a: len(w) for a, w in zip(agents, game.won, strict=True)},
+            "tricks_won": {a: game.tricks_won(s) for s, a in enumerate(agents)},
             "scores": dict(zip(agents, game.scores_, strict=True)),
             "berzerkerbirdz": {a: bird_name(b) for a, b in zip(agents, game.birds, strict=True)},
             "astroboard": who(game.astroboard),
+            "astroboard_partner": who(game.astro_partner),
             "peeked": peeked,
             "known_cards": {
                 agents[s]: data_cards(game.known[seat][s])
@@ -392,7 +498,11 @@ class raw_env(FlockAECEnv):
             else {"partner": agents[game.partner], "cards": game.traded},
             "astroboard_transfer": None
             if not game.transfer
-            else {"from": agents[game.transfer[0]], "to": agents[game.transfer[1]]},
+            else {
+                "from": agents[game.transfer[0]],
+                "to": agents[game.transfer[1]],
+                "trick": game.transfer[2] + 1,
+            },
             "last_turn": None
             if game.last_turn is None
             else {a: item.to_dict() for a, item in zip(agents, game.last_turn, strict=True)},
@@ -449,7 +559,7 @@ def env(**options: Any) -> Any:
     Options (all keyword): ``num_players`` (2-6, default 4), ``reward``,
     ``illegal_action``, ``render_mode``, and the game options of
     ``docs/rules/astrobirdz.md`` (``berzerkerbirdz``, ``trump_rules``,
-    ``pass_cards``, ``ages``, ``highest_bonus``, ``highest_bonus_ties``).
+    ``pass_cards``, ``ages``, ``highest_bonus``, ``highest_bonus_ties``, ``green_7``).
     """
     return FlockOrderEnforcingWrapper(raw_env(**options))
 

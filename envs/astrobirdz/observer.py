@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import data
+from .actions import NUM_TRICKS
 from .rules import (
     EV_ASTRO,
     EV_CHOOSE,
@@ -48,8 +49,10 @@ class Field:
 
     * ``pub``: the same for every observer;
     * ``seat``: one block of ``width`` per seat, shown from the observer's seat;
-    * ``trick``: one slot per card of the current trick in play order, each a
-      card one-hot (54) and who played it (n, from the observer's seat);
+    * ``trick``: slots of a card one-hot (54) and a seat (n, from the
+      observer's seat): the current trick (a slot per card in play order: who
+      played it) or this turn's finished tricks (a slot per trick: its cards
+      and who holds it);
     * ``priv``: the observer's own;
     * ``priv_seat``: the observer's own, one block per other player (n-1),
       from its left neighbour on.
@@ -66,9 +69,9 @@ def field_table(n: int) -> list[Field]:
     return [
         Field("phase", "pub", NUM_PHASES, "one-hot: choose_trump, discard, pass_right, "
               "pass_left, surfette_partner, surfette_cards, nitro_peek, guess, play, "
-              "astroboard (all zero once over)"),
+              "astroboard, astroboard_trick (all zero once over)"),
         Field("turn", "pub", MAX_TURNS, "one-hot turn number 1..8"),
-        Field("hand_size", "pub", 1, "tricks this turn / 10"),
+        Field("hand_size", "pub", 1, "tricks this turn / the configuration's largest hand"),
         Field("trump_card", "pub", NC, "one-hot: the turned-up card (its rule holds)"),
         Field("trump_colour", "pub", data.NUM_COLOURS,
               "one-hot: the turn's trump colour (zero while a player chooses it)"),
@@ -78,19 +81,24 @@ def field_table(n: int) -> list[Field]:
         Field("trick", "trick", n * (NC + n), "per position in play order: card one-hot "
               "(54) + who played it (n, relative)"),
         Field("played", "pub", NC, "cards of this turn's finished tricks"),
+        Field("tricks", "trick", NUM_TRICKS * (NC + n), "per finished trick of this turn, "
+              "in play order: its cards (54) + who holds it (n, relative)"),
         Field("guesses", "seat", data.MAX_HAND + 1, "one-hot guess 0..10 (zero: not yet)"),
-        Field("tricks_won", "seat", 1, "tricks held / 10"),
+        Field("tricks_won", "seat", 1, "tricks held / the configuration's largest hand"),
         Field("scores", "seat", 1, "running score / 500, capped at 1"),
         Field("berzerkerbirdz", "seat", 6, "one-hot Berzerkerbird 1..6 (zero: none)"),
         Field("astroboard", "seat", 1, "1 for the AstroBoard holder"),
+        Field("astroboard_partner", "seat", 1,
+              "1 for the partner the AstroBoard holder chose (while it picks the trick)"),
         Field("dealer", "seat", 1, "1 for the dealer"),
         Field("peeked", "seat", 1, "1 for the player whose hand Nitro looked at"),
         Field("surfette_partner", "seat", 1, "1 for Surfette's trade partner"),
         Field("traded", "pub", 1, "cards Surfette traded / 2"),
         Field("hand", "priv", NC, "own cards"),
         Field("chosen", "priv", NC, "own cards chosen so far to pass, discard or trade"),
-        Field("known", "priv_seat", NC, "per other player: cards seen in its hand "
-              "(Nitro's peek) or given to it this turn, not played since"),
+        Field("known", "priv_seat", NC, "per other player: cards the observer can tell "
+              "are in its hand (seen by Nitro's peek or given to it this turn, not played "
+              "or possibly taken since)"),
         Field("discarded", "priv", NC, "own cards discarded this turn, still out of play"),
     ]  # fmt: skip
 
@@ -143,12 +151,16 @@ class AstrobirdzObserver:
         self.hand_at = [self._priv(seat, "hand") for seat in range(n)]
         self.known_at = [self._priv(seat, "known") for seat in range(n)]
         self.trick_at = store_at["trick"]
+        self.tricks_at = store_at["tricks"]
         self.led_at = store_at["led_colour"]
         self.shown_phase = -1
         """The phase the store shows; differs from the engine's when it is stale."""
         self._trick_trump = -1
         self._change_numbers: frozenset[int] = frozenset()
         self._change_to = -1
+        self.hand_scale = float(data.MAX_HAND)
+        """Hand sizes and trick counts are shown divided by the configuration's
+        largest hand (set from the game at each rebuild)."""
 
     def _gather_index(self, seat: int) -> np.ndarray:
         n, out = self.n, []
@@ -162,7 +174,7 @@ class AstrobirdzObserver:
                     block = base + ((seat + rel) % n) * f.width
                     out += range(block, block + f.width)
             elif f.kind == "trick":
-                for slot in range(n):
+                for slot in range(f.width // (NC + n)):
                     start = base + slot * (NC + n)
                     out += range(start, start + NC)
                     out += [start + NC + (seat + rel) % n for rel in range(n)]
@@ -228,9 +240,12 @@ class AstrobirdzObserver:
             lo = self.led_at
             store[lo : lo + data.NUM_COLOURS] = 0.0
             played = at["played"]
+            slot = self.tricks_at + (len(game.finished) - 1) * self.slot
             for card in game.previous_trick:
                 store[played + card] = 1.0
-            store[at["tricks_won"] + winner] = len(game.won[winner]) / data.MAX_HAND
+                store[slot + card] = 1.0
+            store[slot + NC + winner] = 1.0
+            store[at["tricks_won"] + winner] = game.tricks_won(winner) / self.hand_scale
             self._set_trick_trump(game.trump)
         elif kind == EV_GUESS:
             _, seat, tricks = event
@@ -246,9 +261,9 @@ class AstrobirdzObserver:
             store[at["astroboard"] + event[1]] = 1.0
         elif kind == EV_PARTNER:
             store[at["surfette_partner"] + event[1]] = 1.0
-        elif kind == EV_TRADE:
+        elif kind == EV_TRADE:  # the two traders' hands, and what onlookers know
             store[at["traded"]] = game.traded / 2
-            for seat in event[1:]:
+            for seat in range(self.n):
                 self._write_private(game, seat)
 
     def _write_bits(self, base: int, mask: int) -> None:
@@ -320,6 +335,10 @@ class AstrobirdzObserver:
             slot = self.trick_at + position * self.slot
             ones += (slot + card, slot + NC + game.trick_order[position])
         ones += [at["played"] + c for c in bits(game.played)]
+        for index, cards in enumerate(game.finished):
+            slot = self.tricks_at + index * self.slot
+            ones += [slot + c for c in cards]
+            ones.append(slot + NC + game.holders[index])
         guess_width = data.MAX_HAND + 1
         for seat in range(n):
             if game.guesses[seat] >= 0:
@@ -328,14 +347,16 @@ class AstrobirdzObserver:
                 ones.append(at["berzerkerbirdz"] + seat * 6 + game.birds[seat] - 1)
             self._private_ones(game, seat, ones)
         markers = (("astroboard", game.astroboard), ("dealer", game.dealer),
-                   ("peeked", game.peeked), ("surfette_partner", game.partner))  # fmt: skip
+                   ("peeked", game.peeked), ("surfette_partner", game.partner),
+                   ("astroboard_partner", game.astro_partner))  # fmt: skip
         for name, seat in markers:
             if seat >= 0:
                 ones.append(at[name] + seat)
         store[ones] = 1.0
-        store[at["hand_size"]] = game.hand_size / data.MAX_HAND
+        self.hand_scale = float(game.config.max_hand)
+        store[at["hand_size"]] = game.hand_size / self.hand_scale
         store[at["traded"]] = game.traded / 2
         lo = at["tricks_won"]
-        store[lo : lo + n] = [len(w) / data.MAX_HAND for w in game.won]
+        store[lo : lo + n] = [game.tricks_won(s) / self.hand_scale for s in range(n)]
         lo = at["scores"]
         store[lo : lo + n] = [min(1.0, max(0, s) / SCORE_SCALE) for s in game.scores_]

@@ -31,9 +31,10 @@ reads to update observations incrementally.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -42,7 +43,7 @@ from ..core.game import NO_PLAYER, GameEngine
 from ..core.rng import make_rng, rng_from_dict, rng_to_dict
 from . import data
 from .actions import GUESS_OFFSET, PLAYER_OFFSET, TRUMP_OFFSET, ActionLayout
-from .data import NO_RULE, RULE_CARDS, Effect, RuleCard, colour_of, number_of
+from .data import NO_RULE, Effect, RuleCard, colour_of, number_of
 
 # ---- phases and events --------------------------------------------------------
 
@@ -60,12 +61,13 @@ class Phase(IntEnum):
     GUESS = 7
     PLAY = 8
     ASTROBOARD = 9
-    OVER = 10
+    ASTROBOARD_TRICK = 10
+    OVER = 11
 
 
 PHASE_NAMES = (
     "choose_trump", "discard", "pass_right", "pass_left", "surfette_partner",
-    "surfette_cards", "nitro_peek", "guess", "play", "astroboard", "over",
+    "surfette_cards", "nitro_peek", "guess", "play", "astroboard", "astroboard_trick", "over",
 )  # fmt: skip
 
 CHOICE_PHASES = (Phase.DISCARD, Phase.PASS_RIGHT, Phase.PASS_LEFT)
@@ -110,6 +112,10 @@ def mask_of(cards: list[int] | tuple[int, ...]) -> int:
 
 HIGHEST_BONUS_MODES = ("among_correct", "highest_overall")
 BONUS_TIE_MODES = ("one", "all")
+GREEN_7_READINGS = ("beaten_by_higher_trump", "never_beaten_by_trump")
+"""Green Turbo #7's 4s and 5s: beaten by a higher trump card (its last sentence;
+ruling), or by no trump card (its printed example: a red 7 does not beat a
+yellow 5)."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +137,8 @@ class AstrobirdzConfig:
     """Tied candidates for that bonus: one of them gets it (fewest points, then
     highest bird; ruling), or all of them do (only the AstroBoard holder can
     add the AstroBoard part)."""
+    green_7: str = "beaten_by_higher_trump"
+    """How Green 7 protects 4s and 5s: :data:`GREEN_7_READINGS`."""
 
     def check(self) -> None:
         """Raise ``ValueError`` naming what is allowed for an impossible parameter."""
@@ -140,13 +148,17 @@ class AstrobirdzConfig:
             )
         if self.ages is not None and len(self.ages) != self.num_players:
             raise ValueError(
-                f"ages must give one age per seat ({self.num_players} numbers), got "
-                f"{list(self.ages)}"
+                f"ages must give one age per seat ({self.num_players} numbers for "
+                f"num_players={self.num_players}), got {list(self.ages)}"
             )
         if self.highest_bonus not in HIGHEST_BONUS_MODES:
             raise ValueError(
                 f"highest_bonus={self.highest_bonus!r} is not allowed; allowed: "
                 f"{', '.join(HIGHEST_BONUS_MODES)}"
+            )
+        if self.green_7 not in GREEN_7_READINGS:
+            raise ValueError(
+                f"green_7={self.green_7!r} is not allowed; allowed: {', '.join(GREEN_7_READINGS)}"
             )
         if self.highest_bonus_ties not in BONUS_TIE_MODES:
             raise ValueError(
@@ -155,9 +167,24 @@ class AstrobirdzConfig:
             )
 
     @property
+    def rule_cards(self) -> tuple[RuleCard, ...]:
+        """The 54 rule cards as this game enforces them (Green 7's reading)."""
+        return data.rule_cards(self.green_7 == "never_beaten_by_trump")
+
+    @property
     def turns(self) -> int:
         """Turns in the game (Player Chart)."""
         return data.TURNS[self.num_players]
+
+    @property
+    def max_hand(self) -> int:
+        """The largest hand (tricks in a turn) this configuration can deal: the
+        last turn's cards plus the most extra draws the deck allows (the
+        turned-up card is never dealt); without rule cards, the last turn's."""
+        last = self.turns
+        if not self.trump_rules:
+            return last
+        return min(last + data.MAX_EXTRA_DRAWS, (data.NUM_CARDS - 1) // self.num_players)
 
     @property
     def youngest(self) -> int:
@@ -217,7 +244,8 @@ def card_rank(card: int, led: int, trump: int, effect: Effect) -> tuple[int, flo
     """How strongly ``card`` competes in a trick: (group, value, real trump).
 
     Group 2 = trump colour or protected number (counts as a trump card of its
-    value), 1 = led colour, 0 = cannot win. Value applies the rule's value
+    value), 1 = led colour, 0 = cannot win; group 3 = a protected number that no
+    trump card beats (Green 7 read by its printed example). Value applies the rule's value
     changes (1s or 4s as 10, 9s as 0); under Blue 8 every 8 ranks above 9. On
     equal value a real trump-colour card beats a protected one; a full tie goes
     to the card played first.
@@ -225,8 +253,10 @@ def card_rank(card: int, led: int, trump: int, effect: Effect) -> tuple[int, flo
     colour = colour_of(card)
     real = colour == trump
     value = card_value(card, effect)
-    if real or number_of(card) in effect.protected:
-        return 2, value, real
+    if number_of(card) in effect.protected:
+        return (3 if effect.protected_beat_trump else 2), value, real
+    if real:
+        return 2, value, True
     return (1 if colour == led else 0), value, False
 
 
@@ -354,11 +384,112 @@ def score_turn(config: AstrobirdzConfig, effect: Effect, facts: TurnFacts) -> li
     return result
 
 
+# ---- who does what, in which order (pure functions) ----------------------------
+
+
+def seat_with_bird(birds: list[int], number: int) -> int:
+    """Seat holding Berzerkerbird ``number``, or -1 if it was not dealt."""
+    return birds.index(number) if number in birds else -1
+
+
+def from_left_of(seat: int, n: int) -> list[int]:
+    """Every seat, starting on ``seat``'s left and ending with ``seat``."""
+    return [(seat + 1 + i) % n for i in range(n)]
+
+
+def guess_order_of(dealer: int, birds: list[int]) -> list[int]:
+    """From the dealer's left; Max guesses last, whatever his seat."""
+    order = from_left_of(dealer, len(birds))
+    max_seat = seat_with_bird(birds, data.MAX)
+    if max_seat >= 0:
+        order.remove(max_seat)
+        order.append(max_seat)
+    return order
+
+
+def first_leader_of(dealer: int, birds: list[int]) -> int:
+    """Zoom leads the first trick if dealt, else the player on the dealer's left."""
+    zoom = seat_with_bird(birds, data.ZOOM)
+    return zoom if zoom >= 0 else (dealer + 1) % len(birds)
+
+
+def play_order_of(leader: int, birds: list[int]) -> list[int]:
+    """Seats of a trick in play order from ``leader``: Speedster never leads
+    (the player on his left does) and always plays last."""
+    n = len(birds)
+    speedster = seat_with_bird(birds, data.SPEEDSTER)
+    if leader == speedster:
+        leader = (leader + 1) % n
+    order = [(leader + i) % n for i in range(n)]
+    if speedster >= 0:
+        order.remove(speedster)
+        order.append(speedster)
+    return order
+
+
+def astroboard_holder_of(guesses: list[int], guess_order: list[int], birds: list[int]) -> int:
+    """Highest guess; ties: Turbo if tied, else the highest Berzerkerbird
+    (without birds: the first of them to guess)."""
+    top = max(guesses)
+    tied = [s for s in guess_order if guesses[s] == top]
+    if len(tied) > 1 and any(birds):
+        turbo = [s for s in tied if birds[s] == data.TURBO]
+        return turbo[0] if turbo else max(tied, key=lambda s: birds[s])
+    return tied[0]
+
+
+def astroboard_partners_of(holder: int, guesses: list[int], tricks: list[int]) -> list[int]:
+    """Players the AstroBoard holder may use its power with: off by one trick
+    the other way (the holder itself must be off by exactly one)."""
+    short = guesses[holder] - tricks[holder]
+    if short not in (1, -1):
+        return []
+    return [s for s in range(len(guesses)) if s != holder and tricks[s] - guesses[s] == short]
+
+
 # ---- the game state -----------------------------------------------------------
 
 
 def _new_list(n: int, value: int) -> list[int]:
     return [value] * n
+
+
+def check_scenario(
+    config: AstrobirdzConfig,
+    hands: dict[int, list[int]],
+    trump: int | None,
+    berzerkers: dict[int, int],
+    turn: int,
+    scores: dict[int, int],
+) -> None:
+    """Raise ``ValueError`` for an impossible scenario, before anything is dealt
+    (a refused scenario must not draw from the generator it would continue)."""
+    if not 1 <= turn <= config.turns:
+        raise ValueError(f"turn={turn} is not allowed; allowed: 1..{config.turns}")
+    placed = [c for cards in hands.values() for c in cards]
+    if trump is not None:
+        placed.append(trump)
+    if len(set(placed)) != len(placed):
+        twice = sorted({data.card_text(c) for c in placed if placed.count(c) > 1})
+        raise ValueError(
+            f"scenario names {', '.join(twice)} twice (every card of the hands and the "
+            "trump card must differ)"
+        )
+    for seat, cards in sorted(hands.items()):
+        if len(cards) != turn:
+            raise ValueError(
+                f"scenario hand of player_{seat} has {len(cards)} cards; turn {turn} deals "
+                f"{turn} to each player"
+            )
+    birds = list(berzerkers.values())
+    if len(set(birds)) != len(birds) or not all(1 <= b <= 6 for b in birds):
+        given = ", ".join(f"player_{s}: {b}" for s, b in sorted(berzerkers.items()))
+        raise ValueError(f"scenario Berzerkerbirdz must be distinct numbers 1-6, got {given}")
+    for seat, points in sorted(scores.items()):
+        if not 0 <= points <= data.MAX_SCORE:
+            raise ValueError(
+                f"scenario score of player_{seat} must be 0..{data.MAX_SCORE}, got {points}"
+            )
 
 
 @dataclass
@@ -403,25 +534,31 @@ class AstrobirdzGame(GameEngine):
     """Cards of the current trick in play order."""
     trick_order: list[int] = field(default_factory=list)
     """Seats of the current trick in play order."""
-    previous_trick: list[int] = field(default_factory=list)
-    previous_order: list[int] = field(default_factory=list)
-    """The last finished trick of this turn (cards and seats in play order)."""
-    won: list[list[list[int]]] = field(default_factory=list)
-    """Per seat, the tricks (card lists) it holds, in the order won."""
+    finished: list[list[int]] = field(default_factory=list)
+    """This turn's finished tricks in play order, each its cards in play order;
+    trick ``k`` (0-based) is the one the action ``trick k+1`` names."""
+    finished_orders: list[list[int]] = field(default_factory=list)
+    """The seats of each finished trick, in play order."""
     trick_winners: list[int] = field(default_factory=list)
+    """Who won each finished trick in play."""
+    holders: list[int] = field(default_factory=list)
+    """Who holds each finished trick: its winner, unless the AstroBoard moved it."""
     played: int = 0
     """Bitmask of the cards of this turn's finished tricks."""
     known: list[list[int]] = field(default_factory=list)
     """``known[o][s]``: cards seat ``o`` gave seat ``s`` or saw in its hand (Nitro's
-    peek) this turn and that have not been played since."""
+    peek) this turn and can still place there: not played since, nor possibly
+    taken away by a move ``o`` did not see (see :meth:`_update_onlookers`)."""
     known_any: bool = False
     """True once any ``known`` entry was set this turn (lets plays skip the rows)."""
     discarded: list[int] = field(default_factory=list)
     """Per seat, bitmask of the cards it discarded this turn."""
     hand_size: int = 0
     """Tricks this turn (cards in each hand once the guesses start)."""
+    astro_partner: int = -1
+    """The partner the AstroBoard holder chose, while it chooses the trick (-1: none)."""
     transfer: list[int] = field(default_factory=list)
-    """The AstroBoard power used this turn: [from, to], or [] if not."""
+    """The AstroBoard power used this turn: [from, to, trick index], or [] if not."""
     last_turn: list[TurnScore] | None = None
     """Each seat's tally for the last scored turn."""
     last_trick_winners: list[int] = field(default_factory=list)
@@ -441,11 +578,20 @@ class AstrobirdzGame(GameEngine):
     @property
     def rule(self) -> RuleCard:
         """The trump rule card in force this turn."""
-        return RULE_CARDS[self.trump_card] if self.config.trump_rules else NO_RULE
+        return self.config.rule_cards[self.trump_card] if self.config.trump_rules else NO_RULE
 
     @property
     def layout(self) -> ActionLayout:
         return self._layout
+
+    @property
+    def previous_trick(self) -> list[int]:
+        """The cards of the last finished trick of this turn ([] before the first)."""
+        return self.finished[-1] if self.finished else []
+
+    @property
+    def previous_order(self) -> list[int]:
+        return self.finished_orders[-1] if self.finished_orders else []
 
     @classmethod
     def new(
@@ -463,9 +609,8 @@ class AstrobirdzGame(GameEngine):
         Berzerkerbirdz and running scores are placed first, the rest is dealt
         from the seeded shuffle. Raises ``ValueError`` for an impossible scenario."""
         config.check()
+        check_scenario(config, hands or {}, trump, berzerkers or {}, turn, scores or {})
         n = config.num_players
-        if not 1 <= turn <= config.turns:
-            raise ValueError(f"turn={turn} is not allowed; allowed: 1..{config.turns}")
         game = cls(config=config, rng=rng, turn=turn, record_events=record_events)
         game.scores_ = _new_list(n, 0)
         for seat, points in (scores or {}).items():
@@ -521,7 +666,9 @@ class AstrobirdzGame(GameEngine):
         elif phase == Phase.SURFETTE_CARDS:
             self._surfette_card(action)
         elif phase == Phase.ASTROBOARD:
-            self._astroboard_power(action)
+            self._astroboard_partner(action)
+        elif phase == Phase.ASTROBOARD_TRICK:
+            self._astroboard_trick(action - self._layout.trick_offset)
 
     def is_over(self) -> bool:
         return self.over
@@ -532,6 +679,32 @@ class AstrobirdzGame(GameEngine):
     def winners(self) -> list[int]:
         best = max(self.scores_)
         return [seat for seat, p in enumerate(self.scores_) if p == best]
+
+    def invariant_violations(self) -> list[str]:
+        """What is wrong with this state by the rules, in words (empty when
+        all holds): each of the 54 cards in exactly one place, the tricks
+        accounted for, what players know in the hands, and every field of the
+        saved state as :func:`validate_state_dict` checks it."""
+        problems = []
+        places = [*self.deck, *self.discards, self.trump_card, *self.trick]
+        places += [c for h in self.hands for c in bits(h)]
+        places += [c for t in self.finished for c in t]
+        if sorted(places) != list(range(data.NUM_CARDS)):
+            problems.append(f"cards: {len(places)} places for the 54 cards, or some twice")
+        if not len(self.finished) == len(self.holders) == len(self.trick_winners):
+            problems.append("tricks: finished tricks, winners and holders do not match up")
+        held = sum(self.tricks_won(s) for s in range(self.config.num_players))
+        if held != len(self.finished) or len(self.finished) > self.hand_size:
+            problems.append(f"tricks: {held} held of {len(self.finished)} finished")
+        for observer, row in enumerate(self.known):
+            for seat, known in enumerate(row):
+                if known & ~self.hands[seat]:
+                    problems.append(f"known[{observer}][{seat}]: a card not in that hand")
+        try:
+            validate_state_dict(self.to_dict())
+        except StateDictError as err:
+            problems.append(str(err))
+        return problems
 
     def action_to_string(self, seat: int, action: int) -> str:
         return self._layout.to_string(seat, action)
@@ -570,9 +743,11 @@ class AstrobirdzGame(GameEngine):
             return list(range(PLAYER_OFFSET, layout.choose_offset))
         if phase == Phase.SURFETTE_PARTNER:
             return [*range(PLAYER_OFFSET, layout.choose_offset), layout.decline]
-        # ASTROBOARD
-        partners = self.astroboard_partners()
-        return [*sorted(layout.player(seat, p) for p in partners), layout.decline]
+        if phase == Phase.ASTROBOARD:
+            partners = self.astroboard_partners()
+            return [*sorted(layout.player(seat, p) for p in partners), layout.decline]
+        # ASTROBOARD_TRICK
+        return [layout.trick(k) for k in self.movable_tricks(self.astro_partner)]
 
     # -- the turn, step by step --
 
@@ -581,12 +756,10 @@ class AstrobirdzGame(GameEngine):
             self.events.append(event)
 
     def _from_dealers_left(self) -> list[int]:
-        n = self.config.num_players
-        return [(self.dealer + 1 + i) % n for i in range(n)]
+        return from_left_of(self.dealer, self.config.num_players)
 
     def _seat_with_bird(self, number: int) -> int:
-        """Seat holding Berzerkerbird ``number``, or -1 if it was not dealt."""
-        return self.birds.index(number) if number in self.birds else -1
+        return seat_with_bird(self.birds, number)
 
     def _start_turn(
         self, hands: dict[int, list[int]], trump: int | None, berzerkers: dict[int, int]
@@ -613,21 +786,18 @@ class AstrobirdzGame(GameEngine):
         self.guesses, self.guess_order = _new_list(n, -1), []
         self.peeked, self.astroboard = -1, -1
         self.trick, self.trick_order = [], []
-        self.previous_trick, self.previous_order = [], []
-        self.won, self.trick_winners, self.played = [[] for _ in range(n)], [], 0
+        self.finished, self.finished_orders, self.played = [], [], 0
+        self.trick_winners, self.holders = [], []
         self.known = [_new_list(n, 0) for _ in range(n)]
         self.known_any = False
         self.discarded = _new_list(n, 0)
-        self.transfer = []
+        self.astro_partner, self.transfer = -1, []
 
     def _deal_berzerkerbirdz(self, fixed: dict[int, int]) -> None:
         n = self.config.num_players
         if not self.config.berzerkerbirdz:
             self.birds = _new_list(n, data.NO_BIRD)
             return
-        if len(set(fixed.values())) != len(fixed) or not all(1 <= b <= 6 for b in fixed.values()):
-            given = ", ".join(f"player_{s}: {b}" for s, b in sorted(fixed.items()))
-            raise ValueError(f"scenario Berzerkerbirdz must be distinct numbers 1-6, got {given}")
         pool = [b for b in range(1, 7) if b not in fixed.values()]
         order = self.rng.permutation(len(pool))
         rest = iter(pool[int(i)] for i in order)
@@ -639,18 +809,6 @@ class AstrobirdzGame(GameEngine):
         placed: list[int] = [c for cards in hands.values() for c in cards]
         if trump is not None:
             placed.append(trump)
-        if len(set(placed)) != len(placed):
-            twice = sorted({data.card_text(c) for c in placed if placed.count(c) > 1})
-            raise ValueError(
-                f"scenario names {', '.join(twice)} twice (every card of the hands and the "
-                "trump card must differ)"
-            )
-        for seat, cards in hands.items():
-            if len(cards) != t:
-                raise ValueError(
-                    f"scenario hand of player_{seat} has {len(cards)} cards; turn {t} deals {t} "
-                    "to each player"
-                )
         taken = set(placed)
         rest = [c for c in range(data.NUM_CARDS) if c not in taken]
         self.deck = self.rng.permutation(rest).tolist()  # the same draws as permuting indices
@@ -765,7 +923,7 @@ class AstrobirdzGame(GameEngine):
         else:
             self._move_cards([(s, (s + 1) % n, self.chosen[s]) for s in range(n)])
         self.chosen = [[] for _ in range(n)]
-        self.allowed = _new_list(n, 0)
+        self.allowed, self.need = _new_list(n, 0), _new_list(n, 0)
         self._emit(EV_REBUILD)
         if phase == Phase.PASS_LEFT:
             self._begin_surfette()
@@ -774,7 +932,9 @@ class AstrobirdzGame(GameEngine):
 
     def _move_cards(self, moves: list[tuple[int, int, list[int]]]) -> None:
         """Simultaneous passes (giver, receiver, cards); the giver remembers
-        where its cards went, the receiver now holds them."""
+        where its cards went, the receiver now holds them, and onlookers forget
+        what they can no longer place."""
+        self._update_onlookers(moves)
         for giver, _, cards in moves:
             self.hands[giver] &= ~mask_of(cards)
         for giver, receiver, cards in moves:
@@ -785,6 +945,29 @@ class AstrobirdzGame(GameEngine):
             row = self.known[receiver]
             for other in range(self.config.num_players):
                 row[other] &= ~given
+
+    def _update_onlookers(self, moves: list[tuple[int, int, list[int]]]) -> None:
+        """What a third player knew in a giver's hand, once cards it did not see
+        leave that hand (a choice made face down, a random draw): each of them
+        may have gone, so none is known there any more, unless the giver's
+        whole hand went, which the onlooker can tell from the count: then they
+        are all in the receiver's hand."""
+        if not self.known_any:
+            return
+        n = self.config.num_players
+        seen_before = [list(row) for row in self.known]
+        for giver, receiver, cards in moves:
+            if not cards:
+                continue
+            whole_hand = mask_of(cards) == self.hands[giver]
+            for onlooker in range(n):
+                seen = seen_before[onlooker][giver]
+                if not seen or onlooker in (giver, receiver):
+                    continue
+                row = self.known[onlooker]
+                row[giver] &= ~seen
+                if whole_hand:
+                    row[receiver] |= seen
 
     def _begin_trump_choice(self, chooser: str) -> None:
         """Yellow 6/7/8 and Pink 8: a player names the trump colour."""
@@ -856,12 +1039,7 @@ class AstrobirdzGame(GameEngine):
         self._begin_guesses()
 
     def _begin_guesses(self) -> None:
-        order = self._from_dealers_left()
-        max_seat = self._seat_with_bird(data.MAX)
-        if max_seat >= 0:
-            order.remove(max_seat)
-            order.append(max_seat)
-        self.guess_order = order
+        self.guess_order = guess_order_of(self.dealer, self.birds)
         self._next_guesser()
 
     def _next_guesser(self) -> None:
@@ -887,32 +1065,14 @@ class AstrobirdzGame(GameEngine):
         self._next_guesser()
 
     def _assign_astroboard(self) -> None:
-        """Highest guess; ties: Turbo if tied, else the highest Berzerkerbird
-        (without birds: the first of them to guess)."""
-        top = max(self.guesses)
-        tied = [s for s in self.guess_order if self.guesses[s] == top]
-        if len(tied) > 1 and self.config.berzerkerbirdz:
-            turbo = [s for s in tied if self.birds[s] == data.TURBO]
-            holder = turbo[0] if turbo else max(tied, key=lambda s: self.birds[s])
-        else:
-            holder = tied[0]
-        self.astroboard = holder
-        self._emit(EV_ASTRO, holder)
+        self.astroboard = astroboard_holder_of(self.guesses, self.guess_order, self.birds)
+        self._emit(EV_ASTRO, self.astroboard)
 
     def _first_leader(self) -> int:
-        zoom = self._seat_with_bird(data.ZOOM)
-        return zoom if zoom >= 0 else (self.dealer + 1) % self.config.num_players
+        return first_leader_of(self.dealer, self.birds)
 
     def _begin_trick(self, leader: int) -> None:
-        """Play order from ``leader``; Speedster never leads and always plays last."""
-        n = self.config.num_players
-        speedster = self._seat_with_bird(data.SPEEDSTER)
-        if leader == speedster:
-            leader = (leader + 1) % n
-        order = [(leader + i) % n for i in range(n)]
-        if speedster >= 0:
-            order.remove(speedster)
-            order.append(speedster)
+        order = play_order_of(leader, self.birds)
         self.trick, self.trick_order = [], order
         self.phase, self.actor = Phase.PLAY, order[0]
 
@@ -933,10 +1093,11 @@ class AstrobirdzGame(GameEngine):
             self.actor = self.trick_order[position + 1]
             return
         winner = self.trick_order[trick_winner(trick, self.trump, self.rule.effect)]
-        self.won[winner].append(trick)
+        self.finished.append(trick)
+        self.finished_orders.append(self.trick_order)
         self.trick_winners.append(winner)
+        self.holders.append(winner)
         self.played |= mask_of(trick)
-        self.previous_trick, self.previous_order = trick, self.trick_order
         self.trick = []
         self._emit(EV_TRICK, winner)
         if self.hands[winner]:
@@ -945,44 +1106,65 @@ class AstrobirdzGame(GameEngine):
             self._after_tricks()
 
     def tricks_won(self, seat: int) -> int:
-        return len(self.won[seat])
+        """Tricks ``seat`` holds (after the AstroBoard, the ones it holds now)."""
+        return self.holders.count(seat)
 
-    def astroboard_partners(self) -> list[int]:
-        """Players the AstroBoard holder may use its power with: off by one
-        trick the other way (the holder itself must be off by exactly one)."""
-        holder = self.astroboard
-        if holder < 0:
-            return []
-        short = self.guesses[holder] - self.tricks_won(holder)
-        if short not in (1, -1):
-            return []
+    def won_cards(self, seat: int) -> list[int]:
+        """Every card of the tricks ``seat`` holds."""
         return [
-            s
-            for s in range(self.config.num_players)
-            if s != holder and self.tricks_won(s) - self.guesses[s] == short
+            c for k, cards in enumerate(self.finished) if self.holders[k] == seat for c in cards
         ]
 
+    def astroboard_partners(self) -> list[int]:
+        """Players the AstroBoard holder may use its power with (see
+        :func:`astroboard_partners_of`)."""
+        if self.astroboard < 0:
+            return []
+        tricks = [self.tricks_won(s) for s in range(self.config.num_players)]
+        return astroboard_partners_of(self.astroboard, self.guesses, tricks)
+
     def _after_tricks(self) -> None:
+        self.trick_order = []
         if self.astroboard_partners():
             self.phase, self.actor = Phase.ASTROBOARD, self.astroboard
         else:
             self._score()
 
-    def _astroboard_power(self, action: int) -> None:
-        if action != self._layout.decline:
-            holder = self.astroboard
-            other = self._layout.target(holder, action)
-            short = self.guesses[holder] - self.tricks_won(holder)
-            giver, receiver = (other, holder) if short == 1 else (holder, other)
-            self.won[receiver].append(self.won[giver].pop())
-            self.transfer = [giver, receiver]
+    def astroboard_giver(self, partner: int) -> int:
+        """Who gives the trick when the holder uses the power with ``partner``:
+        the partner when the holder is one short (it takes), else the holder."""
+        holder = self.astroboard
+        return partner if self.guesses[holder] - self.tricks_won(holder) == 1 else holder
+
+    def movable_tricks(self, partner: int) -> list[int]:
+        """Indices of the tricks the power may move with ``partner``: any trick
+        the giver holds ("one of his tricks", "one that another player won")."""
+        giver = self.astroboard_giver(partner)
+        return [k for k, seat in enumerate(self.holders) if seat == giver]
+
+    def _astroboard_partner(self, action: int) -> None:
+        """The holder names a partner (then chooses the trick) or declines."""
+        if action == self._layout.decline:
+            self._score()
+            return
+        self.astro_partner = self._layout.target(self.astroboard, action)
+        self.phase = Phase.ASTROBOARD_TRICK
+        self._emit(EV_REBUILD)
+
+    def _astroboard_trick(self, index: int) -> None:
+        """Move finished trick ``index`` (with its cards) from giver to receiver."""
+        holder, partner = self.astroboard, self.astro_partner
+        giver = self.astroboard_giver(partner)
+        receiver = holder if giver == partner else partner
+        self.holders[index] = receiver
+        self.transfer, self.astro_partner = [giver, receiver, index], -1
         self._score()
 
     def _score(self) -> None:
         n = self.config.num_players
         facts = TurnFacts(
             guesses=list(self.guesses),
-            won_cards=[[c for trick in self.won[s] for c in trick] for s in range(n)],
+            won_cards=[self.won_cards(s) for s in range(n)],
             tricks=[self.tricks_won(s) for s in range(n)],
             trick_winners=list(self.trick_winners),
             birds=list(self.birds),
@@ -1031,10 +1213,22 @@ class AstrobirdzGame(GameEngine):
             "astroboard": self.astroboard,
             "trick": [data.card_text(c) for c in self.trick],
             "trick_order": list(self.trick_order),
-            "previous_trick": [data.card_text(c) for c in self.previous_trick],
-            "previous_order": list(self.previous_order),
-            "won": [[[data.card_text(c) for c in t] for t in ts] for ts in self.won],
-            "trick_winners": list(self.trick_winners),
+            "tricks": [
+                {
+                    "cards": [data.card_text(c) for c in cards],
+                    "order": list(order),
+                    "winner": winner,
+                    "holder": holder,
+                }
+                for cards, order, winner, holder in zip(
+                    self.finished,
+                    self.finished_orders,
+                    self.trick_winners,
+                    self.holders,
+                    strict=True,
+                )
+            ],
+            "astro_partner": self.astro_partner,
             "known": [[data_cards(k) for k in row] for row in self.known],
             "discarded": [data_cards(d) for d in self.discarded],
             "hand_size": self.hand_size,
@@ -1047,150 +1241,857 @@ class AstrobirdzGame(GameEngine):
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> AstrobirdzGame:
-        """Rebuild a saved game; raises :class:`StateDictError` when malformed."""
-        try:
-            config = AstrobirdzConfig.from_dict(d["config"])
-            cards = parse_cards
-            game = cls(
-                config=config,
-                rng=rng_from_dict(d["rng"]),
-                turn=int(d["turn"]),
-                scores_=[int(x) for x in d["scores"]],
-                birds=[int(x) for x in d["birds"]],
-                dealer=int(d["dealer"]),
-                hands=[mask_of(cards(h)) for h in d["hands"]],
-                deck=cards(d["deck"]),
-                discards=cards(d["discards"]),
-                trump_card=data.parse_card(d["trump_card"]),
-                trump=int(d["trump"]),
-                phase=_phase_named(d["phase"]),
-                actor=int(d["actor"]),
-                choosers=[int(x) for x in d["choosers"]],
-                need=[int(x) for x in d["need"]],
-                allowed=[mask_of(cards(a)) for a in d["allowed"]],
-                chosen=[cards(cs) for cs in d["chosen"]],
-                partner=int(d["partner"]),
-                traded=int(d["traded"]),
-                guess_order=[int(x) for x in d["guess_order"]],
-                guesses=[int(x) for x in d["guesses"]],
-                peeked=int(d["peeked"]),
-                astroboard=int(d["astroboard"]),
-                trick=cards(d["trick"]),
-                trick_order=[int(x) for x in d["trick_order"]],
-                previous_trick=cards(d["previous_trick"]),
-                previous_order=[int(x) for x in d["previous_order"]],
-                won=[[cards(t) for t in ts] for ts in d["won"]],
-                trick_winners=[int(x) for x in d["trick_winners"]],
-                played=0,
-                known=[[mask_of(cards(k)) for k in row] for row in d["known"]],
-                discarded=[mask_of(cards(x)) for x in d["discarded"]],
-                hand_size=int(d["hand_size"]),
-                transfer=[int(x) for x in d["transfer"]],
-                last_turn=None
-                if d["last_turn"] is None
-                else [TurnScore(**{k: int(v) for k, v in item.items()}) for item in d["last_turn"]],
-                last_trick_winners=[int(x) for x in d["last_trick_winners"]],
-                over=bool(d["over"]),
-            )
-            game.played = mask_of([c for ts in game.won for t in ts for c in t])
-            game.known_any = any(any(row) for row in game.known)
-            game.check_consistency()
-        except StateDictError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
-            raise StateDictError(
-                f"malformed Astrobirdz state: {type(err).__name__}: {err}"
-            ) from err
+    def from_dict(cls, d: Any) -> AstrobirdzGame:
+        """Rebuild a saved game; every field is checked first
+        (:func:`validate_state_dict`), so a malformed dict raises
+        :class:`StateDictError` naming the field before anything is built."""
+        game = cls(**validate_state_dict(d))
+        if not game.over and not game.legal_actions():  # a last guard: cannot happen
+            raise StateDictError("game.phase: the state leaves the player to act no legal action")
         return game
 
-    def check_consistency(self) -> None:
-        """Raise :class:`StateDictError` unless the state adds up: every card in
-        exactly one place, one entry per seat, a legal phase and actor."""
-        n = self.config.num_players
-        per_seat = (self.scores_, self.birds, self.hands, self.need, self.allowed, self.chosen,
-                    self.guesses, self.won, self.known, self.discarded)  # fmt: skip
-        if any(len(x) != n for x in per_seat) or any(len(row) != n for row in self.known):
-            raise StateDictError(f"Astrobirdz state must have one entry per seat ({n} seats)")
-        places = [*self.deck, *self.discards, self.trump_card, *self.trick]
-        places += [c for h in self.hands for c in bits(h)]
-        places += [c for ts in self.won for t in ts for c in t]
-        if sorted(places) != list(range(data.NUM_CARDS)):
-            missing = sorted(set(range(data.NUM_CARDS)) - set(places))
-            doubled = sorted({c for c in places if places.count(c) > 1})
+
+# ---- state dicts: every field checked against the rules ---------------------------
+
+STATE_FIELDS = (
+    "config", "rng", "turn", "scores", "birds", "dealer", "hands", "deck", "discards",
+    "trump_card", "trump", "phase", "actor", "choosers", "need", "allowed", "chosen",
+    "partner", "traded", "guess_order", "guesses", "peeked", "astroboard", "trick",
+    "trick_order", "tricks", "astro_partner", "known", "discarded", "hand_size", "transfer",
+    "last_turn", "last_trick_winners", "over",
+)  # fmt: skip
+"""The keys of :meth:`AstrobirdzGame.to_dict`, in order."""
+
+STAGES = {
+    Phase.CHOOSE_TRUMP: 0, Phase.DISCARD: 0, Phase.PASS_RIGHT: 0, Phase.PASS_LEFT: 1,
+    Phase.SURFETTE_PARTNER: 2, Phase.SURFETTE_CARDS: 2, Phase.NITRO_PEEK: 3, Phase.GUESS: 3,
+    Phase.PLAY: 4, Phase.ASTROBOARD: 5, Phase.ASTROBOARD_TRICK: 5, Phase.OVER: 6,
+}  # fmt: skip
+"""How far into a turn each phase is: after-deal effects, the pass-cards rule,
+Surfette, guesses, tricks, the AstroBoard power, the end of the game."""
+
+SURFETTE_STAGE, GUESS_STAGE, PLAY_STAGE, BOARD_STAGE = 2, 3, 4, 5
+TRICK_KEYS = ("cards", "order", "winner", "holder")
+CARD_IDS = {data.card_text(c): c for c in range(data.NUM_CARDS)}
+"""Card ids by their saved text (``"R4"``)."""
+TURN_SCORE_KEYS = tuple(TurnScore.__dataclass_fields__)
+
+
+def validate_state_dict(d: Any) -> dict[str, Any]:
+    """Check every field of a saved game (:meth:`AstrobirdzGame.to_dict`)
+    against the rules, before anything is built: types and ranges, each of the
+    54 cards in exactly one place, hand sizes for the turn and phase, whose
+    turn it is, guesses, tricks and who won them, the Berzerkerbirdz and the
+    dealer, the AstroBoard, pending choices, scores. Returns the fields parsed
+    (the :class:`AstrobirdzGame` keyword arguments); raises
+    :class:`StateDictError` naming the first wrong field (``game.hands[2]: ...``)
+    and what is allowed."""
+    return _StateReader(d).read()
+
+
+class _StateReader:
+    """The checks of :func:`validate_state_dict`, one small method per field
+    group; ``self.f`` collects the parsed fields as they pass."""
+
+    def __init__(self, d: Any) -> None:
+        self.d = d
+        self.f: dict[str, Any] = {}
+
+    # -- reporting and reading values --
+
+    @staticmethod
+    def fail(name: str, problem: str) -> NoReturn:
+        raise StateDictError(f"game.{name}: {problem}")
+
+    def integer(self, name: str, value: Any, low: int, high: int, allowed: str = "") -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            self.fail(
+                name, f"{_shown(value)} is not allowed; allowed: {allowed or f'{low}..{high}'}"
+            )
+        return value
+
+    def seat(self, name: str, value: Any, none_ok: bool = True) -> int:
+        n = self.n
+        if none_ok:
+            return self.integer(name, value, -1, n - 1, f"-1 (none) or a seat 0..{n - 1}")
+        return self.integer(name, value, 0, n - 1, f"a seat 0..{n - 1}")
+
+    def listed(self, name: str, value: Any, length: int | None = None) -> list[Any]:
+        if not isinstance(value, list):
+            what = "a list" if length is None else f"a list of {length} (one per seat)"
+            self.fail(name, f"{_shown(value)} is not allowed; allowed: {what}")
+        if length is not None and len(value) != length:
+            self.fail(name, f"has {len(value)} entries; allowed: {length} (one per seat)")
+        return value
+
+    def card(self, name: str, value: Any) -> int:
+        card = CARD_IDS.get(value) if type(value) is str else None
+        if card is not None:  # the saved form; anything else is read (or refused) below
+            return card
+        if not isinstance(value, str):
+            self.fail(name, f"{_shown(value)} is not a card; allowed: a card string such as 'R4'")
+        try:
+            return data.parse_card(value)
+        except ValueError as err:
+            self.fail(name, str(err))
+
+    def cards(self, name: str, value: Any) -> list[int]:
+        texts = self.listed(name, value)
+        out = [self.card(f"{name}[{i}]", t) for i, t in enumerate(texts)]
+        if len(set(out)) != len(out):
+            twice = sorted({data.card_text(c) for c in out if out.count(c) > 1})
+            self.fail(name, f"names {', '.join(twice)} more than once")
+        return out
+
+    def seats(self, name: str, value: Any) -> list[int]:
+        return [
+            self.seat(f"{name}[{i}]", s, none_ok=False)
+            for i, s in enumerate(self.listed(name, value))
+        ]
+
+    def per_seat_cards(self, name: str, value: Any) -> list[int]:
+        rows = self.listed(name, value, self.n)
+        return [mask_of(self.cards(f"{name}[{s}]", row)) for s, row in enumerate(rows)]
+
+    # -- the whole dict --
+
+    def read(self) -> dict[str, Any]:
+        d = self.d
+        if not isinstance(d, dict):
             raise StateDictError(
-                "Astrobirdz state cards do not add up to the deck: missing "
-                f"{[data.card_text(c) for c in missing]}, "
-                f"twice {[data.card_text(c) for c in doubled]}"
+                f"game: {_shown(d)} is not allowed; allowed: a dict of the fields "
+                f"{', '.join(STATE_FIELDS)}"
             )
-        if not self.over and not 0 <= self.actor < n:
-            raise StateDictError(f"Astrobirdz state has actor {self.actor} outside 0..{n - 1}")
-        if not 1 <= self.turn <= self.config.turns:
+        missing = [k for k in STATE_FIELDS if k not in d]
+        unknown = sorted(str(k) for k in d if k not in STATE_FIELDS)
+        if missing or unknown:
             raise StateDictError(
-                f"Astrobirdz state turn {self.turn} is outside the chart; allowed: "
-                f"1..{self.config.turns}"
+                f"game: missing field(s) {missing or 'none'}, unknown field(s) "
+                f"{unknown or 'none'}; "
+                f"expected exactly {', '.join(STATE_FIELDS)}"
             )
-        self._check_seats_and_numbers()
-        if self.over != (self.phase == Phase.OVER):
-            raise StateDictError("Astrobirdz state: 'over' and phase disagree")
-        if not self.over and not self.legal_actions():
-            raise StateDictError("Astrobirdz state leaves the player to act no legal action")
+        self._read_values()
+        self._check_cards_in_one_place()
+        self._check_birds_and_dealer()
+        self._check_trump_and_phase()
+        self._check_hand_size_and_hands()
+        self._check_choices()
+        self._check_surfette()
+        self._check_guesses()
+        self._check_tricks()
+        self._check_astroboard()
+        self._check_actor()
+        self._check_known_and_discards()
+        self._check_last_turn()
+        return self.f
 
-    def _check_seats_and_numbers(self) -> None:
-        """Raise :class:`StateDictError` for a seat, bird, guess or colour out of range."""
-        n = self.config.num_players
-
-        def fail(what: str, value: Any, allowed: str) -> None:
-            raise StateDictError(
-                f"Astrobirdz state {what}={value!r} is not allowed; allowed: {allowed}"
+    def _read_values(self) -> None:
+        """Types and ranges of every field: the deal, then the turn's progress."""
+        d, f = self.d, self.f
+        f["config"] = config = self._config(d["config"])
+        self.n = n = config.num_players
+        try:
+            f["rng"] = rng_from_dict(d["rng"])
+        except StateDictError as err:
+            self.fail("rng", str(err))
+        f["turn"] = self.integer("turn", d["turn"], 1, config.turns)
+        f["scores_"] = [
+            self.integer(
+                f"scores[{s}]", v, 0, data.MAX_SCORE, f"a whole number 0..{data.MAX_SCORE}"
             )
-
-        if not 0 <= self.dealer < n:
-            fail("dealer", self.dealer, f"0..{n - 1}")
-        for name, seat in (("astroboard", self.astroboard), ("peeked", self.peeked),
-                           ("partner", self.partner)):  # fmt: skip
-            if not -1 <= seat < n:
-                fail(name, seat, f"-1 (none) or 0..{n - 1}")
-        if self.config.berzerkerbirdz:
-            if len(set(self.birds)) != n or not all(1 <= b <= 6 for b in self.birds):
-                fail("birds", self.birds, "one distinct Berzerkerbird 1-6 per seat")
-        elif any(self.birds):
-            fail("birds", self.birds, f"all 0 (berzerkerbirdz=False): {[0] * n}")
-        if not 0 <= self.hand_size <= data.MAX_HAND:
-            fail("hand_size", self.hand_size, f"0..{data.MAX_HAND}")
-        if any(not -1 <= g <= self.hand_size for g in self.guesses):
-            fail("guesses", self.guesses, f"-1 (not yet) or 0..{self.hand_size} per seat")
-        if not -1 <= self.trump < data.NUM_COLOURS or (self.trump < 0) != (
-            self.phase == Phase.CHOOSE_TRUMP
-        ):
-            fail("trump", self.trump, "0..5 (R O Y G B P), or -1 while choosing the trump colour")
-        for name, order in (("trick_order", self.trick_order), ("guess_order", self.guess_order),
-                            ("previous_order", self.previous_order)):  # fmt: skip
-            if order and sorted(order) != list(range(n)):
-                fail(name, order, f"[] or every seat 0..{n - 1} once")
-        if len(self.trick) > len(self.trick_order):
-            fail(
-                "trick", [data.card_text(c) for c in self.trick], "one card per seat in trick_order"
-            )
-
-
-def _phase_named(name: Any) -> Phase:
-    if name not in PHASE_NAMES:
-        raise StateDictError(
-            f"Astrobirdz state phase={name!r} is not allowed; allowed: {', '.join(PHASE_NAMES)}"
+            for s, v in enumerate(self.listed("scores", d["scores"], n))
+        ]
+        f["birds"] = [
+            self.integer(f"birds[{s}]", v, 0, 6, "0 (none) or a Berzerkerbird 1-6")
+            for s, v in enumerate(self.listed("birds", d["birds"], n))
+        ]
+        f["dealer"] = self.seat("dealer", d["dealer"], none_ok=False)
+        f["hands"] = self.per_seat_cards("hands", d["hands"])
+        f["deck"] = self.cards("deck", d["deck"])
+        f["discards"] = self.cards("discards", d["discards"])
+        f["trump_card"] = self.card("trump_card", d["trump_card"])
+        f["trump"] = self.integer(
+            "trump",
+            d["trump"],
+            -1,
+            data.NUM_COLOURS - 1,
+            "0..5 (R O Y G B P), or -1 while a player chooses it",
         )
-    return Phase(PHASE_NAMES.index(name))
+        phase = d["phase"]
+        if phase not in PHASE_NAMES:
+            self.fail("phase", f"{_shown(phase)} is not allowed; allowed: {', '.join(PHASE_NAMES)}")
+        f["phase"] = Phase(PHASE_NAMES.index(phase))
+        f["actor"] = self.seat("actor", d["actor"])
+        self._read_turn_values()
+
+    def _read_turn_values(self) -> None:
+        """Types and ranges of the fields of the turn in progress."""
+        d, f, n = self.d, self.f, self.n
+        f["choosers"] = self.seats("choosers", d["choosers"])
+        f["need"] = [
+            self.integer(f"need[{s}]", v, 0, 3)
+            for s, v in enumerate(self.listed("need", d["need"], n))
+        ]
+        f["allowed"] = self.per_seat_cards("allowed", d["allowed"])
+        f["chosen"] = [
+            self.cards(f"chosen[{s}]", row)
+            for s, row in enumerate(self.listed("chosen", d["chosen"], n))
+        ]
+        f["partner"] = self.seat("partner", d["partner"])
+        f["traded"] = self.integer("traded", d["traded"], 0, 2)
+        f["guess_order"] = self.seats("guess_order", d["guess_order"])
+        f["guesses"] = [
+            self.integer(
+                f"guesses[{s}]", v, -1, data.MAX_HAND, f"-1 (not yet) or 0..{data.MAX_HAND}"
+            )
+            for s, v in enumerate(self.listed("guesses", d["guesses"], n))
+        ]
+        f["peeked"] = self.seat("peeked", d["peeked"])
+        f["astroboard"] = self.seat("astroboard", d["astroboard"])
+        f["trick"] = self.cards("trick", d["trick"])
+        f["trick_order"] = self.seats("trick_order", d["trick_order"])
+        self._read_tricks(d["tricks"])
+        f["astro_partner"] = self.seat("astro_partner", d["astro_partner"])
+        rows = self.listed("known", d["known"], n)
+        f["known"] = [self.per_seat_cards(f"known[{o}]", row) for o, row in enumerate(rows)]
+        f["discarded"] = self.per_seat_cards("discarded", d["discarded"])
+        f["hand_size"] = self.integer("hand_size", d["hand_size"], 0, data.MAX_HAND)
+        transfer = self.listed("transfer", d["transfer"])
+        if transfer and len(transfer) != 3:
+            self.fail(
+                "transfer", f"{_shown(transfer)} is not allowed; allowed: [] or [from, to, trick]"
+            )
+        f["transfer"] = [
+            self.integer(f"transfer[{i}]", v, 0, max(n, data.MAX_HAND) - 1)
+            for i, v in enumerate(transfer)
+        ]
+        f["last_turn"] = self._last_turn_items(d["last_turn"])
+        f["last_trick_winners"] = self.seats("last_trick_winners", d["last_trick_winners"])
+        if not isinstance(d["over"], bool):
+            self.fail("over", f"{_shown(d['over'])} is not allowed; allowed: true or false")
+        f["over"] = d["over"]
+        f["played"] = mask_of([c for t in f["finished"] for c in t])
+        f["known_any"] = any(any(row) for row in f["known"])
+        config = f["config"]
+        self.effect = (config.rule_cards[f["trump_card"]] if config.trump_rules else NO_RULE).effect
+        self.stage = STAGES[f["phase"]]
+
+    def _config(self, value: Any) -> AstrobirdzConfig:
+        names = tuple(AstrobirdzConfig.__dataclass_fields__)
+        if not isinstance(value, dict) or set(value) != set(names):
+            keys = sorted(value) if isinstance(value, dict) else _shown(value)
+            self.fail(
+                "config", f"{keys} is not allowed; allowed: a dict of exactly {', '.join(names)}"
+            )
+        flags = ("berzerkerbirdz", "trump_rules", "pass_cards")
+        for name in flags:
+            if not isinstance(value[name], bool):
+                self.fail(
+                    f"config.{name}",
+                    f"{_shown(value[name])} is not allowed; allowed: true or false",
+                )
+        for name in ("highest_bonus", "highest_bonus_ties", "green_7"):
+            if not isinstance(value[name], str):
+                self.fail(f"config.{name}", f"{_shown(value[name])} is not a string")
+        players = value["num_players"]
+        if isinstance(players, bool) or not isinstance(players, int):
+            self.fail("config.num_players", f"{_shown(players)} is not allowed; allowed: 2..6")
+        ages = value["ages"]
+        if ages is not None and not (
+            isinstance(ages, list)
+            and all(
+                isinstance(a, (int, float))
+                and not isinstance(a, bool)
+                and math.isfinite(a)
+                and a >= 0
+                for a in ages
+            )
+        ):
+            self.fail(
+                "config.ages",
+                f"{_shown(ages)} is not allowed; allowed: null or one finite age >= 0 per seat",
+            )
+        config = AstrobirdzConfig(**{**value, "ages": None if ages is None else tuple(ages)})
+        try:
+            config.check()
+        except ValueError as err:
+            self.fail("config", str(err))
+        return config
+
+    def _read_tricks(self, value: Any) -> None:
+        tricks = self.listed("tricks", value)
+        if len(tricks) > data.MAX_HAND:
+            self.fail("tricks", f"{len(tricks)} tricks; allowed: at most {data.MAX_HAND}")
+        cards, orders, winners, holders = [], [], [], []
+        for k, trick in enumerate(tricks):
+            name = f"tricks[{k}]"
+            if not isinstance(trick, dict) or set(trick) != set(TRICK_KEYS):
+                self.fail(
+                    name,
+                    f"{_shown(trick)} is not allowed; allowed: a dict of {', '.join(TRICK_KEYS)}",
+                )
+            cards.append(self.cards(f"{name}.cards", trick["cards"]))
+            orders.append(self.seats(f"{name}.order", trick["order"]))
+            winners.append(self.seat(f"{name}.winner", trick["winner"], none_ok=False))
+            holders.append(self.seat(f"{name}.holder", trick["holder"], none_ok=False))
+        f = self.f
+        f["finished"], f["finished_orders"] = cards, orders
+        f["trick_winners"], f["holders"] = winners, holders
+
+    def _last_turn_items(self, value: Any) -> list[TurnScore] | None:
+        if value is None:
+            return None
+        items = []
+        for s, item in enumerate(self.listed("last_turn", value, self.n)):
+            name = f"last_turn[{s}]"
+            if not isinstance(item, dict) or set(item) != set(TURN_SCORE_KEYS):
+                self.fail(
+                    name,
+                    f"{_shown(item)} is not allowed; allowed: a dict of "
+                    f"{', '.join(TURN_SCORE_KEYS)}",
+                )
+            for key in TURN_SCORE_KEYS:
+                self.integer(
+                    f"{name}.{key}",
+                    item[key],
+                    -data.MAX_SCORE,
+                    data.MAX_SCORE,
+                    f"a whole number -{data.MAX_SCORE}..{data.MAX_SCORE}",
+                )
+            items.append(TurnScore(**item))
+        return items
+
+    # -- the rules --
+
+    def _check_cards_in_one_place(self) -> None:
+        """Each of the 54 cards in exactly one of deck, discards, trump_card,
+        hands, trick, tricks."""
+        f = self.f
+        places: list[tuple[str, list[int]]] = [
+            ("deck", f["deck"]),
+            ("discards", f["discards"]),
+            ("trump_card", [f["trump_card"]]),
+            *((f"hands[{s}]", bits(h)) for s, h in enumerate(f["hands"])),
+            ("trick", f["trick"]),
+            *((f"tricks[{k}].cards", t) for k, t in enumerate(f["finished"])),
+        ]
+        where: dict[int, str] = {}
+        for name, cards in places:
+            for card in cards:
+                if card in where:
+                    self.fail(
+                        name,
+                        f"{data.card_text(card)} is also in game.{where[card]}; each of "
+                        "the 54 cards must be in exactly one place",
+                    )
+                where[card] = name
+        missing = [data.card_text(c) for c in range(data.NUM_CARDS) if c not in where]
+        if missing:
+            raise StateDictError(
+                f"game.deck/discards/trump_card/hands/trick/tricks: {', '.join(missing)} "
+                "missing; each of the 54 cards must be in exactly one place"
+            )
+
+    def _check_birds_and_dealer(self) -> None:
+        f, n = self.f, self.n
+        birds = f["birds"]
+        if f["config"].berzerkerbirdz:
+            if len(set(birds)) != n or 0 in birds:
+                self.fail(
+                    "birds",
+                    f"{birds} is not allowed; allowed: one distinct Berzerkerbird 1-6 per seat",
+                )
+            before = birds[1:] + birds[:1] if self.effect.rotate_berzerkerbirdz else birds
+            dealer = min(range(n), key=lambda s: before[s])
+            why = "the lowest Berzerkerbird deals" + (
+                " (before Orange 5 moved the birds left)"
+                if self.effect.rotate_berzerkerbirdz
+                else ""
+            )
+        else:
+            if any(birds):
+                self.fail(
+                    "birds", f"{birds} is not allowed; allowed: {[0] * n} (berzerkerbirdz=False)"
+                )
+            dealer = (f["turn"] - 1) % n
+            why = f"without Berzerkerbirdz turn {f['turn']} is dealt by seat {dealer}"
+        if f["dealer"] != dealer:
+            self.fail("dealer", f"{f['dealer']}, but {why}: allowed {dealer}")
+
+    def _check_trump_and_phase(self) -> None:
+        f, effect, phase = self.f, self.effect, self.f["phase"]
+        name = PHASE_NAMES[phase]
+        choosing = phase == Phase.CHOOSE_TRUMP
+        if choosing != (f["trump"] < 0):
+            self.fail(
+                "trump",
+                f"{f['trump']} in phase {name}; allowed: -1 exactly while the trump colour is "
+                "chosen",
+            )
+        if not effect.trump_chooser and f["trump"] != colour_of(f["trump_card"]):
+            self.fail(
+                "trump",
+                f"{f['trump']}, but nobody chooses the trump colour under "
+                f"{data.card_text(f['trump_card'])}: allowed {colour_of(f['trump_card'])}",
+            )
+        allowed = {
+            Phase.CHOOSE_TRUMP: bool(effect.trump_chooser),
+            Phase.DISCARD: effect.discard_one and f["turn"] > 1,
+            Phase.PASS_RIGHT: bool(effect.pass_right),
+            Phase.PASS_LEFT: f["config"].pass_cards and data.cards_to_pass(f["hand_size"]) > 0,
+            Phase.SURFETTE_PARTNER: data.SURFETTE in f["birds"],
+            Phase.SURFETTE_CARDS: data.SURFETTE in f["birds"],
+            Phase.NITRO_PEEK: data.NITRO in f["birds"],
+            Phase.OVER: f["turn"] == f["config"].turns,
+        }.get(phase, True)
+        if not allowed:
+            self.fail(
+                "phase",
+                f"{name} cannot happen on turn {f['turn']} with these birds, rule card "
+                f"{data.card_text(f['trump_card'])} and options",
+            )
+        if f["over"] != (phase == Phase.OVER):
+            self.fail("over", f"{f['over']} in phase {name}; allowed: true exactly in phase over")
+
+    def _check_hand_size_and_hands(self) -> None:
+        f, n, effect = self.f, self.n, self.effect
+        turn = f["turn"]
+        expected = turn
+        if effect.extra_draws:
+            expected += min(effect.extra_draws, (data.NUM_CARDS - 1 - n * turn) // n)
+        if effect.discard_one and turn > 1 and f["phase"] != Phase.DISCARD:
+            expected -= 1
+        if f["hand_size"] != expected:
+            self.fail(
+                "hand_size",
+                f"{f['hand_size']}, but turn {turn} under rule card "
+                f"{data.card_text(f['trump_card'])} plays {expected} tricks",
+            )
+        in_trick = set(f["trick_order"][: len(f["trick"])]) if f["phase"] == Phase.PLAY else set()
+        for seat, hand in enumerate(f["hands"]):
+            if self.stage < PLAY_STAGE:
+                holds = expected
+            elif self.stage == PLAY_STAGE:
+                holds = expected - len(f["finished"]) - (seat in in_trick)
+            else:
+                holds = 0
+            if len(bits(hand)) != holds:
+                self.fail(
+                    f"hands[{seat}]",
+                    f"{len(bits(hand))} cards, but in phase "
+                    f"{PHASE_NAMES[f['phase']]} of turn {turn} this hand holds {holds}",
+                )
+
+    def _check_choices(self) -> None:
+        """Cards being chosen (discards, passes, Surfette's trade), seat by seat."""
+        f, n, phase = self.f, self.n, self.f["phase"]
+        need, allowed, chosen, choosers = f["need"], f["allowed"], f["chosen"], f["choosers"]
+        expected_need, expected_allowed = [0] * n, [0] * n
+        if phase in CHOICE_PHASES:
+            count = data.cards_to_pass(f["hand_size"]) if phase == Phase.PASS_LEFT else 1
+            expected_need = [count] * n
+            expected_allowed = [self._choosable(seat) for seat in range(n)]
+            self._check_choosers(count)
+        elif phase == Phase.SURFETTE_CARDS:
+            surfette = seat_with_bird(f["birds"], data.SURFETTE)
+            expected_need[surfette] = min(2, f["hand_size"])
+            expected_allowed[surfette] = f["hands"][surfette]
+            if len(chosen[surfette]) >= expected_need[surfette]:
+                self.fail(
+                    f"chosen[{surfette}]",
+                    f"{len(chosen[surfette])} cards; allowed: fewer "
+                    f"than {expected_need[surfette]} while Surfette chooses",
+                )
+        elif choosers:
+            self.fail("choosers", f"{choosers} in phase {PHASE_NAMES[phase]}; allowed: []")
+        where = f"in phase {PHASE_NAMES[phase]}"
+        if need != expected_need:
+            self.fail("need", f"{need} {where}; allowed: {expected_need}")
+        if allowed != expected_allowed:
+            shown = [data_cards(a) for a in expected_allowed]
+            self.fail("allowed", f"{[data_cards(a) for a in allowed]} {where}; allowed: {shown}")
+        for seat in range(n):
+            if mask_of(chosen[seat]) & ~expected_allowed[seat]:
+                self.fail(
+                    f"chosen[{seat}]",
+                    f"{[data.card_text(c) for c in chosen[seat]]} {where}; "
+                    f"allowed: cards of {data_cards(expected_allowed[seat])}",
+                )
+
+    def _check_choosers(self, count: int) -> None:
+        """Seats choose one at a time from the dealer's left: those before the
+        one choosing have chosen ``count`` cards, those after none."""
+        f, n = self.f, self.n
+        choosers, chosen = f["choosers"], f["chosen"]
+        order = from_left_of(f["dealer"], n)
+        done = order[: n - len(choosers)]
+        if not choosers or choosers != order[len(done) :]:
+            self.fail(
+                "choosers",
+                f"{choosers}; allowed: the seats still to choose, a suffix of "
+                f"{order} (from the dealer's left), not empty",
+            )
+        for seat in order:
+            have = len(chosen[seat])
+            if seat in done:
+                ok, allowed = have == count, f"{count} (it has chosen)"
+            elif seat == choosers[0]:
+                ok, allowed = have < count, f"fewer than {count} (it is choosing)"
+            else:
+                ok, allowed = have == 0, "none (it chooses later)"
+            if not ok:
+                self.fail(f"chosen[{seat}]", f"{have} cards; allowed: {allowed}")
+
+    def _choosable(self, seat: int) -> int:
+        """Cards ``seat`` may choose in a discard or pass: its hand, or for
+        Yellow 3/4 its lowest/highest numbered cards."""
+        hand = self.f["hands"][seat]
+        which = self.effect.pass_right
+        if self.f["phase"] != Phase.PASS_RIGHT or not hand:
+            return hand
+        numbers = [number_of(c) for c in bits(hand)]
+        target = min(numbers) if which == "lowest" else max(numbers)
+        return mask_of([c for c in bits(hand) if number_of(c) == target])
+
+    def _check_surfette(self) -> None:
+        f, phase = self.f, self.f["phase"]
+        surfette = seat_with_bird(f["birds"], data.SURFETTE)
+        partner, traded = f["partner"], f["traded"]
+        if self.stage < SURFETTE_STAGE or phase == Phase.SURFETTE_PARTNER or surfette < 0:
+            ok, allowed = partner == -1 and traded == 0, "-1 and 0 (no trade yet)"
+        elif phase == Phase.SURFETTE_CARDS:
+            ok = partner not in (-1, surfette) and traded == 0
+            allowed = "the partner (another seat) and 0 while Surfette chooses her cards"
+        else:
+            top = min(2, f["hand_size"])
+            ok = (partner == -1 and traded == 0) or (
+                partner not in (-1, surfette) and 1 <= traded <= top
+            )
+            allowed = f"-1 and 0 (declined), or another seat and 1..{top} cards"
+        if not ok:
+            self.fail(
+                "partner/traded",
+                f"{partner}/{traded} in phase {PHASE_NAMES[phase]}; allowed: {allowed}",
+            )
+
+    def _check_guesses(self) -> None:
+        f, n, phase = self.f, self.n, self.f["phase"]
+        guesses, top = f["guesses"], f["hand_size"]
+        order = guess_order_of(f["dealer"], f["birds"])
+        if self.stage < GUESS_STAGE:
+            if f["guess_order"] or any(g != -1 for g in guesses):
+                self.fail(
+                    "guesses",
+                    f"{guesses} with guess_order {f['guess_order']} before the guesses; allowed: "
+                    "all -1 and []",
+                )
+        else:
+            if f["guess_order"] != order:
+                self.fail(
+                    "guess_order",
+                    f"{f['guess_order']}; allowed: {order} (from the dealer's left, Max last)",
+                )
+            made = [s for s in order if guesses[s] >= 0]
+            if made != order[: len(made)] or any(g > top for g in guesses):
+                self.fail(
+                    "guesses",
+                    f"{guesses}; allowed: 0..{top} for the seats that have guessed, in guess "
+                    "order, -1 for the rest",
+                )
+            if self.stage == GUESS_STAGE and len(made) == n:
+                self.fail(
+                    "guesses",
+                    f"{guesses}: everyone has guessed, but the phase is {PHASE_NAMES[phase]}",
+                )
+            if self.stage > GUESS_STAGE and len(made) != n:
+                self.fail(
+                    "guesses",
+                    f"{guesses}: allowed in phase {PHASE_NAMES[phase]}: a guess 0..{top} per seat",
+                )
+        nitro = seat_with_bird(f["birds"], data.NITRO)
+        waiting = [s for s in order if guesses[s] < 0]
+        looked = nitro >= 0 and (
+            self.stage > GUESS_STAGE
+            or guesses[nitro] >= 0
+            or (phase == Phase.GUESS and waiting[:1] == [nitro])
+        )
+        if (looked and f["peeked"] in (-1, nitro)) or (not looked and f["peeked"] != -1):
+            allowed = "another seat than Nitro's" if looked else "-1 (Nitro has not looked)"
+            self.fail("peeked", f"{f['peeked']} in phase {PHASE_NAMES[phase]}; allowed: {allowed}")
+
+    def _check_tricks(self) -> None:
+        """Finished tricks and the current one: who led, the play order, who
+        won, and that everyone followed the led colour when able."""
+        f, n, phase = self.f, self.n, self.f["phase"]
+        birds, finished = f["birds"], f["finished"]
+        if self.stage < PLAY_STAGE:
+            if finished or f["trick"] or f["trick_order"]:
+                self.fail(
+                    "tricks",
+                    "tricks are played only from phase play on; allowed before "
+                    "it: [] (and trick, trick_order [])",
+                )
+            return
+        leader = first_leader_of(f["dealer"], birds)
+        for k, cards in enumerate(finished):
+            order = play_order_of(leader, birds)
+            name = f"tricks[{k}]"
+            if f["finished_orders"][k] != order:
+                self.fail(
+                    f"{name}.order",
+                    f"{f['finished_orders'][k]}; allowed: {order} (led by seat {leader})",
+                )
+            if len(cards) != n:
+                self.fail(f"{name}.cards", f"{len(cards)} cards; allowed: one per seat ({n})")
+            winner = order[trick_winner(cards, f["trump"], self.effect)]
+            if f["trick_winners"][k] != winner:
+                self.fail(
+                    f"{name}.winner", f"{f['trick_winners'][k]}, but seat {winner} won those cards"
+                )
+            leader = winner
+        if self.stage == PLAY_STAGE:
+            order = play_order_of(leader, birds)
+            if len(finished) >= f["hand_size"]:
+                self.fail(
+                    "tricks",
+                    f"{len(finished)} finished of {f['hand_size']} in phase play; allowed: fewer",
+                )
+            if f["trick_order"] != order:
+                self.fail(
+                    "trick_order", f"{f['trick_order']}; allowed: {order} (led by seat {leader})"
+                )
+            if len(f["trick"]) >= n:
+                self.fail(
+                    "trick",
+                    f"{len(f['trick'])} cards; allowed: fewer than {n} (a full trick is finished)",
+                )
+        elif len(finished) != f["hand_size"] or f["trick"] or f["trick_order"]:
+            self.fail(
+                "tricks",
+                f"{len(finished)} finished, trick {data_cards(mask_of(f['trick']))} "
+                f"in phase {PHASE_NAMES[phase]}; allowed: all {f['hand_size']} finished, "
+                "trick and trick_order []",
+            )
+        plays = [*zip(finished, f["finished_orders"], strict=True), (f["trick"], f["trick_order"])]
+        for k, (cards, order) in enumerate(plays):
+            self._check_followed(
+                f"tricks[{k}]" if k < len(finished) else "trick", cards, order, plays[k + 1 :]
+            )
+
+    def _check_followed(
+        self,
+        name: str,
+        cards: list[int],
+        order: list[int],
+        later: list[tuple[list[int], list[int]]],
+    ) -> None:
+        """Nobody played off the led colour while holding it: the cards a
+        seat played in later tricks, and the cards it holds now, were in its
+        hand then."""
+        if not cards:
+            return
+        led = colour_of(cards[0])
+        for position in range(1, len(cards)):
+            seat, card = order[position], cards[position]
+            if colour_of(card) == led:
+                continue
+            held = bits(self.f["hands"][seat])
+            held += [t[o.index(seat)] for t, o in later if seat in o[: len(t)]]
+            kept = [c for c in held if colour_of(c) == led]
+            if kept:
+                self.fail(
+                    name,
+                    f"seat {seat} played {data.card_text(card)} on a "
+                    f"{data.COLOUR_NAMES[led]} lead while holding {data.card_text(kept[0])}; "
+                    "a player must follow the led colour",
+                )
+
+    def _check_astroboard(self) -> None:
+        f, n, phase = self.f, self.n, self.f["phase"]
+        board, partner, transfer = f["astroboard"], f["astro_partner"], f["transfer"]
+        if self.stage < PLAY_STAGE:
+            expected = -1
+        else:
+            expected = astroboard_holder_of(f["guesses"], f["guess_order"], f["birds"])
+        if board != expected:
+            self.fail(
+                "astroboard",
+                f"{board} in phase {PHASE_NAMES[phase]}; allowed: {expected} "
+                f"({'the highest guess, ties as ruled' if expected >= 0 else 'not given yet'})",
+            )
+        won = [f["trick_winners"].count(s) for s in range(n)]
+        partners = astroboard_partners_of(board, f["guesses"], won) if board >= 0 else []
+        if phase == Phase.ASTROBOARD and not partners:
+            self.fail("phase", "astroboard, but the holder has nobody to use the power with")
+        choosing = phase == Phase.ASTROBOARD_TRICK
+        if choosing != (partner >= 0) or (choosing and partner not in partners):
+            self.fail(
+                "astro_partner",
+                f"{partner} in phase {PHASE_NAMES[phase]}; allowed: one of {partners} while the "
+                "holder picks the trick, else -1",
+            )
+        holders, winners = f["holders"], f["trick_winners"]
+        moved = [k for k in range(len(holders)) if holders[k] != winners[k]]
+        if phase != Phase.OVER or not transfer:
+            if transfer:
+                self.fail(
+                    "transfer",
+                    f"{transfer} with tricks {moved} moved in phase "
+                    f"{PHASE_NAMES[phase]}; allowed: [] (a move is scored at once, and the "
+                    "next turn starts afresh)",
+                )
+            if moved:
+                k = moved[0]
+                self.fail(
+                    f"tricks[{k}].holder",
+                    f"{holders[k]}, but seat {winners[k]} won it and nothing moved it",
+                )
+            return
+        giver, receiver, index = transfer
+        other = receiver if giver == board else giver
+        legal = (
+            board in (giver, receiver)
+            and other in partners
+            and giver != receiver
+            and index < len(winners)
+            and winners[index] == giver
+            and giver == (other if f["guesses"][board] > won[board] else board)
+        )
+        if not legal or moved != [index] or holders[index] != receiver:
+            self.fail(
+                "transfer",
+                f"{transfer}; allowed: [giver, receiver, trick] of a legal AstroBoard move, that "
+                "trick held by the receiver, every other by its winner",
+            )
+
+    def _check_actor(self) -> None:
+        f, phase = self.f, self.f["phase"]
+        birds, config = f["birds"], f["config"]
+        if phase == Phase.CHOOSE_TRUMP:
+            chooser = self.effect.trump_chooser
+            expected = {"youngest": config.youngest, "oldest": config.oldest}.get(
+                chooser, f["dealer"]
+            )
+        elif phase in CHOICE_PHASES:
+            expected = f["choosers"][0]
+        elif phase in (Phase.SURFETTE_PARTNER, Phase.SURFETTE_CARDS):
+            expected = seat_with_bird(birds, data.SURFETTE)
+        elif phase in (Phase.NITRO_PEEK, Phase.GUESS):
+            expected = next(s for s in f["guess_order"] if f["guesses"][s] < 0)
+            nitro_first = birds[expected] == data.NITRO and f["peeked"] < 0
+            if (phase == Phase.NITRO_PEEK) != nitro_first:
+                self.fail(
+                    "phase",
+                    f"{PHASE_NAMES[phase]}, but seat {expected} is to "
+                    f"guess{' and Nitro looks first' if nitro_first else ''}",
+                )
+        elif phase == Phase.PLAY:
+            expected = f["trick_order"][len(f["trick"])]
+        elif phase in (Phase.ASTROBOARD, Phase.ASTROBOARD_TRICK):
+            expected = f["astroboard"]
+        else:
+            expected = NO_PLAYER
+        if f["actor"] != expected:
+            self.fail(
+                "actor",
+                f"{f['actor']}, but in phase {PHASE_NAMES[phase]} seat {expected} is to act",
+            )
+
+    def _check_known_and_discards(self) -> None:
+        f = self.f
+        for observer, row in enumerate(f["known"]):
+            for seat, known in enumerate(row):
+                wrong = known & ~f["hands"][seat] if seat != observer else known
+                if wrong:
+                    self.fail(
+                        f"known[{observer}][{seat}]",
+                        f"{data_cards(wrong)}; allowed: cards in hand {seat} that seat {observer} "
+                        "can tell are there (none of its own)",
+                    )
+        discards, effect = mask_of(f["discards"]), self.effect
+        card = data.card_text(f["trump_card"])
+        if effect.discard_one:
+            done = f["turn"] > 1 and f["phase"] != Phase.DISCARD
+            if any(len(bits(m)) != int(done) for m in f["discarded"]):
+                self.fail(
+                    "discarded",
+                    f"{[data_cards(m) for m in f['discarded']]} under {card}; "
+                    f"allowed: {'one card' if done else 'no card'} per seat",
+                )
+        elif effect.replace_numbers:
+            if any(number_of(c) not in effect.replace_numbers for c in f["discards"]):
+                self.fail(
+                    "discards",
+                    f"{data_cards(discards)}; allowed under {card}: only the 1s and 2s replaced",
+                )
+        elif f["discards"]:
+            self.fail(
+                "discards",
+                f"{data_cards(discards)} under rule card {card}; allowed: [] "
+                "(only Orange 3 and 7 discard)",
+            )
+        seen = 0
+        for seat, mask in enumerate(f["discarded"]):
+            if mask & ~discards or mask & seen:
+                self.fail(
+                    f"discarded[{seat}]",
+                    f"{data_cards(mask)}; allowed: cards of game.discards that no other seat "
+                    "discarded",
+                )
+            seen |= mask
+        if seen != discards:
+            self.fail(
+                "discarded",
+                f"{[data_cards(m) for m in f['discarded']]} does not account for the discards "
+                f"{data_cards(discards)}",
+            )
+
+    def _check_last_turn(self) -> None:
+        f = self.f
+        items = f["last_turn"]
+        if items is None:
+            if f["over"] or f["last_trick_winners"]:
+                self.fail(
+                    "last_turn", "null, but a turn was scored; allowed: the tally of every seat"
+                )
+            return
+        if not f["last_trick_winners"]:
+            self.fail(
+                "last_trick_winners",
+                "[], but a turn was scored; allowed: who won each of its tricks",
+            )
+        for seat, item in enumerate(items):
+            raw = (
+                item.trick_points
+                + item.exact
+                + item.highest
+                + item.astroboard
+                + item.turbo
+                + item.card_points
+                + item.berzerkerbird
+                + item.first_last
+                - item.penalty
+            )
+            if (
+                item.floored != max(0, raw)
+                or item.total != (item.floored + item.parity) * item.multiplier
+            ):
+                self.fail(
+                    f"last_turn[{seat}]",
+                    "its items do not add up to floored and total (floored = max(0, points - "
+                    "penalty), total = (floored + parity) x multiplier)",
+                )
+
+
+def _shown(value: Any) -> str:
+    """``repr`` cut to a readable length (a state may hold anything)."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 def data_cards(mask: int) -> list[str]:
     """A bitmask as card strings (JSON form)."""
     return [data.card_text(c) for c in bits(mask)]
-
-
-def parse_cards(texts: Any) -> list[int]:
-    if not isinstance(texts, list):
-        raise TypeError(f"expected a list of card strings, got {texts!r:.60}")
-    return [data.parse_card(t) for t in texts]
 
 
 def new_game(config: AstrobirdzConfig, seed: int | None = None, **scenario: Any) -> AstrobirdzGame:

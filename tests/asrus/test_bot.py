@@ -7,7 +7,13 @@ import numpy as np
 from aec_helpers import random_action
 
 from flockgym.envs import asrus_v0, make_bot
-from flockgym.envs.asrus.bots import WinModel, opponent_distance_probabilities, unseen_counts
+from flockgym.envs.asrus.bots import (
+    AsrusHeuristicBot,
+    Candidate,
+    WinModel,
+    opponent_distance_probabilities,
+    unseen_counts,
+)
 from flockgym.envs.core import RandomBot, play_game
 
 AGENTS = [f"player_{i}" for i in range(5)]
@@ -91,3 +97,17 @@ def test_beats_random_bots():
         points += record.scores[seat]
     assert wins / games > 0.27
     assert points / games > 100  # 90 at the start; random seats lose on average
+
+
+def test_the_card_is_drawn_in_proportion_to_its_value():
+    """Copies of a bot that always played its best card would collide; the draw
+    keeps a card worth twice another twice as likely, and never picks one worth 0."""
+    bot = AsrusHeuristicBot(seed=3)
+    plain = [
+        Candidate(5, None, False, win_chance=0.5, gain=8.0),  # value 4
+        Candidate(9, None, False, win_chance=0.25, gain=8.0),  # value 2
+        Candidate(8, None, False, win_chance=0.0, gain=0.0),  # distance 0: value 0
+    ]
+    picks = [bot._mixed_choice(plain).number for _ in range(3000)]
+    assert picks.count(8) == 0
+    assert abs(picks.count(5) / len(picks) - 2 / 3) < 0.03

@@ -103,5 +103,5 @@ def all_cards(g: AstrobirdzGame) -> list[int]:
     """Every card's place, as a sorted list: must be each of the 54 once."""
     places = [*g.deck, *g.discards, g.trump_card, *g.trick]
     places += [c for h in g.hands for c in bits(h)]
-    places += [c for tricks in g.won for t in tricks for c in t]
+    places += [c for t in g.finished for c in t]
     return sorted(places)

@@ -8,7 +8,7 @@ from astrobirdz_helpers import step, steps, table
 
 from flockgym.envs import RandomBot, make
 from flockgym.envs.astrobirdz import data
-from flockgym.envs.astrobirdz.bots import AstrobirdzHeuristicBot, lead_win_chance
+from flockgym.envs.astrobirdz.bots import AstrobirdzHeuristicBot, effect_of, lead_win_chance
 from flockgym.envs.core.play import play_game
 
 
@@ -82,6 +82,33 @@ def test_uses_the_astroboard_power():
     steps(env, [(2, "guess 2"), (0, "guess 0"), (1, "guess 0")])
     steps(env, [(2, "R9"), (0, "G1"), (1, "G2"), (2, "B1"), (0, "B9"), (1, "Y1")])
     assert bot_action(env, 2) == "player_0"
+    step(env, 2, "player_0")
+    assert bot_action(env, 2) == "trick 2"  # player_0's only trick
+
+
+def test_gives_away_the_trick_worth_the_fewest_card_points():
+    """Red 4 (red cards taken score 2 each): player_2 took both tricks, one too
+    many; trick 1 holds three reds, trick 2 one: it gives trick 2."""
+    hands = {2: ["R9", "R8"], 0: ["R5", "O1"], 1: ["R6", "Y1"]}
+    env = table(3, hands=hands, trump="R4", turn=2, berzerkerbirdz=False)
+    steps(env, [(2, "guess 1"), (0, "guess 1"), (1, "guess 0")])
+    steps(env, [(2, "R9"), (0, "R5"), (1, "R6"), (2, "R8"), (0, "O1"), (1, "Y1")])
+    assert bot_action(env, 2) == "player_0"
+    step(env, 2, "player_0")
+    assert bot_action(env, 2) == "trick 2"
+
+
+def test_takes_the_trick_worth_the_most_card_points():
+    """Red 4: player_2, one short, takes one of player_0's tricks: trick 1
+    (three reds, 6 points) rather than trick 2 (one red)."""
+    hands = {0: ["R9", "R8", "B1"], 1: ["R2", "G1", "B2"], 2: ["R3", "G9", "B9"]}
+    env = table(3, hands=hands, trump="R4", turn=3, berzerkerbirdz=False)
+    steps(env, [(0, "guess 1"), (1, "guess 0"), (2, "guess 2")])
+    plays = ["R9", "R2", "R3", "R8", "G1", "G9", "B1", "B2", "B9"]
+    steps(env, list(zip([0, 1, 2] * 3, plays, strict=True)))
+    assert bot_action(env, 2) == "player_0"
+    step(env, 2, "player_0")
+    assert bot_action(env, 2) == "trick 1"
 
 
 def test_beats_random_bots_from_any_seat():
@@ -108,3 +135,17 @@ def test_a_peeked_hand_counts_for_certain():
     assert lead_win_chance(b9, unknown, data.RED, effect, 1, 2, trumps_it) == 0.0
     assert lead_win_chance(b9, unknown, data.RED, effect, 1, 2, follows_low) == 1.0
     assert 0.0 < lead_win_chance(b9, unknown, data.RED, effect, 1, 2) < 1.0
+
+
+def test_the_bot_judges_green_7_by_the_games_reading():
+    """Leading its yellow 5 under Green 7: a sure trick only if no trump beats it."""
+    for reading, beaten in (("beaten_by_higher_trump", True), ("never_beaten_by_trump", False)):
+        env = table(2, hands={0: ["Y5"], 1: ["G9"]}, trump="G7", berzerkerbirdz=False,
+                    green_7=reading)  # fmt: skip
+        view = env.unwrapped.view("player_1")
+        assert view["game_options"]["green_7"] == reading
+        effect = effect_of(view)
+        y5 = data.parse_card("Y5")
+        assert (
+            lead_win_chance(y5, [data.parse_card("G9")], data.GREEN, effect, 1, 1) == 0
+        ) is beaten

@@ -17,6 +17,7 @@ from astrobirdz_helpers import (
     turn_totals,
 )
 
+from flockgym.envs.astrobirdz import data
 from flockgym.envs.astrobirdz.rules import Phase, bits
 
 
@@ -177,3 +178,84 @@ def test_surfette_with_one_card_trades_it_at_once():
     steps(env, [(0, "player_1"), (0, "choose R1")])
     assert hand(env, 0) == ["B9"] and hand(env, 1) == ["R1"]
     assert game(env).phase == Phase.GUESS
+
+
+# ---- what a third player knows after Surfette's random draw --------------------------
+
+
+def known_in_observation(env, seat: int) -> dict[str, list[str]]:
+    """The ``known`` rows of ``player_{seat}``'s observation, decoded (left neighbour first)."""
+    n = env.unwrapped.num_players
+    row = observation_field(env, seat, "known")
+    out = {}
+    for rel in range(1, n):
+        ids = np.flatnonzero(row[(rel - 1) * 54 : rel * 54]).tolist()
+        if ids:
+            out[f"player_{(seat + rel) % n}"] = [data.card_text(c) for c in ids]
+    return out
+
+
+def assert_known_cards_are_true(env) -> None:
+    """Every card a view or an observation says is in a hand is in that hand."""
+    raw = env.unwrapped
+    for seat, agent in enumerate(raw.possible_agents):
+        known = raw.view(agent)["known_cards"]
+        assert known == known_in_observation(env, seat), agent
+        for other, listed in known.items():
+            assert set(listed) <= set(hand(env, int(other[-1]))), (agent, other, listed)
+
+
+def test_a_card_passed_to_surfettes_partner_is_no_longer_known_after_her_random_draw():
+    """player_1 passed the green 5 to player_2; Surfette (player_0) then draws one
+    of player_2's two cards at random: player_1 cannot tell whether the green 5
+    went, so it no longer knows it in either hand, before or after it is played."""
+    outcomes = set()
+    for seed in range(12):
+        hands = {0: ["R1", "R2"], 1: ["G5", "G6"], 2: ["Y5", "Y6"]}
+        env = table(3, berzerkers={0: 6, 1: 2, 2: 4}, hands=hands, trump="R3", turn=2,
+                    pass_cards=True, seed=seed)  # fmt: skip
+        assert game(env).dealer == 1  # passes from player_2, one card each to the left
+        steps(env, [(2, "choose Y5"), (0, "choose R1"), (1, "choose G5")])
+        assert env.unwrapped.view("player_1")["known_cards"] == {"player_2": ["G5"]}
+        steps(env, [(0, "player_2"), (0, "choose R2"), (0, "decline")])
+        drawn = "G5" in hand(env, 0)
+        outcomes.add(drawn)
+        assert env.unwrapped.view("player_1")["known_cards"] == {}
+        assert known_in_observation(env, 1) == {}
+        # Surfette knows where each card went; her partner knows what left his hand
+        assert env.unwrapped.view("player_0")["known_cards"] == {"player_1": ["R1"],
+                                                                 "player_2": ["R2"]}  # fmt: skip
+        assert_known_cards_are_true(env)
+        while not game(env).over and game(env).turn == 2:
+            agent = env.agent_selection
+            step(env, int(agent[-1]), legal_strings(env)[0])
+            if game(env).turn == 2:
+                assert_known_cards_are_true(env)
+    assert outcomes == {True, False}
+
+
+def test_a_third_player_can_tell_where_a_card_went_when_surfette_draws_a_whole_hand():
+    """4 players, turn 1, Yellow 3: each passes its only card right. Surfette
+    (player_0) trades her only card for player_2's only card: whoever knew
+    either card can tell where it is now."""
+    hands = {0: ["R5"], 1: ["B5"], 2: ["G5"], 3: ["Y5"]}
+    env = table(4, berzerkers={0: 6, 1: 1, 2: 2, 3: 3}, hands=hands, trump="Y3")
+    assert game(env).dealer == 1 and game(env).phase == Phase.PASS_RIGHT
+    steps(env, [(2, "choose G5"), (3, "choose Y5"), (0, "choose R5"), (1, "choose B5")])
+    assert [hand(env, s) for s in range(4)] == [["B5"], ["G5"], ["Y5"], ["R5"]]
+    steps(env, [(0, "player_2"), (0, "choose B5")])
+    assert hand(env, 0) == ["Y5"] and hand(env, 2) == ["B5"]
+    views = {s: env.unwrapped.view(f"player_{s}")["known_cards"] for s in range(4)}
+    assert views == {
+        0: {"player_2": ["B5"], "player_3": ["R5"]},  # what she gave, what she passed
+        1: {"player_2": ["B5"]},  # Surfette gave away her whole hand: its blue 5
+        2: {"player_0": ["Y5"], "player_1": ["G5"]},  # what she drew, what it passed
+        3: {"player_0": ["Y5"]},  # its yellow 5 was player_2's only card: now Surfette's
+    }
+    assert_known_cards_are_true(env)
+    # guesses (Max, player_2, last), then Zoom (player_1) leads; Speedster plays last
+    steps(env, [(2 if s == 2 else s, "guess 0") for s in game(env).guess_order])
+    steps(env, [(1, "G5"), (2, "B5"), (0, "Y5")])
+    assert env.unwrapped.view("player_3")["known_cards"] == {}
+    assert env.unwrapped.view("player_1")["known_cards"] == {}
+    assert_known_cards_are_true(env)

@@ -13,14 +13,15 @@ import copy
 
 import numpy as np
 import pytest
-from aec_helpers import random_action
-from astrobirdz_helpers import all_cards
+from aec_helpers import random_action, random_steps
+from astrobirdz_helpers import all_cards, observation_field, table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flockgym.envs import astrobirdz_v0
 from flockgym.envs.astrobirdz import data
 from flockgym.envs.astrobirdz.actions import GUESS_OFFSET, TRUMP_OFFSET
+from flockgym.envs.astrobirdz.env import OPTION_SAMPLES, ages_sample
 from flockgym.envs.astrobirdz.observer import AstrobirdzObserver
 from flockgym.envs.astrobirdz.rules import AstrobirdzGame, Phase, bits
 
@@ -54,14 +55,18 @@ def oracle(g: AstrobirdzGame) -> set[int]:
         return others
     if g.phase == Phase.SURFETTE_PARTNER:
         return others | {layout.decline}
+    held = [g.holders.count(s) for s in range(n)]
     if g.phase == Phase.ASTROBOARD:
-        short = g.guesses[seat] - len(g.won[seat])
+        short = g.guesses[seat] - held[seat]
         partners = {
             layout.player(seat, s)
             for s in range(n)
-            if s != seat and len(g.won[s]) - g.guesses[s] == short
+            if s != seat and held[s] - g.guesses[s] == short
         }
         return partners | {layout.decline}
+    if g.phase == Phase.ASTROBOARD_TRICK:  # any trick of the giver: the partner's if taking
+        giver = g.astro_partner if g.guesses[seat] > held[seat] else seat
+        return {layout.trick(k) for k in range(len(g.finished)) if g.holders[k] == giver}
     chosen = set(g.chosen[seat])
     if g.phase == Phase.PASS_RIGHT:
         numbers = [c % 9 for c in hand]
@@ -85,8 +90,13 @@ def check_state(
     in_trick = set(g.trick_order[: len(g.trick)])
     for seat, held in enumerate(g.hands):  # every hand the same size, less the card played
         assert len(bits(held)) == g.hand_size - len(g.trick_winners) - (seat in in_trick)
+    for observer, row in enumerate(g.known):  # what a seat knows of a hand is in that hand
+        for seat, known in enumerate(row):
+            assert known & ~g.hands[seat] == 0 and not (seat == observer and known)
     acting = env.agent_selection
     observations = share >= 1 or rng.random() < share
+    if deep or rng.random() < 0.1:  # the full state check on a tenth of the steps
+        assert g.invariant_violations() == []
     if observations:
         reference.rebuild(g)
     for seat, agent in enumerate(env.possible_agents):
@@ -97,7 +107,8 @@ def check_state(
             assert np.array_equal(vector, reference.encode(seat)), (agent, g.phase)
         if agent != acting or g.over:
             assert not mask.any()
-    if g.over:
+    if g.over:  # the final state saves and loads too
+        assert AstrobirdzGame.from_dict(g.to_dict()).to_dict() == g.to_dict()
         return
     mask = raw.observe(acting)["action_mask"]
     legal = set(np.flatnonzero(mask).tolist())
@@ -197,3 +208,73 @@ def test_thousands_of_random_games_keep_every_invariant(options, seed, policy_se
 @given(OPTIONS, st.integers(0, 2**31), st.integers(0, 2**31))
 def test_many_games_checked_action_by_action(options, seed, policy_seed):
     play_checked(options, seed, policy_seed, deep=True)
+
+
+# ---- observations inside their Box ------------------------------------------------------
+
+
+def samples(players: int) -> list[dict]:
+    """Every option sample of the env, and one with ages, for ``players`` seats."""
+    return [{**o, "num_players": players} for o in OPTION_SAMPLES] + [
+        {"num_players": players, "ages": ages_sample(players)}
+    ]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_observations_stay_in_their_box_in_every_option_sample(players):
+    rng = np.random.default_rng(players)
+    for options in samples(players):
+        env = astrobirdz_v0.env(**options)
+        env.reset(seed=int(rng.integers(1 << 30)))
+        space = env.observation_space("player_0")
+        for _ in env.agent_iter():
+            for agent in env.possible_agents:
+                assert space.contains(env.observe(agent)), (options, agent)
+            observation, _, terminated, truncated, _ = env.last()
+            env.step(None if terminated or truncated else random_action(observation, rng))
+
+
+@pytest.mark.parametrize(
+    ("players", "trump", "turn", "options", "largest"),
+    [
+        (2, "P3", 5, {}, 8),  # 5 cards + 3 drawn
+        (4, "P3", 6, {}, 9),
+        (5, "P3", 7, {}, 10),  # 7 + 3: the largest hand of any game
+        (6, "P3", 8, {}, 8),  # the deck allows no extra card
+        (4, "R3", 6, {"trump_rules": False}, 6),  # no rule card draws extra cards
+    ],
+)
+def test_hand_size_and_tricks_are_scaled_by_the_largest_hand_of_the_configuration(
+    players, trump, turn, options, largest
+):
+    env = table(players, trump=trump, turn=turn, scores={0: 10**6}, **options)
+    g = env.unwrapped.astrobirdz
+    assert g.hand_size == largest == g.config.max_hand
+    assert observation_field(env, 1, "hand_size")[0] == 1.0
+    assert observation_field(env, 1, "scores")[players - 1] == 1.0  # player_0, capped
+    space = env.observation_space("player_0")
+    rng = np.random.default_rng(0)
+    while g.turn == turn and not g.over:  # the last turn: play it out
+        for agent in env.possible_agents:
+            assert space.contains(env.observe(agent))
+        env.step(random_action(env.last()[0], rng))
+    held = [item.tricks for item in g.last_turn]
+    assert sum(held) == largest
+
+
+def test_invariant_violations_name_what_the_rules_find_wrong():
+    env = astrobirdz_v0.env(num_players=3)
+    env.reset(seed=5)
+    random_steps(env, np.random.default_rng(5), 20)
+    g = env.unwrapped.astrobirdz
+    assert g.invariant_violations() == []
+    broken = copy.deepcopy(g)
+    card = bits(broken.hands[0])[0] if broken.hands[0] else broken.deck[0]
+    broken.hands[1] |= 1 << card  # a card in two places
+    found = broken.invariant_violations()
+    assert found[0].startswith("cards: ") and any("game.hands[1]" in f for f in found)
+    broken = copy.deepcopy(g)
+    broken.scores_[2] = -4
+    assert broken.invariant_violations() == [
+        "game.scores[2]: -4 is not allowed; allowed: a whole number 0..1000000"
+    ]

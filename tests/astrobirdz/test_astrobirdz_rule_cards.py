@@ -263,6 +263,55 @@ def test_G7_a_trump_card_of_equal_value_beats_a_protected_one():
     assert game(env).last_trick_winners == [0]
 
 
+# Green 7's two readings (option green_7): its last sentence, "If higher Trump
+# Color is played, it wins the trick" (default), or its printed example, where a
+# yellow 5 "would not be beaten in this round by a red 7".
+
+SEVEN_READINGS = ("beaten_by_higher_trump", "never_beaten_by_trump")
+
+
+@pytest.mark.parametrize(
+    ("answer", "winners"),
+    [("G8", ([0], [1])), ("G9", ([0], [1])), ("G6", ([0], [1])), ("G2", ([1], [1]))],
+)
+def test_G7_a_higher_trump_beats_a_protected_five_only_in_the_last_sentences_reading(
+    answer, winners
+):
+    """player_1 leads the yellow 5; player_0, without yellow, trumps it."""
+    for reading, expected in zip(SEVEN_READINGS, winners, strict=True):
+        env = one_trick("G7", "Y5", answer, guesses=(1, 1), green_7=reading)
+        assert game(env).last_trick_winners == expected, (reading, answer)
+
+
+def test_G7_the_default_reading_is_the_last_sentence():
+    env = one_trick("G7", "Y5", "G8")
+    assert game(env).config.green_7 == "beaten_by_higher_trump"
+    assert game(env).last_trick_winners == [0]
+
+
+@pytest.mark.parametrize(
+    ("lead", "answer", "winner"),
+    [
+        ("Y5", "B4", 1),  # two protected cards: the higher value wins
+        ("B4", "Y5", 0),
+        ("Y4", "B4", 1),  # equal value, neither trump colour: the first played wins
+        ("Y5", "G5", 0),  # equal value: the trump colour's own 5 wins
+        ("Y4", "G5", 0),
+        ("G4", "Y5", 0),  # the green 4 is protected too: below the 5
+    ],
+)
+def test_G7_printed_example_reading_fours_and_fives_rank_among_themselves(lead, answer, winner):
+    env = one_trick("G7", lead, answer, guesses=(1, 1), green_7="never_beaten_by_trump")
+    assert game(env).last_trick_winners == [winner]
+
+
+def test_G7_printed_example_reading_changes_no_other_card():
+    # Red 9's protected 9 loses to nothing higher either way; a plain card is beaten by trump
+    for reading in SEVEN_READINGS:
+        env = one_trick("R3", "Y5", "R6", guesses=(1, 1), green_7=reading)
+        assert game(env).last_trick_winners == [0]
+
+
 def test_B8_eights_beat_lower_trump_and_nines():
     # the rulebook's example: a yellow 8 beats a yellow 9; and an 8 beats the trump 9
     env = two_tricks("B8", ["Y8", "R8"], ["Y9", "B9"],

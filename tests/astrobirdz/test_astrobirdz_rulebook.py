@@ -6,6 +6,8 @@ end of the game."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from aec_helpers import random_action
@@ -14,6 +16,7 @@ from astrobirdz_helpers import (
     game,
     hand,
     legal_strings,
+    observation_field,
     step,
     steps,
     table,
@@ -139,6 +142,9 @@ def test_astroboard_power_takes_a_trick_from_a_player_one_over():
     assert g.phase == Phase.ASTROBOARD and env.agent_selection == "player_2"
     assert legal_strings(env) == ["player_0", "decline"]
     step(env, 2, "player_0")
+    assert g.phase == Phase.ASTROBOARD_TRICK and env.agent_selection == "player_2"
+    assert legal_strings(env) == ["trick 2"]  # player_0's only trick
+    step(env, 2, "trick 2")
     assert totals_of(env, "tricks") == [0, 0, 2]
     assert turn_totals(env) == [5, 5, 2 + 5 + 5 + 5]
     assert env.unwrapped.view("player_1")["astroboard_transfer"] is None  # next turn began
@@ -151,6 +157,8 @@ def test_astroboard_power_gives_a_trick_to_a_player_one_short():
     assert game(env).astroboard == 2  # tie at 1 without birds: the first to guess
     assert legal_strings(env) == ["player_0", "decline"]
     step(env, 2, "player_0")
+    assert legal_strings(env) == ["trick 1", "trick 2"]  # either of player_2's tricks
+    step(env, 2, "trick 1")
     assert game(env).last_trick_winners == [2, 2]  # who won in play
     assert totals_of(env, "tricks") == [1, 0, 1]
     assert turn_totals(env) == [1 + 5, 5, 1 + 5 + 5 + 5]
@@ -173,15 +181,138 @@ def test_astroboard_power_needs_a_partner_off_by_one_the_other_way():
     assert turn_totals(env) == [1 + 5 + 5, 5, 0]
 
 
-def test_the_giver_loses_its_most_recently_won_trick():
-    """Under Red 4 (red cards taken score 2 each) the moved trick shows in the card
-    points: player_2's first trick holds two red cards, its second (given) one."""
-    hands = {2: ["R8", "R9"], 0: ["B1", "B2"], 1: ["G1", "R2"]}
-    env = astroboard_table({2: 1, 0: 1, 1: 0}, hands, trump="R4")
-    steps(env, [(2, "R8"), (0, "B1"), (1, "R2"), (2, "R9"), (0, "B2"), (1, "G1")])
+# ---- which trick the AstroBoard moves: the holder's choice ------------------------------
+
+OTHER = {"R": "OY", "O": "RY", "Y": "RO", "G": "RO", "B": "RO"}
+
+
+def colour_hands(colour: str) -> tuple[dict[int, list[str]], list[str]]:
+    """player_2 holds the 9 and 8 of ``colour`` (the trump); trick 1 takes three
+    cards of it, trick 2 one."""
+    x, z = OTHER[colour]
+    hands = {
+        2: [f"{colour}9", f"{colour}8"],
+        0: [f"{colour}5", f"{x}1"],
+        1: [f"{colour}6", f"{z}1"],
+    }
+    plays = [f"{colour}9", f"{colour}5", f"{colour}6", f"{colour}8", f"{x}1", f"{z}1"]
+    return hands, plays
+
+
+def number_hands(trump: str, number: int) -> tuple[dict[int, list[str]], list[str]]:
+    """player_2 holds two trump cards; trick 1 takes two cards numbered ``number``, trick 2 none."""
+    colour = trump[0]
+    high = f"{colour}7" if number == 8 else f"{colour}8"
+    x, z = ("B", "R") if colour != "B" else ("G", "R")
+    hands = {2: [f"{colour}9", high], 0: [f"{x}{number}", f"{x}1"], 1: [f"{z}{number}", f"{z}1"]}
+    plays = [f"{colour}9", f"{x}{number}", f"{z}{number}", high, f"{x}1", f"{z}1"]
+    return hands, plays
+
+
+# card, hands and plays, card points of trick 1, of trick 2
+CARD_POINT_RULES = [
+    ("R1", colour_hands("R"), 3 * 1, 1 * 1),
+    ("R4", colour_hands("R"), 3 * 2, 1 * 2),
+    ("O1", colour_hands("O"), 3 * 2, 1 * 2),
+    ("O4", colour_hands("O"), 3 * 3, 1 * 3),
+    ("Y1", colour_hands("Y"), 3 * 2, 1 * 2),
+    ("Y5", number_hands("Y5", 5), 2 * 3, 0),
+    ("G1", colour_hands("G"), 3 * 2, 1 * 2),
+    ("G3", number_hands("G3", 3), 2 * 5, 0),
+    ("G4", colour_hands("G"), 3 * 3, 1 * 3),
+    ("G8", number_hands("G8", 8), 2 * 5, 0),
+    ("B1", colour_hands("B"), 3 * 2, 1 * 2),
+    ("B4", colour_hands("B"), 3 * 3, 1 * 3),
+]
+
+
+def give_table(trump: str, hands: dict[int, list[str]], plays: list[str]):
+    """3 players, turn 2: player_2 (AstroBoard, guessed 1) takes both tricks;
+    player_0 guessed 1 and took none; player_1 guessed 0."""
+    env = astroboard_table({2: 1, 0: 1, 1: 0}, hands, trump=trump)
+    order = [2, 0, 1, 2, 0, 1]
+    steps(env, list(zip(order, plays, strict=True)))
+    assert game(env).trick_winners == [2, 2]
     step(env, 2, "player_0")
-    assert totals_of(env, "tricks") == [1, 0, 1]
-    assert totals_of(env, "card_points") == [2, 0, 4]
+    return env
+
+
+@pytest.mark.parametrize(("trump", "deal", "first", "second"), CARD_POINT_RULES)
+def test_the_astroboard_holder_chooses_which_trick_to_give_and_it_changes_the_score(
+    trump, deal, first, second
+):
+    """Under each of the twelve card-point rules: giving trick 1 or trick 2
+    moves exactly the difference of their card points between the two players."""
+    assert first != second
+    totals = {}
+    for given, kept in (("trick 1", second), ("trick 2", first)):
+        env = give_table(trump, *deal)
+        assert legal_strings(env) == ["trick 1", "trick 2"]
+        step(env, 2, given)
+        received = first + second - kept
+        assert totals_of(env, "card_points") == [received, 0, kept]
+        # holder: 1 trick + 5 exact + 5 highest correct guess + 5 AstroBoard; partner: 1 + 5
+        assert turn_totals(env) == [1 + 5 + received, 5, 16 + kept]
+        totals[given] = turn_totals(env)
+    holder_gain = totals["trick 2"][2] - totals["trick 1"][2]
+    assert holder_gain == first - second
+    assert totals["trick 1"][0] - totals["trick 2"][0] == first - second
+
+
+def test_every_card_point_rule_has_its_astroboard_scenario():
+    with_points = [r.card for r in data.RULE_CARDS if r.effect.card_points]
+    assert [card for card, *_ in CARD_POINT_RULES] == with_points
+    assert len(with_points) == 12
+
+
+def take_table(trump: str = "R4"):
+    """3 players, turn 3 (player_2 deals, player_0 leads): player_0 guessed 1
+    and takes tricks 1 (three reds) and 2 (one red); player_2, the AstroBoard
+    holder, guessed 2 and takes only trick 3."""
+    hands = {0: ["R9", "R8", "B1"], 1: ["R2", "G1", "B2"], 2: ["R3", "G9", "B9"]}
+    env = table(3, hands=hands, trump=trump, turn=3, berzerkerbirdz=False)
+    steps(env, [(0, "guess 1"), (1, "guess 0"), (2, "guess 2")])
+    plays = ["R9", "R2", "R3", "R8", "G1", "G9", "B1", "B2", "B9"]
+    steps(env, list(zip([0, 1, 2] * 3, plays, strict=True)))
+    assert game(env).trick_winners == [0, 0, 2]
+    step(env, 2, "player_0")
+    return env
+
+
+@pytest.mark.parametrize(("taken", "totals"), [("trick 1", [1 + 5 + 2, 5, 17 + 6]),
+                                               ("trick 2", [1 + 5 + 6, 5, 17 + 2])])  # fmt: skip
+def test_the_astroboard_holder_chooses_which_trick_to_take(taken, totals):
+    """Red 4: the holder takes one of player_0's two tricks, 6 or 2 card points;
+    holder: 2 tricks + 5 exact + 5 highest + 5 AstroBoard = 17."""
+    env = take_table()
+    assert game(env).phase == Phase.ASTROBOARD_TRICK
+    assert legal_strings(env) == ["trick 1", "trick 2"]  # trick 3 is the holder's own
+    step(env, 2, taken)
+    assert turn_totals(env) == totals
+
+
+def test_the_trick_choice_sees_every_finished_trick_with_its_cards_and_holder():
+    env = take_table()
+    raw = env.unwrapped
+    view = raw.view("player_2")
+    assert view["phase"] == "astroboard_trick" and view["astroboard_partner"] == "player_0"
+    assert [(t["number"], t["held_by"], t["won_by"], [c["card"] for c in t["cards"]])
+            for t in view["tricks"]] == [
+        (1, "player_0", "player_0", ["R9", "R2", "R3"]),
+        (2, "player_0", "player_0", ["R8", "G1", "G9"]),
+        (3, "player_2", "player_2", ["B1", "B2", "B9"]),
+    ]  # fmt: skip
+    assert view["tricks"][0]["cards"][1] == {"player": "player_1", "card": "R2"}
+    # the observation: one slot per finished trick, its cards and who holds it
+    slots = observation_field(env, 2, "tricks").reshape(data.MAX_HAND, 54 + 3)
+    for k, (cards, holder) in enumerate(
+        [(["R9", "R2", "R3"], 0), (["R8", "G1", "G9"], 0), (["B1", "B2", "B9"], 2)]
+    ):
+        assert np.flatnonzero(slots[k, :54]).tolist() == sorted(data.parse_card(c) for c in cards)
+        assert np.flatnonzero(slots[k, 54:]).tolist() == [(holder - 2) % 3]  # from player_2's seat
+    assert not slots[3:].any()
+    assert np.flatnonzero(observation_field(env, 2, "astroboard_partner")).tolist() == [1]
+    assert observation_field(env, 2, "phase")[Phase.ASTROBOARD_TRICK] == 1
 
 
 # ---- turn structure -------------------------------------------------------------------
@@ -286,3 +417,29 @@ def test_orange_3_reshuffles_the_discards_when_the_deck_runs_out():
     kept = [c for s in range(6) for c in hand(env, s) if c[1] in "12"]
     assert g.discards == [] and len(g.deck) == 5
     assert len(kept) == 12 - len(g.deck)
+
+
+def test_the_last_turns_astroboard_move_is_shown_when_the_game_ends_and_saves():
+    """3 players, turn 5 (the last): player_2 guessed 4 and takes all five
+    tricks; it gives trick 3 to player_0 (guessed 1): the game ends, the view
+    shows the move, and the final state saves and loads."""
+    hands = {2: ["R9", "R8", "R7", "R6", "R5"], 0: ["B1", "B2", "B3", "B4", "B5"],
+             1: ["G1", "G2", "G3", "G4", "G5"]}  # fmt: skip
+    env = table(3, hands=hands, trump="R4", turn=5, berzerkerbirdz=False)
+    steps(env, [(2, "guess 4"), (0, "guess 1"), (1, "guess 0")])
+    for k in range(5):
+        steps(env, [(2, hands[2][k]), (0, hands[0][k]), (1, hands[1][k])])
+    steps(env, [(2, "player_0"), (2, "trick 3")])
+    g = game(env)
+    assert g.over and g.holders == [2, 2, 0, 2, 2]
+    view = env.unwrapped.view("player_1")
+    assert view["astroboard_transfer"] == {"from": "player_2", "to": "player_0", "trick": 3}
+    assert [t["held_by"] for t in view["tricks"]] == ["player_2"] * 2 + ["player_0"] + [
+        "player_2"
+    ] * 2
+    assert view["astroboard_partner"] is None
+    assert turn_totals(env) == [1 + 5 + 2, 5, 4 + 5 + 5 + 5 + 4 * 2]
+    other = astrobirdz_v0.env(num_players=3, berzerkerbirdz=False)
+    other.reset(seed=0)
+    other.unwrapped.load_state_dict(json.loads(json.dumps(env.unwrapped.state_dict())))
+    assert other.unwrapped.view("player_1") == view

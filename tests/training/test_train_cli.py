@@ -15,7 +15,7 @@ import yaml
 from training_helpers import tiny_raw_config
 
 from flockgym.training.cli import main
-from flockgym.training.play import play_terminal
+from flockgym.training.play import GameAbandoned, play_terminal
 
 COMMANDS = ["train", "eval", "plot", "play", "list", "baselines"]
 
@@ -92,6 +92,31 @@ def test_eval_refuses_a_file_as_out_folder_before_playing(tmp_path: Path, capsys
     argv = ["eval", "--env", "asrus_v0", "--players", "random", "--games", "2", "--out"]
     assert main([*argv, str(target)]) == 2
     assert "is a file; give a folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("case", ["target_is_a_folder", "parent_is_a_file", "read_only"])
+def test_eval_checks_its_out_folder_before_playing(
+    case: str, tmp_path: Path, request, monkeypatch, capsys
+) -> None:
+    from flockgym.training import evaluate
+
+    played = []
+    monkeypatch.setattr(evaluate, "tournament", lambda *args, **kwargs: played.append(args))
+    if case == "target_is_a_folder":
+        out = tmp_path / "out"
+        (out / "tournament.json").mkdir(parents=True)
+        expected = "tournament.json is a folder"
+    elif case == "parent_is_a_file":
+        (tmp_path / "file.txt").write_text("x")
+        out = tmp_path / "file.txt" / "out"
+        expected = "cannot create folder"
+    else:
+        out = request.getfixturevalue("read_only_folder")
+        expected = f"cannot write in {out}"
+    argv = ["eval", "--env", "asrus_v0", "--players", "random", "--games", "2", "--out"]
+    assert main([*argv, str(out)]) != 0
+    assert expected in capsys.readouterr().err
+    assert not played, "the tournament was played before --out was checked"
 
 
 def test_eval_prints_and_saves_json_and_markdown(tmp_path: Path, capsys) -> None:
@@ -181,3 +206,16 @@ def test_play_on_the_command_line_ends_cleanly_when_input_ends(monkeypatch, caps
     assert main(["play", "asrus_v0", "--seat", "0", "--opponents", "random", "--seed", "1"]) == 1
     captured = capsys.readouterr()
     assert "legal moves:" in captured.out and "you left the game" in captured.err
+
+
+@pytest.mark.parametrize("typed", ["#" + "9" * 5000, "9" * 5000, "#²", "#-1", "#1e3"])
+def test_play_refuses_an_id_it_cannot_read_and_asks_again(typed: str) -> None:
+    screen = io.StringIO()
+    stdin = io.StringIO(f"{typed}\nquit\n")
+    with pytest.raises(GameAbandoned, match="you left the game"):
+        play_terminal("asrus_v0", seat=0, opponents="random", seed=1, stdin=stdin, stdout=screen)
+    shown = screen.getvalue()
+    assert "is not a legal move now" in shown
+    assert "action ids are #0 to #194" in shown
+    assert shown.count("your move (player_0)> ") == 2  # asked again after the refusal
+    assert len(max(shown.splitlines(), key=len)) < 2000  # the 5,000 digits are not echoed

@@ -174,3 +174,75 @@ def test_a_bad_bot_spec_names_its_key(tmp_path: Path, key: str, specs: list, mes
     section, field = key.split(".")
     raw[section][field] = specs
     assert message in error_of(tmp_path, raw)
+
+
+# Values that used to pass validation and then crash once the run folder existed:
+# each is refused when the config is read, naming the key and what is allowed.
+CRASHES_LATER = [
+    ("seed", 2**32, ["seed = 4294967296", "allowed: 0 <= seed <= 4294967295"]),
+    ("algo.net_arch", [-5], ["algo.net_arch[0] = -5", "allowed: 1 <= algo.net_arch[0]"]),
+    ("algo.net_arch", [0], ["algo.net_arch[0] = 0", "allowed: 1 <= algo.net_arch[0]"]),
+    ("algo.net_arch", [], ["algo.net_arch = []", "at least 1 item"]),
+    (
+        "algo.net_arch",
+        [100_000, 100_000],
+        ["algo.net_arch = [100000, 100000]", "parameters", "allowed: at most 50,000,000"],
+    ),
+    ("algo.n_steps", 1e9, ["algo.n_steps x n_envs", "rollout buffer", "allowed: at most"]),
+    # written as `n_steps: 1e9`: a number (YAML 1.2), not the string PyYAML would make of it
+    ("algo.n_steps", "1e9", ["algo.n_steps x n_envs", "rollout buffer", "algo.n_steps <= "]),
+    ("algo.n_steps", "lots", ["algo.n_steps = 'lots'", "valid integer"]),
+    ("torch_threads", 10**6, ["torch_threads = 1000000", "allowed: 1 <= torch_threads <= 256"]),
+    ("algo.learning_rate", float("inf"), ["algo.learning_rate = inf", "finite number"]),
+    ("algo.learning_rate", float("nan"), ["algo.learning_rate = nan", "finite number"]),
+    ("algo.learning_rate", 5.0, ["algo.learning_rate = 5.0", "0 < algo.learning_rate <= 1"]),
+    ("env.reward_scale", float("inf"), ["env.reward_scale = inf", "finite number"]),
+    ("n_envs", 100_000, ["n_envs = 100000", "allowed: 1 <= n_envs <= 256"]),
+    ("output.name", "../x", ["output.name = '../x'", "a folder name"]),
+    ("output.name", "a/b", ["output.name = 'a/b'", "a folder name"]),
+    ("output.name", "..", ["output.name = '..'", "a folder name"]),
+    ("eval.tournament_games", 1, ["eval.tournament_games = 1", "0 (no tournament) or at least 2"]),
+]
+
+
+@pytest.mark.parametrize(("key", "value", "fragments"), CRASHES_LATER)
+def test_a_value_that_would_crash_the_run_is_refused_before_any_folder(
+    tmp_path: Path, key: str, value: object, fragments: list[str], capsys
+) -> None:
+    from flockgym.training.cli import main
+
+    raw = tiny_raw_config("asrus_v0", tmp_path / "runs")
+    *sections, last = key.split(".")
+    node = raw
+    for section in sections:
+        node = node[section]
+    node[last] = value
+    assert main(["train", str(write(tmp_path, raw))]) == 2
+    message = capsys.readouterr().err
+    for fragment in fragments:
+        assert fragment in message
+    assert not (tmp_path / "runs").exists()
+
+
+def test_a_duplicate_yaml_key_is_refused_naming_it_and_both_lines(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    text = yaml.safe_dump(tiny_raw_config("asrus_v0", tmp_path / "runs"), sort_keys=False)
+    path.write_text(text.replace("  n_steps: 128\n", "  n_steps: 128\n  n_steps: 64\n"))
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert "duplicate key 'n_steps'" in message
+    assert "line 7" in message and "first at line 6" in message
+    with pytest.raises(ConfigError, match="duplicate key 'a'"):
+        load_config(
+            write(tmp_path, tiny_raw_config("asrus_v0", tmp_path)), ["env.options={a: 1, a: 2}"]
+        )
+
+
+def test_a_config_that_is_not_utf8_is_refused_naming_the_byte(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    text = yaml.safe_dump(tiny_raw_config("asrus_v0", tmp_path / "runs"))
+    path.write_bytes(b"# caf\xe9\n" + text.encode())
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert "is not UTF-8 text" in str(info.value) and "0xe9 at offset 5" in str(info.value)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 
 from flockgym.envs import list_envs, make
 from flockgym.envs.core.play import play_game
@@ -18,8 +20,9 @@ from flockgym.training import (
     parse_spec,
     parse_specs,
 )
+from flockgym.training.checkpoints import write_checkpoint as write_zip
 from flockgym.training.learners import get_learner
-from flockgym.training.policies import CheckpointMeta, env_shapes, unique_names, write_meta
+from flockgym.training.policies import CheckpointMeta, env_shapes, meta_member, unique_names
 
 
 def write_checkpoint(path: Path, env_id: str, options: dict | None = None) -> Path:
@@ -28,12 +31,11 @@ def write_checkpoint(path: Path, env_id: str, options: dict | None = None) -> Pa
     size, actions, resolved = env_shapes(env_id, options or {})
     config = {"net_arch": [16], "activation": "tanh"}
 
-    class Model:  # what save_network reads from a model
+    class Model:  # what network_members reads from a model
         policy = learner.network(config, size, actions)
 
-    learner.save_network(Model(), path)
-    write_meta(path, CheckpointMeta(env_id, resolved, size, actions, "maskable_ppo", config))
-    return path
+    meta = CheckpointMeta(env_id, resolved, size, actions, "maskable_ppo", config)
+    return write_zip(path, learner.network_members(Model()) | meta_member(meta))
 
 
 def test_spec_parser(tmp_path: Path) -> None:
@@ -144,6 +146,17 @@ def test_malformed_checkpoints_say_what_is_wrong(tmp_path: Path) -> None:
         dst.writestr("flockgym.json", src.read("flockgym.json").replace(b"16", b"17"))
     with pytest.raises(CheckpointError, match="the weights do not match"):
         load_policy(broken)
+    # Weights of other layers than the metadata's network has:
+    renamed = tmp_path / "f.zip"
+    state = torch.load(io.BytesIO(zipfile.ZipFile(ckpt).read("policy.pth")), weights_only=True)
+    state["extra.weight"] = state.pop("action_net.weight")
+    buffer = io.BytesIO()
+    torch.save(state, buffer)
+    with zipfile.ZipFile(ckpt) as src, zipfile.ZipFile(renamed, "w") as dst:
+        dst.writestr("policy.pth", buffer.getvalue())
+        dst.writestr("flockgym.json", src.read("flockgym.json"))
+    with pytest.raises(CheckpointError, match=r"missing: action_net\.weight; unexpected: extra"):
+        load_policy(renamed)
 
 
 def test_unique_names() -> None:

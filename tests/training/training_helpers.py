@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -61,3 +62,34 @@ def tiny_config(env_id: str, out: Path, **changes: Any) -> TrainConfig:
 def env_id(request: pytest.FixtureRequest) -> str:
     """Every registered env, one at a time."""
     return request.param
+
+
+def writable(folder: Path) -> bool:
+    try:
+        (folder / ".probe").touch()
+    except OSError:
+        return False
+    (folder / ".probe").unlink()
+    return True
+
+
+@pytest.fixture
+def read_only_folder(tmp_path: Path):
+    """A folder nothing can be written in: mode 0555, and, for root (whom modes do
+    not stop), the immutable attribute where the file system has it."""
+    folder = tmp_path / "read_only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    immutable = False
+    if writable(folder):
+        immutable = (
+            subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode == 0
+        )
+    try:
+        if writable(folder):
+            pytest.skip("cannot make a read-only folder here")
+        yield folder
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(folder)], check=False)
+        folder.chmod(0o755)
