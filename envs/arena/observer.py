@@ -166,6 +166,7 @@ class ArenaObserver:
         self.size = observation_size(box, n)
         self._layout_store()
         self.index = [self._gather(o) for o in range(n)]
+        self._out = [np.empty(self.size, dtype=np.float32) for _ in range(n)]
         self._phase_at, self._task_at = self.at["phase"], self.at["task"]
         self._steps_at = self.at["steps_left"]
         self._supply_at, self._rolls_at = self.at["supply"], self.at["recent_rolls"]
@@ -215,8 +216,9 @@ class ArenaObserver:
     # ---- encoding ---------------------------------------------------------------------------
 
     def encode(self, game: ArenaGame, seat: int) -> np.ndarray:
-        """The observation of ``seat`` (a fresh array), refreshing the store once
-        per action applied."""
+        """The observation of ``seat``, refreshing the store once per action
+        applied. It is one buffer per seat, rewritten by the next call: copy it to
+        keep it (the env's ``observe`` does)."""
         version = game.version
         if game is not self._game or version != self._version:
             if (
@@ -231,7 +233,9 @@ class ArenaObserver:
             else:
                 self.refresh(game)
             self._game, self._version = game, version
-        return self.store.take(self.index[seat])
+        out = self._out[seat]
+        self.store.take(self.index[seat], out=out)
+        return out  # the env copies it before handing it out
 
     def _refresh_step(self, g: ArenaGame) -> None:
         """After one step of a move that leads to the same player's next move
