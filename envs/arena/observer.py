@@ -689,6 +689,19 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
         "stopped": g.stopped,
         "forced_target": who(g.forced_target),
         "players": players,
+        # the reset scenario's keys, with the same names and forms: a view's
+        # values given back to reset(options=...) set up this table again
+        "characters": {a: p["character"] for a, p in players.items()},
+        "forms": {a: p["form"] for a, p in players.items()},
+        "positions": {a: p["position"] for a, p in players.items()},
+        "trophies": {a: p["trophies"] for a, p in players.items()},
+        "maneuvers": {a: p["maneuvers"] for a, p in players.items()},
+        "worlds": {a: p["worlds"] for a, p in players.items()},
+        "medals": {a: p["medals"] for a, p in players.items()},
+        "gym_powers": {a: p["gym_powers"] for a, p in players.items()},
+        "medal_cards": {a: p["medal_cards"] for a, p in players.items()},
+        "gyms": [box.gyms[gym].name for gym in g.gym_at],
+        "turn": g.rounds + 1,
         "board": {
             "spaces": spaces,
             "corners": list(box.corners),
@@ -701,7 +714,7 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
         "cards": {
             c.name: place_name(g.card_holder[c.id], g.card_space[c.id], agents) for c in box.cards
         },
-        "medal_cards": {
+        "medal_card_places": {
             m.name: place_name(g.medal_holder[m.id], g.medal_space[m.id], agents, medal=True)
             for m in box.medal_cards
         },

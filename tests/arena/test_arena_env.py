@@ -279,7 +279,7 @@ def test_view_is_json_and_draws_the_board():
     assert [s["id"] for s in spaces] == list(range(BOX.num_spaces))
     for s in spaces:
         assert {"id", "kind", "region", "at", "next", "players"} <= set(s)
-    assert all(v["cards"][c.name] for c in BOX.cards) and len(v["medal_cards"]) == 12
+    assert all(v["cards"][c.name] for c in BOX.cards) and len(v["medal_card_places"]) == 12
     on_board = {s["card"] for s in spaces if s.get("card")}
     assert on_board == {n for n, where in v["cards"].items() if where.startswith("space")}
 
@@ -394,3 +394,22 @@ def test_docstring_action_segments_in_order():
                 "challenge medal", "challenge player", "end", "pick", "place", "player",
                 "become", "use", "add"]  # fmt: skip
     assert words == expected
+
+
+def test_a_views_scenario_keys_set_the_table_up_again():
+    env = fresh(3, seed=8)
+    random_steps(env, np.random.default_rng(4), 120)
+    v = env.unwrapped.view("player_0")
+    keys = ("characters", "forms", "positions", "trophies", "maneuvers", "worlds", "medals",
+            "gym_powers", "medal_cards", "gyms", "first_player", "turn")  # fmt: skip
+    scenario = {k: v[k] for k in keys}
+    scenario["board"] = {s["id"]: s["card"] for s in v["board"]["spaces"] if s.get("card")}
+    # gym trophies, the supply and cards won from the board are not scenario keys: the
+    # rebuilt table holds the same players' pieces and cards
+    again = arena_v0.env(num_players=3)
+    again.reset(seed=1, options=scenario)
+    w = again.unwrapped.view("player_0")
+    for k in ("characters", "forms", "positions", "maneuvers", "worlds", "medals",
+              "gym_powers", "medal_cards", "gyms", "first_player", "turn"):  # fmt: skip
+        assert w[k] == v[k], k
+    assert all(w["board"]["spaces"][s]["card"] == c for s, c in scenario["board"].items())

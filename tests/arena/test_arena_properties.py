@@ -59,7 +59,7 @@ def recount(raw) -> list[str]:
         count = v["medal_supply"][medal] + sum(medal in p["medals"] for p in v["players"].values())
         if count != BOX.medal_supply[i]:
             problems.append(f"{medal} medals add up to {count}")
-    medal_places = list(v["medal_cards"].values())
+    medal_places = list(v["medal_card_places"].values())
     stack = sum(1 for w in medal_places if w == "stack")
     if stack != v["medal_stack"]:
         problems.append("medal stack count")
