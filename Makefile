@@ -6,12 +6,12 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install demo watch test test-slow test-min bench soak golden lint constraints clean
+.PHONY: install browser demo watch play test test-slow test-min bench soak golden lint constraints clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev]"
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev,play]"
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -25,9 +25,31 @@ demo: install
 watch: install
 	$(PY) -m flockgym.envs.demo --env asrus_v0 --players 5 --seed 0 --bots heuristic,random
 
+## Play in a browser: one local server for every env, the shipped checkpoints and any
+## run trained under runs/ as opponents (open the address it prints; PORT=... to change).
+PORT ?= 8000
+play: install
+	$(VENV)/bin/flockgym serve --port $(PORT) $(if $(wildcard runs),--models runs)
+
 ## The test suite (fast; slow checks are excluded).
-test: install
+test: install browser
 	$(PY) -m pytest -n 2 -q
+
+## The browser tests drive Debian's Chromium through Playwright (Playwright's own
+## browser download is not used): installed here when missing (as root, or with sudo).
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@if [ -n "$$FLOCKGYM_SKIP_BROWSER" ] || [ -n "$$FLOCKGYM_CHROMIUM" ] || [ -x $(CHROMIUM) ]; then \
+		exit 0; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+	elif command -v sudo >/dev/null; then \
+		sudo apt-get update -q && sudo apt-get install -y -q chromium; \
+	else \
+		echo "The browser tests need Debian's chromium: apt-get install -y chromium" \
+			"(or FLOCKGYM_SKIP_BROWSER=1 to skip them)"; exit 1; \
+	fi
 
 ## The env tests on the lowest dependency versions pyproject.toml declares (no
 ## training extra): the floors users rely on are checked, not guessed.

@@ -12,19 +12,10 @@ import numpy as np
 import pytest
 
 from flockgym.envs import ENVS, OptionError, StateDictError, list_envs, make
+from flockgym.envs.core.soak import accepts, configurations
 from tests.aec_helpers import random_action, random_steps
 
 ENV_IDS = list_envs()
-
-
-def allows(env_id: str, players: int, options: dict[str, Any]) -> bool:
-    """Whether the env accepts this option sample at this player count (a sample
-    such as four specials each fits only the smaller tables)."""
-    try:
-        make(env_id, num_players=players, **options)
-    except OptionError:
-        return False
-    return True
 
 
 def fresh(env_id: str, **options: Any) -> Any:
@@ -157,15 +148,15 @@ def test_observations_stay_in_their_box_for_every_option_sample(env_id):
     env_class = make(env_id).unwrapped.__class__
     rng = np.random.default_rng(0)
     for options in env_class.option_samples:
-        playable = [n for n in entry.player_counts if allows(env_id, n, options)]
+        playable = [n for n in entry.player_counts if accepts(env_id, n, options)]
         assert playable, f"option sample {options} is refused at every player count"
-        for players in playable:
-            env = make(env_id, num_players=players, **options)
-            env.reset(seed=int(rng.integers(1 << 30)))
-            space = env.observation_space(env.possible_agents[0])
-            for step, agent in enumerate(env.agent_iter()):
-                observation, _, terminated, truncated, _ = env.last()
-                assert space.contains(observation), (options, players, agent, step)
-                if step >= 150:
-                    break
-                env.step(None if terminated or truncated else random_action(observation, rng))
+    for conf in configurations(env_id):
+        env = make(env_id, **conf)
+        env.reset(seed=int(rng.integers(1 << 30)))
+        space = env.observation_space(env.possible_agents[0])
+        for step, agent in enumerate(env.agent_iter()):
+            observation, _, terminated, truncated, _ = env.last()
+            assert space.contains(observation), (conf, agent, step)
+            if step >= 150:
+                break
+            env.step(None if terminated or truncated else random_action(observation, rng))

@@ -1,4 +1,4 @@
-"""The ``flockgym`` command: train, eval, plot, play, list, baselines.
+"""The ``flockgym`` command: train, eval, plot, play, serve, replay, list, baselines.
 
 Every subcommand has ``--help``. A bad argument exits with status 2 and a
 message naming it (argparse's own errors, and ours: configs, bot specs,
@@ -9,6 +9,7 @@ that cannot be written (a full disk, a read-only folder), exits with status 1.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -40,6 +41,12 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader of a pipe (``| head``) left: stop quietly, and keep Python's
+        # own flush at exit from failing on the closed pipe again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -144,7 +151,70 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=seed_value, help="deal seed (default: a random one, printed)")
     add_option_argument(p)
+    p.add_argument(
+        "--save",
+        type=Path,
+        default=Path("runs/games"),
+        metavar="DIR",
+        help="folder the game is saved in, as flockgym serve saves games (default runs/games)",
+    )
+    p.add_argument("--no-save", action="store_true", help="do not save the game")
     p.set_defaults(run=run_play)
+
+    p = sub.add_parser(
+        "serve",
+        help="play in a browser: a local server for every registered env",
+        description="Start one local process serving a page where people play any "
+        "registered env against bots and checkpoints; every game is saved as JSON.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int_at_least(1), default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--models",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="DIR",
+        help="a folder of checkpoints or run folders the page may seat (repeatable); "
+        "the shipped checkpoints are always offered",
+    )
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=Path("runs/games"),
+        metavar="DIR",
+        help="folder of the saved games (default runs/games)",
+    )
+    p.add_argument(
+        "--max-games", type=int_at_least(1), default=100, help="live games at most (default 100)"
+    )
+    p.add_argument(
+        "--idle-minutes",
+        type=int_at_least(1),
+        default=60,
+        help="a game idle this long is saved as abandoned and dropped (default 60)",
+    )
+    p.set_defaults(run=run_serve)
+
+    p = sub.add_parser(
+        "replay",
+        help="replay a saved game in the terminal (and check it still replays)",
+        description="Play a saved game (from flockgym serve or flockgym play) again from "
+        "its seed, checking every move and the final result.",
+    )
+    p.add_argument("file", type=Path, metavar="FILE", help="a saved game (.json)")
+    p.add_argument(
+        "--show",
+        choices=("moves", "tables"),
+        default="moves",
+        help="moves: a line per move (default); tables: the table before every move too",
+    )
+    p.add_argument("--seat", metavar="AGENT", help="tables as this seat saw them (default: all)")
+    p.add_argument("--delay", type=float, default=0.0, help="seconds between moves (default 0)")
+    p.add_argument(
+        "--check", action="store_true", help="only check that it replays exactly (exit 2 if not)"
+    )
+    p.set_defaults(run=run_replay)
 
     p = sub.add_parser("list", help="registered envs, their bots, configs and checkpoints")
     p.set_defaults(run=run_list)
@@ -267,7 +337,28 @@ def run_plot(args: argparse.Namespace) -> int:
 def run_play(args: argparse.Namespace) -> int:
     from .play import play_terminal
 
-    play_terminal(args.env, args.seat, args.opponents, args.seed, parse_options(args.options))
+    play_terminal(
+        args.env,
+        args.seat,
+        args.opponents,
+        args.seed,
+        parse_options(args.options),
+        save_dir=None if args.no_save else args.save,
+    )
+    return 0
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from .serve.server import serve
+
+    serve(args.host, args.port, args.models, args.data, args.max_games, args.idle_minutes)
+    return 0
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from .replay import replay_terminal
+
+    replay_terminal(args.file, args.show, args.seat, args.delay, args.check)
     return 0
 
 

@@ -2,17 +2,24 @@
 
 The table is the env's own text rendering from the person's seat, so the
 terminal shows exactly what that seat may see; the other seats' moves are
-announced without their content (in a simultaneous game like Asrus they are
-hidden until the turn resolves). A move is typed as its action string (``9+C``)
-or as its action id after ``#`` (``#105``); anything else is refused with the
-list of legal moves.
+announced with their content only where the game makes them in the open (every
+card played to an Astrobirdz trick; no Asrus commitment until the turn
+resolves), and what the seat's view then shows is told as it happens: each
+completed trick with its winner, each turn's scoring item by item, each
+revealed Asrus turn. A move is typed as its action string (``9+C``) or as its
+action id after ``#`` (``#105``); anything else is refused with the list of
+legal moves, and ``?`` also explains the game's special cards. A move that is
+the only legal one is played for the person. The game is saved like a web
+game (``flockgym replay FILE`` replays it).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
 from flockgym.envs import FlockgymError, make
@@ -20,6 +27,9 @@ from flockgym.envs.core.play import play_game
 
 from .evaluate import derive_seed
 from .policies import BotSpecError, make_participant, parse_specs
+from .serve.cards_help import help_text
+from .serve.narration import Narrator
+from .serve.records import GameLog, game_options, number, record_file_name
 
 HELP = "type a move as listed (e.g. its action string) or #id; '?' lists the moves, 'quit' leaves"
 ACTION_ID = re.compile(r"#?([0-9]{1,9})")
@@ -41,8 +51,12 @@ def play_terminal(
     env_options: dict[str, Any] | None = None,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
+    save_dir: Path | None = None,
 ) -> dict[str, Any]:
-    """Play one game; return its summary (points, winners, the person's rank)."""
+    """Play one game; return its summary (points, winners, the person's rank).
+
+    With ``save_dir`` the game is saved there as JSON as it goes (the
+    format of ``flockgym serve``; a game left early is saved as abandoned)."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     env_options = dict(env_options or {})
     env = make(env_id, render_mode="ansi", **env_options)
@@ -55,10 +69,14 @@ def play_terminal(
     specs = seat_specs(opponents, len(others))
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
+    bot_seeds = {agent: derive_seed(seed, i) for i, agent in enumerate(others)}
     bots = {
-        agent: make_participant(spec, env_id, env_options).new_bot(derive_seed(seed, i))
-        for i, (agent, spec) in enumerate(zip(others, specs, strict=True))
+        agent: make_participant(spec, env_id, env_options).new_bot(bot_seeds[agent])
+        for agent, spec in zip(others, specs, strict=True)
     }
+    names = {me: "you", **{a: s.text for a, s in zip(others, specs, strict=True)}}
+    log = terminal_log(raw, seed, me, names, bot_seeds, save_dir)
+    narrator = Narrator(raw, me, names)
 
     def say(text: str = "", end: str = "\n") -> None:
         print(text, file=stdout, end=end, flush=True)
@@ -71,20 +89,66 @@ def play_terminal(
         """The person at the terminal, seated like a bot."""
 
         def act(self, observation: Any, view: Any) -> int:
+            for line in narrator.catch_up():
+                say(line)
+            legal = raw.legal_actions(me)
+            if len(legal) == 1:
+                say(f"your only move is {raw.action_to_string(me, legal[0])}: played for you")
+                return legal[0]
             say()
             say(env.render())
             return ask_move(raw, me, stdin, say)
 
     def announce(env: Any, agent: str, action: int) -> None:
-        if agent != me:
-            say(f"{agent} has moved")
+        lines = narrator.move(agent, action)
+        for line in lines if agent != me else lines[:-1]:
+            say(line)
+        log.add_move(agent, action, raw.action_to_string(agent, action))
+        log.save()
 
-    play_game(env, {**bots, me: Person()}, seed=seed, on_step=announce)
+    try:
+        play_game(env, {**bots, me: Person()}, seed=seed, on_step=announce)
+    except GameAbandoned:
+        log.finish("abandoned", scores_of(raw), [])
+        log.save()
+        raise
+    for line in narrator.catch_up():
+        say(line)
+    over = raw.game.is_over()
+    log.finish("over" if over else "truncated", scores_of(raw), list(raw.winners))
+    log.save()
     say()
-    say(env.render())
     summary = summarise(raw, me)
     say(summary["text"])
+    if log.path is not None:
+        say(f"saved as {log.path} (replay it with: flockgym replay {log.path})")
     return summary
+
+
+def scores_of(raw: Any) -> dict[str, Any]:
+    return {agent: number(points) for agent, points in raw.scores.items()}
+
+
+def terminal_log(
+    raw: Any,
+    seed: int,
+    me: str,
+    names: dict[str, str],
+    bot_seeds: dict[str, int],
+    save_dir: Path | None,
+) -> GameLog:
+    """The saved game of a terminal session (written only with ``save_dir``)."""
+    seats = []
+    for agent in raw.possible_agents:
+        seat: dict[str, Any] = {"agent": agent, "kind": "human" if agent == me else "bot"}
+        seat["name"] = names[agent]
+        if agent != me:
+            seat.update(bot={"spec": names[agent]}, bot_seed=bot_seeds[agent])
+        seats.append(seat)
+    path = None
+    if save_dir is not None:
+        path = Path(save_dir) / record_file_name(raw.env_id, os.urandom(4).hex())
+    return GameLog(raw.env_id, game_options(raw), seed, seats, path, source="terminal")
 
 
 def seat_specs(opponents: str, count: int) -> list[Any]:
@@ -100,9 +164,19 @@ def seat_specs(opponents: str, count: int) -> list[Any]:
     return specs
 
 
-def legal_moves_text(raw: Any, agent: str) -> str:
+def legal_moves_text(raw: Any, agent: str, width: int | None = None) -> str:
+    """The legal moves, wrapped to the terminal between moves (never inside one)."""
     moves = [f"{raw.action_to_string(agent, a)} (#{a})" for a in raw.legal_actions(agent)]
-    return "legal moves: " + ", ".join(moves)
+    width = width or shutil.get_terminal_size((100, 24)).columns
+    lines, line = [], "legal moves:"
+    for index, move in enumerate(moves):
+        item = move + ("," if index < len(moves) - 1 else "")
+        if len(line) + 1 + len(item) > width and line.strip():
+            lines.append(line)
+            line = " "
+        line += " " + item
+    lines.append(line)
+    return "\n".join(lines)
 
 
 def ask_move(raw: Any, agent: str, stdin: TextIO, say: Any) -> int:
@@ -118,6 +192,8 @@ def ask_move(raw: Any, agent: str, stdin: TextIO, say: Any) -> int:
             raise GameAbandoned("you left the game")
         if text in ("?", "help", ""):
             say(HELP)
+            if text:
+                say(f"the special cards of {raw.env_id}:\n{help_text(raw.env_id)}")
             say(legal_moves_text(raw, agent))
             continue
         action = read_move(raw, agent, text)

@@ -568,6 +568,26 @@ def lottery_can_single_out(pile: list[int], contenders: int) -> bool:
     return sum(pile) >= contenders and sum(1 for count in pile if count) >= 2
 
 
+def draw_lottery(
+    number_pile: list[int], num_players: int, deposit: int, rng: np.random.Generator
+) -> LotteryResult:
+    """The end-of-round lottery for ``deposit``: each player draws from the
+    shuffled number pile; the lowest takes the deposits; tied lowest players
+    draw again from the reshuffled pile. When the pile cannot single one out,
+    the players still tied share (ruling 13). ``number_pile`` is not changed
+    (the cards drawn go back). Shared by the scalar and the vector engine."""
+    contenders = list(range(num_players))
+    rounds: list[dict[int, int]] = []
+    while len(contenders) > 1 and lottery_can_single_out(number_pile, len(contenders)):
+        pile = list(number_pile)
+        drawn = draw_from(pile, len(contenders), rng)
+        draw = dict(zip(contenders, drawn, strict=True))
+        rounds.append(draw)
+        low = min(drawn)
+        contenders = [seat for seat, card in draw.items() if card == low]
+    return LotteryResult(rounds, tuple(contenders), deposit)
+
+
 @dataclass
 class AsrusGame(GameEngine):
     """A game of Asrus in progress. Create it with :meth:`new`."""
@@ -878,19 +898,7 @@ class AsrusGame(GameEngine):
         self.deal_round({}, {}, None)
 
     def _lottery(self) -> LotteryResult:
-        """Each player draws from the shuffled number pile; the lowest takes the
-        deposits; tied lowest players draw again from the reshuffled pile. When
-        the pile cannot single one out, the players still tied share (ruling 13)."""
-        contenders = list(range(self.config.num_players))
-        rounds: list[dict[int, int]] = []
-        while len(contenders) > 1 and lottery_can_single_out(self.number_pile, len(contenders)):
-            pile = list(self.number_pile)
-            drawn = draw_from(pile, len(contenders), self.rng)
-            draw = dict(zip(contenders, drawn, strict=True))
-            rounds.append(draw)
-            low = min(drawn)
-            contenders = [seat for seat, card in draw.items() if card == low]
-        return LotteryResult(rounds, tuple(contenders), self.deposit)
+        return draw_lottery(self.number_pile, self.config.num_players, self.deposit, self.rng)
 
     def _changed(self) -> None:
         self._legal_cache.clear()

@@ -356,6 +356,12 @@ class raw_env(FlockAECEnv):
     default_max_steps: ClassVar[int] = DEFAULT_MAX_STEPS
     game_options: ClassVar[tuple[Option, ...]] = GAME_OPTIONS
     option_samples: ClassVar[tuple[dict[str, Any], ...]] = OPTION_SAMPLES
+
+    @classmethod
+    def option_samples_for(cls, num_players: int) -> tuple[dict[str, Any], ...]:
+        """The shared samples and one with ``ages``, whose length is the seats'."""
+        return (*OPTION_SAMPLES, {"ages": ages_sample(num_players)})
+
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
         "name": "astrobirdz_v0",

@@ -125,6 +125,14 @@ class FlockAECEnv(AECEnv):
         self._steps = 0
 
     @classmethod
+    def option_samples_for(cls, num_players: int) -> tuple[dict[str, Any], ...]:
+        """The option samples to play at ``num_players`` seats: ``option_samples``
+        (the soak and the bounds test skip any the env refuses at that count),
+        and a game may add samples whose values depend on the seats (one age
+        per seat, say) by overriding this."""
+        return cls.option_samples
+
+    @classmethod
     def option_table(cls) -> list[Option]:
         """Every option this env accepts: the common ones, then the game's."""
         common = common_options(cls.player_counts, cls.default_players, cls.default_max_steps)

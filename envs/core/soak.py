@@ -67,16 +67,24 @@ def configurations(env_id: str) -> list[dict[str, Any]]:
     """Every (player count x option sample) the env accepts."""
     from .. import ENVS, make
 
-    entry = ENVS[env_id]
-    samples = make(env_id).unwrapped.__class__.option_samples
+    env_class = make(env_id).unwrapped.__class__
     found = []
-    for options, players in itertools.product(samples, entry.player_counts):
-        try:
-            make(env_id, num_players=players, **options)
-        except OptionError:
-            continue
-        found.append({"num_players": players, **options})
+    for players in ENVS[env_id].player_counts:
+        for options in env_class.option_samples_for(players):
+            if accepts(env_id, players, options):
+                found.append({"num_players": players, **options})
     return found
+
+
+def accepts(env_id: str, players: int, options: dict[str, Any]) -> bool:
+    """Whether the env can be built with these options at ``players`` seats."""
+    from .. import make
+
+    try:
+        make(env_id, num_players=players, **options)
+    except OptionError:
+        return False
+    return True
 
 
 class Soak:

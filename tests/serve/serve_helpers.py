@@ -1,0 +1,185 @@
+"""Helpers of the server tests.
+
+:class:`CheckedClient` is the test client every API test goes through: each
+state a seat is sent is compared with what that seat may see at that moment
+(the env's own ``view`` of it, its legal moves, a move log that shows other
+seats' moves only where the game makes them in the open, no deal seed while
+it could reveal hands) and with a whitelist of fields.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from flockgym.envs import entry, list_envs
+from flockgym.training.checkpoints import write_checkpoint as write_zip
+from flockgym.training.learners import get_learner
+from flockgym.training.policies import CheckpointMeta, env_shapes, meta_member
+from flockgym.training.serve import ServerConfig, create_app
+
+SMALL_OPTIONS: dict[str, dict[str, Any]] = {
+    "asrus_v0": {"num_players": 3},
+    "astrobirdz_v0": {"num_players": 2},
+}
+STATE_FIELDS = {
+    "game_id", "env", "options", "seats", "agent", "status", "move_number", "to_act",
+    "to_act_kind", "view", "legal", "log", "seed", "result", "error",
+}  # fmt: skip
+HIDDEN_UNTIL_RESOLVED = {"asrus_v0"}
+"""Envs whose moves no other seat may read when they are made."""
+
+
+def small_options(env_id: str) -> dict[str, Any]:
+    """A short game of ``env_id``: few players (envs registered later: the fewest)."""
+    return SMALL_OPTIONS.get(env_id, {"num_players": min(entry(env_id).player_counts)})
+
+
+def write_checkpoint(path: Path, env_id: str, options: dict[str, Any]) -> Path:
+    """An untrained policy saved the way training saves one."""
+    learner = get_learner("maskable_ppo")
+    size, actions, resolved = env_shapes(env_id, options)
+    config = {"net_arch": [16], "activation": "tanh"}
+
+    class Model:
+        policy = learner.network(config, size, actions)
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = CheckpointMeta(env_id, resolved, size, actions, "maskable_ppo", config)
+    return write_zip(path, learner.network_members(Model()) | meta_member(meta))
+
+
+def models_folder(root: Path) -> Path:
+    """A ``--models`` folder: a loose checkpoint per env (small options) and one run folder."""
+    for env_id in list_envs():
+        write_checkpoint(root / "loose" / f"{env_id}.zip", env_id, small_options(env_id))
+    write_checkpoint(root / "asrus-run" / "final.zip", "asrus_v0", {"num_players": 3})
+    (root / "asrus-run" / "checkpoints").mkdir()
+    return root
+
+
+def browser_hosts() -> list[str]:
+    return ["testserver", "127.0.0.1", "localhost"]
+
+
+@contextlib.contextmanager
+def make_client(data_dir: Path, models: list[Path], **config: Any) -> Iterator[CheckedClient]:
+    app = create_app(
+        ServerConfig(data_dir=data_dir, models=models, allowed_hosts=browser_hosts(), **config)
+    )
+    with TestClient(app, raise_server_exceptions=False) as client:
+        yield CheckedClient(client, app)
+
+
+class CheckedClient:
+    """The API through Starlette's test client, checking every seat state it gets."""
+
+    def __init__(self, client: TestClient, app: Any) -> None:
+        self.http = client
+        self.app = app
+        self.states_checked = 0
+
+    def game(self, game_id: str) -> Any:
+        return self.app.state.store.games[game_id]
+
+    def envs(self) -> list[dict[str, Any]]:
+        response = self.http.get("/api/envs")
+        assert response.status_code == 200, response.text
+        return response.json()["envs"]
+
+    def create(self, **body: Any) -> Any:
+        return self.http.post("/api/games", json=body)
+
+    def new_game(self, env_id: str, seats: list[dict[str, Any]] | None = None, **body: Any) -> dict:
+        body.setdefault("options", small_options(env_id))
+        if seats is not None:
+            body["seats"] = seats
+        response = self.create(env=env_id, **body)
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    def state(self, game_id: str, token: str, since: int = 0) -> Any:
+        response = self.http.get(
+            f"/api/games/{game_id}", params={"since": since}, headers={"X-Seat-Token": token}
+        )
+        return self.checked(response, game_id, since)
+
+    def move(self, game_id: str, token: str, **body: Any) -> Any:
+        response = self.http.post(
+            f"/api/games/{game_id}/moves", json=body, headers={"X-Seat-Token": token}
+        )
+        return self.checked(response, game_id)
+
+    def bot(self, game_id: str, token: str, **body: Any) -> Any:
+        response = self.http.post(
+            f"/api/games/{game_id}/bot", json=body, headers={"X-Seat-Token": token}
+        )
+        return self.checked(response, game_id)
+
+    def checked(self, response: Any, game_id: str, since: int = 0) -> Any:
+        if response.status_code == 200:
+            check_seat_state(response.json(), self.game(game_id), since)
+            self.states_checked += 1
+        return response
+
+
+def check_seat_state(state: dict[str, Any], game: Any, since: int = 0) -> None:
+    """A state sent to a seat carries that seat's view and legal moves and nothing hidden."""
+    assert set(state) <= STATE_FIELDS, set(state) - STATE_FIELDS
+    raw, agent = game.raw, state["agent"]
+    assert state["view"] == json.loads(json.dumps(raw.view(agent)))
+    acting = not game.finished and raw.agent_selection == agent
+    legal = raw.legal_actions(agent) if acting else []
+    assert state["legal"] == [{"id": a, "text": raw.action_to_string(agent, a)} for a in legal]
+    moves = game.log.moves
+    assert state["move_number"] == len(moves)
+    assert [e["n"] for e in state["log"]] == list(range(since, len(moves)))
+    for logged in state["log"]:
+        move = moves[logged["n"]]
+        assert logged["agent"] == move["agent"]
+        if move["agent"] == agent:
+            assert logged["text"] == move["text"]
+        elif game.env_id in HIDDEN_UNTIL_RESOLVED or move["text"].startswith("choose "):
+            assert logged["text"] is None, logged
+    if not (game.finished or game.seed_given):
+        assert state["seed"] is None
+    assert "token" not in json.dumps(state["seats"])
+
+
+def play_whole_game(
+    client: CheckedClient, env_id: str, seats: list[dict[str, Any]], seed: int = 1
+) -> dict[str, Any]:
+    """Create a game and play it to the end through the API: the people's seats by
+    random legal moves (alternately by id and by string), the bots one request each."""
+    created = client.new_game(env_id, seats, seed=seed)
+    game_id = created["game_id"]
+    tokens = {s["agent"]: s["token"] for s in created["seats"] if "token" in s}
+    any_token = next(iter(tokens.values()))
+    rng = random.Random(seed)
+    state = client.state(game_id, any_token).json()
+    while state["status"] == "running":
+        if state["to_act_kind"] == "bot":
+            response = client.bot(game_id, any_token, move_number=state["move_number"])
+        else:
+            token = tokens[state["to_act"]]
+            mine = client.state(game_id, token).json()
+            choice = rng.choice(mine["legal"])
+            body = {"action": choice["id"]} if rng.random() < 0.5 else {"text": choice["text"]}
+            response = client.move(game_id, token, move_number=mine["move_number"], **body)
+        assert response.status_code == 200, response.text
+        state = response.json()
+    for token in tokens.values():
+        final = client.state(game_id, token).json()
+        assert final["status"] == "over" and final["result"]["saved_as"]
+    return {"game_id": game_id, "tokens": tokens, "state": state}
+
+
+def skip_browser() -> bool:
+    return os.environ.get("FLOCKGYM_SKIP_BROWSER") == "1"

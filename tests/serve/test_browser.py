@@ -1,0 +1,226 @@
+"""Whole games played in a real browser: Debian's Chromium, headless, driven
+through Playwright, clicking the page like a person (cards in the hand where
+the move is a card, move buttons otherwise, the hand-over in hot seat, the
+summary's buttons, the replay).
+
+Chromium is found at ``/usr/bin/chromium`` (or ``FLOCKGYM_CHROMIUM``); without
+it these tests fail naming the install command, unless
+``FLOCKGYM_SKIP_BROWSER=1``. Screenshots of each table go to a temporary
+folder, or to ``FLOCKGYM_SCREENSHOTS`` (``docs/img`` regenerates the docs').
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
+from serve_helpers import small_options
+
+from flockgym.envs import list_envs
+from flockgym.training.serve import ServerConfig, create_app
+
+CHROMIUM = Path(os.environ.get("FLOCKGYM_CHROMIUM", "/usr/bin/chromium"))
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+GAME_SECONDS = 90
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, models_dir):
+    """The app on a free loopback port, served by uvicorn in a thread."""
+    import uvicorn
+
+    data = tmp_path_factory.mktemp("browser-games")
+    app = create_app(ServerConfig(data_dir=data, models=[models_dir]))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    runner = uvicorn.Server(config)
+    thread = threading.Thread(target=runner.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not runner.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    runner.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        if os.environ.get("FLOCKGYM_SKIP_BROWSER") == "1":
+            pytest.skip("FLOCKGYM_SKIP_BROWSER=1: browser tests skipped")
+        pytest.fail(
+            f"the browser tests need Debian's Chromium at {CHROMIUM}: install it with "
+            f"`apt-get install -y chromium` (or set FLOCKGYM_CHROMIUM to its path; "
+            f"FLOCKGYM_SKIP_BROWSER=1 skips these tests)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile,
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=FLAGS,
+            viewport={"width": 1280, "height": 900},
+        )
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.errors = errors
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+def shots_folder(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("FLOCKGYM_SCREENSHOTS", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def open_setup(page, server: str, env_id: str, seats: list[str], query: str = "fast") -> None:
+    page.goto(f"{server}/?{query}")
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("nav button[data-go='setup']")
+    page.select_option("#env", env_id)
+    players = small_options(env_id)["num_players"]
+    page.select_option("#opt-num_players", str(players))
+    for index, seat in enumerate(seats):
+        page.select_option(f"#seat-{index}", seat)
+    page.fill("#seed", "11")
+
+
+def click_through(page, rng: random.Random, shot: Path | None = None) -> int:
+    """Play the seats of this page until the summary shows; return the clicks."""
+    clicks = 0
+    deadline = time.monotonic() + GAME_SECONDS
+    while not page.is_visible("#summary"):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        if page.is_visible("#take-seat"):
+            page.click("#take-seat")
+            continue
+        # A choice is waiting for the person only with two or more moves (a
+        # single one is played for them); then the page holds still until a click.
+        if page.locator("#moves button.move:enabled").count() > 1:
+            if shot is not None and clicks == 3:
+                page.screenshot(path=str(shot), full_page=True)
+            cards = page.locator("#table button.card.playable")
+            moves = page.locator("#moves button.move:not(.dim):enabled")
+            target = (
+                cards.nth(rng.randrange(cards.count()))
+                if cards.count() and rng.random() < 0.7
+                else moves.nth(rng.randrange(max(1, moves.count())))
+            )
+            try:
+                if rng.random() < 0.2 and moves.count():
+                    key = moves.first.locator("kbd").inner_text(timeout=3000)
+                    page.keyboard.press(key)  # the move's keyboard shortcut
+                else:
+                    target.click(timeout=3000)
+                clicks += 1
+            except PlaywrightTimeout:
+                pass  # the page moved on (a bot's move) before the click: look again
+        page.wait_for_timeout(40)
+    return clicks
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_a_whole_game_by_clicking(page, server: str, env_id: str, tmp_path: Path):
+    players = small_options(env_id)["num_players"]
+    bot = (
+        "bot:heuristic"
+        if page.context and env_id in ("asrus_v0", "astrobirdz_v0")
+        else "bot:random"
+    )
+    open_setup(page, server, env_id, ["human"] + [bot] * (players - 1))
+    page.click("#start")
+    page.wait_for_selector("#table .view-table, #table .zone")
+    shot = shots_folder(tmp_path) / f"play-{env_id.rsplit('_', 1)[0]}.png"
+    clicks = click_through(page, random.Random(1), shot)
+    assert clicks > 0 and shot.exists()
+    summary = page.inner_text("#summary")
+    assert "deal seed 11" in summary and "saved as" in summary
+    page.screenshot(path=str(shots_folder(tmp_path) / f"summary-{env_id.rsplit('_', 1)[0]}.png"))
+    assert page.locator("#log li").count() > players
+    page.click("#replay-this")
+    page.wait_for_selector("#replay-position")
+    page.click("#replay-next")
+    expect(page.locator("#replay-position")).to_contain_text("move 1 of")
+    page.click("#replay-last")
+    expect(page.locator("#replay-position")).to_contain_text("the end")
+
+
+def test_astrobirdz_hot_seat_at_phone_width_in_the_dark(browser, server: str, tmp_path):
+    """Two people share the device (the page hands it over between their turns),
+    in the dark colour scheme at a phone's width; then "new seed" starts again."""
+    page = browser.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(color_scheme="dark")
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    try:
+        open_setup(page, server, "astrobirdz_v0", ["human", "human"])
+        page.click("#start")
+        page.wait_for_selector("#table .zone")
+        clicks = click_through(
+            page, random.Random(2), shots_folder(tmp_path) / "play-astrobirdz-phone-dark.png"
+        )
+        assert clicks > 0
+        page.click("#new-seed")
+        page.wait_for_selector("#summary", state="hidden")
+        page.wait_for_selector("#table .zone")
+        assert "deal seed" not in page.inner_text("#table")
+    finally:
+        page.close()
+    assert not errors, errors
+
+
+def test_a_checkpoint_seat_and_a_bad_option(page, server: str):
+    open_setup(page, server, "astrobirdz_v0", ["human", "model:models/loose/astrobirdz_v0.zip"])
+    page.click("details.more summary")
+    page.fill("#opt-ages", "[1, 2, 3]")
+    page.click("#start")
+    page.wait_for_selector("#setup-error .error")
+    assert "ages" in page.inner_text("#setup-error")
+    page.fill("#opt-ages", "")
+    page.click("#start")
+    page.wait_for_selector("#table .zone")
+    assert "models/loose/astrobirdz_v0.zip" in page.inner_text("#table")
+
+
+def test_the_generic_renderer_plays_a_whole_game(page, server: str, tmp_path: Path):
+    """What an env registered tomorrow gets: its view as a table, its moves as buttons."""
+    open_setup(page, server, "astrobirdz_v0", ["human", "bot:random"], query="fast&generic")
+    page.screenshot(path=str(shots_folder(tmp_path) / "setup.png"), full_page=True)
+    page.click("#start")
+    page.wait_for_selector("#table .view-table")
+    assert page.locator("#table .zone").count() == 0
+    clicks = click_through(page, random.Random(3), shots_folder(tmp_path) / "play-generic.png")
+    assert clicks > 0 and "won" in page.inner_text("#summary h2")

@@ -1,0 +1,331 @@
+"""Saved games: one JSON file per game, written by the server and by terminal play.
+
+A saved game holds everything needed to play the game again exactly: the env
+id, its options, the deal seed, who sat where, and every action with its id
+and its string, then the final scores and winners. Replaying it (a fresh env,
+``reset(seed)``, the actions in order) must reproduce every action string and
+the final result; :func:`replay_record` checks that at each step, so a saved
+game is also a regression case, like a golden playthrough::
+
+    {
+      "format": "flockgym-game", "version": 1,
+      "env": "astrobirdz_v0",
+      "options": {"num_players": 2, "berzerkerbirdz": true, ...},
+      "seed": 7,
+      "seats": [{"agent": "player_0", "kind": "human", "name": "you"},
+                {"agent": "player_1", "kind": "bot", "name": "heuristic",
+                 "bot": {"bot": "heuristic"}, "bot_seed": 123}],
+      "moves": [{"agent": "player_0", "action": 58, "text": "guess 4"}, ...],
+      "status": "over",
+      "scores": {"player_0": 31, "player_1": 54},
+      "winners": ["player_1"],
+      "started": "2026-01-01T12:00:00Z", "updated": "2026-01-01T12:09:30Z",
+      "source": "serve"
+    }
+
+``status`` is ``running`` (saved mid-game), ``over`` (ended by the rules),
+``truncated`` (cut short by ``max_steps``), ``abandoned`` (left, or expired
+while idle) or ``crashed`` (stopped by an error, named in ``error``).
+This module imports no torch: replaying needs only the envs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from flockgym.envs import FlockgymError, list_envs, make
+
+RECORD_FORMAT = "flockgym-game"
+RECORD_VERSION = 1
+STATUSES = ("running", "over", "truncated", "abandoned", "crashed")
+FINISHED = ("over", "truncated", "abandoned", "crashed")
+"""Statuses of a game nobody plays any more (its whole record may be shown)."""
+MAX_RECORD_BYTES = 20_000_000
+"""A saved game of any flockgym env is far smaller; larger files are refused unread."""
+RECORD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,120}\.json")
+"""File names the server writes and accepts back (no folders, no dot files)."""
+SERVER_OPTIONS = ("render_mode",)
+"""Env options that belong to how a program shows the game, not to the game: never saved."""
+
+
+class SavedGameError(FlockgymError):
+    """A saved game cannot be read, or does not replay as recorded."""
+
+
+def utc_now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def game_options(raw_env: Any) -> dict[str, Any]:
+    """The options of a built env as saved: every option, JSON types, no render mode."""
+    return json.loads(
+        json.dumps({k: v for k, v in raw_env.options.items() if k not in SERVER_OPTIONS})
+    )
+
+
+class GameLog:
+    """The saved game of one game being played: add moves, then finish.
+
+    ``path`` (optional) is rewritten atomically by :meth:`save`, so a crash at
+    any moment leaves the last complete record on disk. While the game runs,
+    a save is skipped when the last one is under ``save_every`` seconds old
+    (the file is then at most that far behind; a finished game is always
+    written at once, indented for reading).
+    """
+
+    save_every = 1.0
+
+    def __init__(
+        self,
+        env_id: str,
+        options: dict[str, Any],
+        seed: int,
+        seats: list[dict[str, Any]],
+        path: Path | None = None,
+        source: str = "serve",
+    ) -> None:
+        self.path = path
+        self.saved_at = -self.save_every
+        self.dirty = False
+        self.data: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "env": env_id,
+            "options": options,
+            "seed": seed,
+            "seats": seats,
+            "moves": [],
+            "status": "running",
+            "scores": None,
+            "winners": [],
+            "started": utc_now(),
+            "updated": utc_now(),
+            "source": source,
+        }
+
+    @property
+    def moves(self) -> list[dict[str, Any]]:
+        return self.data["moves"]
+
+    def add_move(self, agent: str, action: int, text: str) -> None:
+        self.moves.append({"agent": agent, "action": int(action), "text": text})
+        self.dirty = True
+
+    def finish(
+        self,
+        status: str,
+        scores: dict[str, float] | None,
+        winners: list[str],
+        error: str | None = None,
+    ) -> None:
+        if status not in STATUSES:
+            raise ValueError(f"status {status!r}; allowed: {', '.join(STATUSES)}")
+        self.data["status"] = status
+        self.data["scores"] = None if scores is None else {a: number(v) for a, v in scores.items()}
+        self.data["winners"] = list(winners)
+        if error is not None:
+            self.data["error"] = error
+        self.dirty = True
+
+    def save(self, force: bool = False) -> None:
+        """Write the record (atomically) if this log has a path (see the class docstring)."""
+        if self.path is None:
+            return
+        running = self.data["status"] == "running"
+        now = time.monotonic()
+        if running and not force and now - self.saved_at < self.save_every:
+            return
+        self.data["updated"] = utc_now()
+        write_json_atomic(self.path, self.data, indent=None if running else 1)
+        self.saved_at, self.dirty = now, False
+
+
+def number(value: float) -> float | int:
+    """A score as JSON shows it best: whole numbers as ints."""
+    value = float(value)
+    return int(value) if value.is_integer() else value
+
+
+def write_json_atomic(path: Path, data: dict[str, Any], indent: int | None = 1) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w") as out:
+            out.write(json.dumps(data, indent=indent))
+            out.write("\n")
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def record_file_name(env_id: str, game_id: str) -> str:
+    """``20260101-120000-astrobirdz_v0-1a2b3c4d.json``: sorted by time, unique by game."""
+    return f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{env_id}-{game_id[:8]}.json"
+
+
+# ---- reading ----------------------------------------------------------------------------
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    """Read and check a saved game; :class:`SavedGameError` names what is wrong."""
+    path = Path(path)
+    if not path.is_file():
+        raise SavedGameError(f"saved game {path} does not exist")
+    if path.stat().st_size > MAX_RECORD_BYTES:
+        raise SavedGameError(f"{path} is larger than {MAX_RECORD_BYTES} bytes: not a saved game")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise SavedGameError(f"{path} is not a JSON saved game: {err}") from None
+    try:
+        return validate_record(data)
+    except SavedGameError as err:
+        raise SavedGameError(f"{path}: {err}") from None
+
+
+def validate_record(data: Any) -> dict[str, Any]:
+    """``data`` if it has the shape of a saved game (see the module docstring)."""
+    if not isinstance(data, dict):
+        raise SavedGameError(f"a saved game is a JSON object, got {type(data).__name__}")
+    if data.get("format") != RECORD_FORMAT or data.get("version") != RECORD_VERSION:
+        raise SavedGameError(
+            f"not a flockgym saved game (format {data.get('format')!r}, version "
+            f"{data.get('version')!r}); expected format {RECORD_FORMAT!r} version {RECORD_VERSION}"
+        )
+    env_id = data.get("env")
+    if env_id not in list_envs():
+        raise SavedGameError(f"env: {env_id!r} is not registered; envs: {', '.join(list_envs())}")
+    if not isinstance(data.get("options"), dict):
+        raise SavedGameError("options: must be an object of env options")
+    seed = data.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise SavedGameError(f"seed: {seed!r} is not an integer >= 0")
+    check_seats(data.get("seats"))
+    check_moves(data.get("moves"))
+    if data.get("status") not in STATUSES:
+        raise SavedGameError(f"status: {data.get('status')!r}; allowed: {', '.join(STATUSES)}")
+    scores = data.get("scores")
+    if scores is not None and not (
+        isinstance(scores, dict) and all(is_number(v) for v in scores.values())
+    ):
+        raise SavedGameError("scores: must be null or an object of agent: number")
+    winners = data.get("winners")
+    if not isinstance(winners, list) or not all(isinstance(w, str) for w in winners):
+        raise SavedGameError("winners: must be a list of agent ids")
+    return data
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def check_seats(seats: Any) -> None:
+    if not isinstance(seats, list) or not seats:
+        raise SavedGameError("seats: must be a non-empty list of seats")
+    for index, seat in enumerate(seats):
+        if not isinstance(seat, dict):
+            raise SavedGameError(f"seats[{index}]: must be an object")
+        if seat.get("agent") != f"player_{index}":
+            raise SavedGameError(
+                f"seats[{index}].agent: {seat.get('agent')!r}, expected player_{index}"
+            )
+        if seat.get("kind") not in ("human", "bot"):
+            raise SavedGameError(f"seats[{index}].kind: {seat.get('kind')!r}; allowed: human, bot")
+        if not isinstance(seat.get("name"), str):
+            raise SavedGameError(f"seats[{index}].name: must be a string")
+
+
+def check_moves(moves: Any) -> None:
+    if not isinstance(moves, list):
+        raise SavedGameError("moves: must be a list of {agent, action, text}")
+    for index, move in enumerate(moves):
+        ok = (
+            isinstance(move, dict)
+            and isinstance(move.get("agent"), str)
+            and isinstance(move.get("action"), int)
+            and not isinstance(move.get("action"), bool)
+            and isinstance(move.get("text"), str)
+        )
+        if not ok:
+            raise SavedGameError(
+                f"moves[{index}]: {move!r:.80} is not {{agent: str, action: int, text: str}}"
+            )
+
+
+# ---- replaying --------------------------------------------------------------------------
+
+
+def build_env(record: dict[str, Any], render_mode: str | None = None) -> Any:
+    """A fresh env with the record's options, dealt from its seed."""
+    try:
+        env = make(record["env"], render_mode=render_mode, **record["options"])
+        env.reset(seed=record["seed"])
+    except FlockgymError as err:
+        raise SavedGameError(f"options: cannot build {record['env']}: {err}") from None
+    return env
+
+
+def replay_record(
+    record: dict[str, Any],
+    on_step: Callable[[Any, int, dict[str, Any]], None] | None = None,
+    render_mode: str | None = None,
+    upto: int | None = None,
+) -> Any:
+    """Play the record's moves on a fresh env and return it.
+
+    At every move the agent must be the one to act, the action legal and its
+    string the recorded one; after the last move a finished game must end with
+    the recorded scores and winners. Anything else is a :class:`SavedGameError`
+    naming the move. ``on_step(env, index, move)`` runs before each move;
+    ``upto`` stops after that many moves (without the final check).
+    """
+    env = build_env(record, render_mode)
+    raw = env.unwrapped
+    moves = record["moves"] if upto is None else record["moves"][:upto]
+    for index, move in enumerate(moves):
+        agent = raw.agent_selection
+        if raw.terminations[agent] or raw.truncations[agent]:
+            raise SavedGameError(f"moves[{index}]: the game was already over")
+        if move["agent"] != agent:
+            raise SavedGameError(f"moves[{index}]: recorded for {move['agent']}, but {agent} acts")
+        if move["action"] not in raw.legal_actions(agent):
+            raise SavedGameError(
+                f"moves[{index}]: action {move['action']} ({move['text']}) is not legal here"
+            )
+        text = raw.action_to_string(agent, move["action"])
+        if text != move["text"]:
+            raise SavedGameError(
+                f"moves[{index}]: action {move['action']} reads {text!r} now, recorded "
+                f"{move['text']!r}"
+            )
+        if on_step is not None:
+            on_step(env, index, move)
+        env.step(move["action"])
+    if upto is None:
+        check_result(record, raw)
+    return env
+
+
+def check_result(record: dict[str, Any], raw: Any) -> None:
+    """A record saved as over (or truncated) must end that way, with its scores and winners."""
+    status = record["status"]
+    if status not in ("over", "truncated"):
+        return
+    ended = raw.game.is_over() if status == "over" else raw.is_truncated()
+    if not ended:
+        raise SavedGameError(f"status: recorded {status!r}, but the moves do not end the game")
+    scores = {a: number(v) for a, v in raw.scores.items()}
+    if record["scores"] != scores:
+        raise SavedGameError(f"scores: recorded {record['scores']}, replayed {scores}")
+    if record["winners"] != list(raw.winners):
+        raise SavedGameError(f"winners: recorded {record['winners']}, replayed {raw.winners}")
