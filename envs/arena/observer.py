@@ -601,20 +601,22 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
 
     spaces = []
     for sp in box.spaces:
+        # every space has every key (None where it does not apply): one schema
         entry: dict[str, Any] = {
             "id": sp.id, "kind": sp.kind, "region": sp.region, "at": list(sp.at),
-            "next": list(sp.next), "players": [a for s, a in enumerate(agents)
-                                                if g.positions[s] == sp.id],
+            "next": list(sp.next),
+            "players": [a for s, a in enumerate(agents) if g.positions[s] == sp.id],
+            "entrance": sp.entrance, "step": sp.step, "card": None, "medal_card": None,
+            "challenge": None, "corner": None, "gym": None, "gym_trophies": None,
+            "gym_power_cards": None,
         }  # fmt: skip
-        if sp.entrance is not None:
-            entry["entrance"], entry["step"] = sp.entrance, sp.step
         if sp.kind in ("maneuver", "world"):
             item = g.space_item[sp.id]
-            entry["card"] = None if item < 0 or item >= c_count else box.cards[item].name
-            entry["medal_card"] = None if item < c_count else box.medal_cards[item - c_count].name
             if 0 <= item < c_count:
+                entry["card"] = box.cards[item].name
                 entry["challenge"] = g.challenge_need(box.cards[item].kind, item)
             elif item >= c_count:
+                entry["medal_card"] = box.medal_cards[item - c_count].name
                 entry["challenge"] = box.medal_target
         if sp.kind == "gym":
             corner = box.corners.index(sp.id)
