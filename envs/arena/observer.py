@@ -272,6 +272,7 @@ class ArenaObserver:
         self.store[:] = 0.0
         self._p_phase = self._p_task = self._p_task_card = -1
         self._p_rolls = self._p_steps = self._p_supply = -1
+        self._recent: list[float] = []
         self._p_counts = self._p_move = self._p_challenge = self._p_turn = None
         self._p_encounter: list[int] | None = None
         self._p_last_challenge: Any = None
@@ -284,6 +285,7 @@ class ArenaObserver:
         self._p_items = self._p_gym_trophies = self._p_gym_cards = none
         self._p_kind = 0
         self._p_named = (-1, -1, -1)
+        self._p_rare: tuple[Any, ...] | None = None
 
     def refresh(self, g: ArenaGame) -> None:
         """Bring the store up to date with ``g``: each group of fields is rewritten
@@ -344,14 +346,7 @@ class ArenaObserver:
             self._write_last_challenge(g)
         rolls = g.log_start + len(g.roll_log)
         if self._p_rolls != rolls:
-            self._p_rolls = rolls
-            top = box.max_sides
-            recent = [
-                x for r in reversed(g.roll_log[-RECENT_ROLLS:]) for x in (r[3] / top, r[2] / top)
-            ]
-            if len(recent) < 2 * RECENT_ROLLS:
-                recent += [0.0] * (2 * RECENT_ROLLS - len(recent))
-            st[self._rolls_at : self._rolls_at + 2 * RECENT_ROLLS] = recent
+            self._write_recent_rolls(g, rolls)
         turn = (-1, -1) if g.over else (g.turn_seat, g.actor)
         if self._p_turn != turn:
             base = at["roles"]
@@ -375,6 +370,29 @@ class ArenaObserver:
                 st[base + 2 * s] = g.trophies[s] / total
                 st[base + 2 * s + 1] = g.bonus_trophies[s] / total
             self._p_trophies, self._p_bonus = g.trophies.copy(), g.bonus_trophies.copy()
+        rare = (
+            g.roll_bonus, g.roll_gold, g.roll_extra, g.dark, g.first_turn, g.lost_turns,
+            g.forms, g.characters, g.medals, g.powers, g.card_holder, g.defended,
+            g.medal_holder, g.medal_space, g.space_item, g.gym_trophies, g.gym_cards,
+        )  # fmt: skip
+        if rare != self._p_rare:  # one comparison for the groups that seldom change
+            self._refresh_rare(g)
+            self._p_rare = tuple(
+                [row.copy() for row in x] if x is g.medals or x is g.powers else x.copy()
+                for x in rare
+            )
+        task_card = g.task_args[0] if g.task == "slide_return" and g.task_args else -1
+        if self._p_task_card != task_card:
+            if self._p_task_card >= 0:
+                st[at["task_card"] + self._p_task_card] = 0.0
+            if task_card >= 0:
+                st[at["task_card"] + task_card] = 1.0
+            self._p_task_card = task_card
+
+    def _refresh_rare(self, g: ArenaGame) -> None:
+        """The groups that seldom change, each rewritten if it did."""
+        st, at, box, n = self.store, self.at, self.box, self.n
+        sc = self.scales
         if (
             g.roll_bonus != self._p_roll_bonus
             or g.roll_gold != self._p_roll_gold
@@ -421,13 +439,25 @@ class ArenaObserver:
             self._write_spaces(g)
         if g.gym_trophies != self._p_gym_trophies or g.gym_cards != self._p_gym_cards:
             self._write_corners(g)
-        task_card = g.task_args[0] if g.task == "slide_return" and g.task_args else -1
-        if self._p_task_card != task_card:
-            if self._p_task_card >= 0:
-                st[at["task_card"] + self._p_task_card] = 0.0
-            if task_card >= 0:
-                st[at["task_card"] + task_card] = 1.0
-            self._p_task_card = task_card
+
+    def _write_recent_rolls(self, g: ArenaGame, rolls: int) -> None:
+        """The last rolls, newest first: only the rolls made since the last refresh
+        are encoded, in front of the ones shown before."""
+        top = self.box.max_sides
+        new = rolls - self._p_rolls
+        if self._p_rolls < 0 or new > RECENT_ROLLS or new > len(g.roll_log):
+            fresh = g.roll_log[-RECENT_ROLLS:]
+            shown: list[float] = []
+        else:
+            fresh = g.roll_log[-new:]
+            shown = self._recent
+        values = [x for r in reversed(fresh) for x in (r[3] / top, r[2] / top)] + shown
+        if len(values) < 2 * RECENT_ROLLS:
+            values += [0.0] * (2 * RECENT_ROLLS - len(values))
+        values = values[: 2 * RECENT_ROLLS]
+        self._recent = values
+        self._p_rolls = rolls
+        self.store[self._rolls_at : self._rolls_at + 2 * RECENT_ROLLS] = values
 
     def _write_challenge(self, g: ArenaGame) -> None:
         """The challenge under way and the seats it (or a pick) names."""
