@@ -169,6 +169,7 @@ class ArenaObserver:
         self._out = [np.empty(self.size, dtype=np.float32) for _ in range(n)]
         self._phase_at, self._task_at = self.at["phase"], self.at["task"]
         self._steps_at = self.at["steps_left"]
+        self._card_spaces = [sp for sp, kind in enumerate(box.kind_of) if kind in CARD_SPACES]
         self._supply_at, self._rolls_at = self.at["supply"], self.at["recent_rolls"]
         self._position_at = self.at["position"]
         self.invalidate()
@@ -272,7 +273,6 @@ class ArenaObserver:
         self.store[:] = 0.0
         self._p_phase = self._p_task = self._p_task_card = -1
         self._p_rolls = self._p_steps = self._p_supply = -1
-        self._recent: list[float] = []
         self._p_counts = self._p_move = self._p_challenge = self._p_turn = None
         self._p_encounter: list[int] | None = None
         self._p_last_challenge: Any = None
@@ -377,10 +377,13 @@ class ArenaObserver:
         )  # fmt: skip
         if rare != self._p_rare:  # one comparison for the groups that seldom change
             self._refresh_rare(g)
-            self._p_rare = tuple(
-                [row.copy() for row in x] if x is g.medals or x is g.powers else x.copy()
-                for x in rare
-            )
+            # the copies each group keeps of what it shows, in the same order
+            self._p_rare = (
+                self._p_roll_bonus, self._p_roll_gold, self._p_roll_extra, self._p_dark,
+                self._p_first, self._p_lost, self._p_forms, self._p_characters, self._p_medals,
+                self._p_powers, self._p_holder, self._p_defended, self._p_medal_holder,
+                self._p_medal_space, self._p_items, self._p_gym_trophies, self._p_gym_cards,
+            )  # fmt: skip
         task_card = g.task_args[0] if g.task == "slide_return" and g.task_args else -1
         if self._p_task_card != task_card:
             if self._p_task_card >= 0:
@@ -441,23 +444,21 @@ class ArenaObserver:
             self._write_corners(g)
 
     def _write_recent_rolls(self, g: ArenaGame, rolls: int) -> None:
-        """The last rolls, newest first: only the rolls made since the last refresh
-        are encoded, in front of the ones shown before."""
-        top = self.box.max_sides
+        """The last rolls, newest first: the ones shown move back by the number of
+        new rolls, which are written in front."""
+        st, top, width = self.store, self.box.max_sides, 2 * RECENT_ROLLS
+        base = self._rolls_at
         new = rolls - self._p_rolls
-        if self._p_rolls < 0 or new > RECENT_ROLLS or new > len(g.roll_log):
+        if self._p_rolls < 0 or new >= RECENT_ROLLS or new > len(g.roll_log):
+            st[base : base + width] = 0.0
             fresh = g.roll_log[-RECENT_ROLLS:]
-            shown: list[float] = []
         else:
+            st[base + 2 * new : base + width] = st[base : base + width - 2 * new].copy()
             fresh = g.roll_log[-new:]
-            shown = self._recent
-        values = [x for r in reversed(fresh) for x in (r[3] / top, r[2] / top)] + shown
-        if len(values) < 2 * RECENT_ROLLS:
-            values += [0.0] * (2 * RECENT_ROLLS - len(values))
-        values = values[: 2 * RECENT_ROLLS]
-        self._recent = values
+        for i, roll in enumerate(reversed(fresh)):
+            st[base + 2 * i] = roll[3] / top
+            st[base + 2 * i + 1] = roll[2] / top
         self._p_rolls = rolls
-        self.store[self._rolls_at : self._rolls_at + 2 * RECENT_ROLLS] = values
 
     def _write_challenge(self, g: ArenaGame) -> None:
         """The challenge under way and the seats it (or a pick) names."""
@@ -513,13 +514,18 @@ class ArenaObserver:
         base, info = self.at["card_holder"], self.at["card_info"]
         last = max(1, box.num_spaces - 1)
         old_holder, old_defended = self._p_holder, self._p_defended
-        for card, holder in enumerate(g.card_holder):
-            if (
-                old_holder is not None
-                and old_holder[card] == holder
-                and old_defended[card] == g.defended[card]  # type: ignore[index]
-            ):
-                continue
+        if old_holder is None:
+            changed: Any = range(box.num_cards)
+        else:  # find the few that moved in one pass
+            changed = [
+                card
+                for card, (h, oh, d, od) in enumerate(
+                    zip(g.card_holder, old_holder, g.defended, old_defended, strict=True)  # type: ignore[arg-type]
+                )
+                if h != oh or d != od
+            ]
+        for card in changed:
+            holder = g.card_holder[card]
             row = base + card * width
             st[row : row + width] = 0.0
             st[row + (0 if holder == BOARD else 1 if holder in (BOX, DISCARD) else 2 + holder)] = 1
@@ -534,13 +540,18 @@ class ArenaObserver:
         base, space_at = self.at["medal_holder"], self.at["medal_space"]
         last = max(1, box.num_spaces - 1)
         old_holder, old_space = self._p_medal_holder, self._p_medal_space
-        for k, holder in enumerate(g.medal_holder):
-            if (
-                old_holder is not None
-                and old_holder[k] == holder
-                and old_space[k] == g.medal_space[k]
-            ):  # type: ignore[index]
-                continue
+        if old_holder is None:
+            changed: Any = range(len(box.medal_cards))
+        else:
+            changed = [
+                k
+                for k, (h, oh, sp, osp) in enumerate(
+                    zip(g.medal_holder, old_holder, g.medal_space, old_space, strict=True)  # type: ignore[arg-type]
+                )
+                if h != oh or sp != osp
+            ]
+        for k in changed:
+            holder = g.medal_holder[k]
             row = base + k * width
             st[row : row + width] = 0.0
             st[row + (0 if holder == IN_STACK else 1 if holder == ON_BOARD else 2 + holder)] = 1.0
@@ -556,9 +567,14 @@ class ArenaObserver:
         c_count = box.num_cards
         printed = g.config.world_challenge == "printed"
         old = self._p_items
-        for space, item in enumerate(g.space_item):
-            if (old is not None and old[space] == item) or box.kind_of[space] not in CARD_SPACES:
-                continue
+        if old is None:
+            changed: Any = self._card_spaces
+        else:
+            changed = [
+                sp for sp, (a, b) in enumerate(zip(g.space_item, old, strict=True)) if a != b
+            ]
+        for space in changed:
+            item = g.space_item[space]
             st[item_at + space * 4 : item_at + space * 4 + 4] = 0.0
             st[named_at + space * n : named_at + space * n + n] = 0.0
             if item < 0:
