@@ -33,7 +33,7 @@ import numpy as np
 
 from ..core.bots import legal_from_mask
 from ..core.rng import make_rng
-from .dice import _sum_distribution
+from .dice import distribution
 
 TROPHY_COST = 0.15
 """What a trophy is worth kept: each is +2 on a later roll."""
@@ -63,7 +63,7 @@ def tail(table: tuple[int, ...], count: int, need: int) -> float:
     """Chance that ``count`` dice read by ``table`` add up to ``need`` or more."""
     if need <= 0:
         return 1.0
-    dist = _sum_distribution(table, count)
+    dist = distribution(table, count)
     return float(sum(dist[need:])) if need < len(dist) else 0.0
 
 
@@ -96,7 +96,7 @@ class Roller:
             dist = [0.0] * (self.dark_value * self.count + 1)
             dist[-1] = 1.0
             return tuple(dist)
-        return _sum_distribution(self.table, self.count)
+        return distribution(self.table, self.count)
 
 
 def beats(mine: tuple[float, ...], theirs: tuple[float, ...], margin: int) -> float:

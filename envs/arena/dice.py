@@ -6,9 +6,10 @@ the box's ``medal_levels``), and dark matter makes every movement and
 challenge die read 2 (option ``dark_matter``: ``"two"``, the default, ignores
 medals; ``"medals"`` lets a medal read that 2 as it would read a rolled 2).
 
-The odds functions give the exact chance of a challenge succeeding from the
-distribution of the read dice; the heuristic bot uses them to pick the
-challenges it can probably win and the trophies that tip a roll.
+:func:`distribution` gives the exact distribution of a sum of read dice; the
+heuristic bot builds its chances of winning a challenge on it (from the
+reading tables in the view), and :func:`chance_at_least` is the chance of
+meeting a challenge number.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def read_face(box: Box, face: int, sides: int, level: int, dark: bool, dark_meda
 
 
 @functools.lru_cache(maxsize=4096)
-def _sum_distribution(table: tuple[int, ...], count: int) -> tuple[float, ...]:
+def distribution(table: tuple[int, ...], count: int) -> tuple[float, ...]:
     """``dist[s]`` = chance that ``count`` dice read by ``table`` add up to ``s``."""
     sides = len(table) - 1
     dist = [1.0]
@@ -76,7 +77,7 @@ def _sum_distribution(table: tuple[int, ...], count: int) -> tuple[float, ...]:
 
 
 def sum_distribution(box: Box, sides: int, count: int, level: int) -> tuple[float, ...]:
-    return _sum_distribution(reading_table(box, sides, level), count)
+    return distribution(reading_table(box, sides, level), count)
 
 
 def chance_at_least(box: Box, need: int, sides: int, count: int, level: int) -> float:
@@ -90,35 +91,3 @@ def chance_at_least(box: Box, need: int, sides: int, count: int, level: int) -> 
         return 1.0
     dist = sum_distribution(box, sides, count, level)
     return float(sum(dist[need:]))
-
-
-def chance_any_at_least(box: Box, target: int, sides: int, count: int, level: int) -> float:
-    """Chance that the highest of ``count`` read dice is ``target`` or more
-    (a medal card challenge, with modifiers already taken off ``target``)."""
-    table = reading_table(box, sides, level)
-    misses = sum(1 for face in range(1, sides + 1) if table[face] < target)
-    return 1.0 - (misses / sides) ** count
-
-
-def chance_beats(
-    box: Box,
-    margin: int,
-    sides: tuple[int, int],
-    counts: tuple[int, int],
-    levels: tuple[int, int],
-) -> float:
-    """Chance that the challenger's read dice exceed the defender's by more
-    than ``margin`` (the defender's modifiers minus the challenger's): a
-    standard challenge, the defender keeping the card on a tie."""
-    mine = sum_distribution(box, sides[0], counts[0], levels[0])
-    theirs = sum_distribution(box, sides[1], counts[1], levels[1])
-    cumulative = [0.0] * (len(theirs) + 1)
-    for s, p in enumerate(theirs):
-        cumulative[s + 1] = cumulative[s] + p
-    total = 0.0
-    for s, p in enumerate(mine):
-        if p:
-            limit = s - margin  # defender totals strictly below this lose
-            if limit > 0:
-                total += p * cumulative[min(limit, len(theirs))]
-    return total
