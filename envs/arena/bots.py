@@ -33,7 +33,10 @@ import numpy as np
 
 from ..core.bots import legal_from_mask
 from ..core.rng import make_rng
+from .actions import ActionLayout
+from .data import load_box
 from .dice import distribution
+from .observer import box_tables
 
 TROPHY_COST = 0.15
 """What a trophy is worth kept: each is +2 on a later roll."""
@@ -110,6 +113,12 @@ def beats(mine: tuple[float, ...], theirs: tuple[float, ...], margin: int) -> fl
     return float(total)
 
 
+@functools.lru_cache(maxsize=32)
+def action_layout(data_path: str | None, players: int) -> ActionLayout:
+    """The action ids of the box the view's ``options`` name."""
+    return ActionLayout(load_box(data_path), players)
+
+
 class View:
     """The parts of a view the bot reads, indexed."""
 
@@ -120,12 +129,14 @@ class View:
         self.agents = list(self.players)
         self.n = len(self.agents)
         self.seat = self.agents.index(self.me)
-        self.box = view["box"]
+        options = view["options"]
+        self.box = box_tables(options["data"], options["world_challenge"])
         self.spaces = view["board"]["spaces"]
         self.cards = self.box["cards"]
         self.card_index = {name: i for i, name in enumerate(self.cards)}
         self.levels = tuple((m["below"], m["reads"]) for m in self.box["rules"]["medal_levels"])
-        self.segments = view["actions"]["segments"]
+        layout = action_layout(options["data"], self.n)
+        self.segments = {name: (layout.offsets[name], layout.sizes[name]) for name in layout.offsets}
         self.trophy_value = self.box["rules"]["trophy_value"]
 
     def medal_level(self, agent: str) -> int:

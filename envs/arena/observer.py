@@ -16,12 +16,13 @@ divided by their real maximum for the configuration (the box's numbers).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .data import FORMS, MEDALS, Box
+from .data import FORMS, MEDALS, Box, load_box
 from .encounters import PORTAL_ROWS, PORTAL_TABLES, SLIDE_RESULTS, TASKS
 from .phases import BOARD, BOX, DISCARD, IN_STACK, MOVE, ON_BOARD, PHASE_NAMES, Phase
 from .rules import CHALLENGE_KINDS, ArenaGame
@@ -779,20 +780,22 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
         "over": g.over,
         "winners": [agents[s] for s in g.winners_] if g.over else [],
         "win_reason": g.win_reason or None,
-        "box": box_tables(box, g.config.world_challenge),
-        "actions": {
-            "size": g.layout.size,
-            "segments": {
-                name: [g.layout.offsets[name], g.layout.sizes[name]] for name in g.layout.offsets
-            },
+        "options": {
+            "max_rounds": g.config.max_rounds,
+            "world_challenge": g.config.world_challenge,
+            "dark_matter": g.config.dark_matter,
+            "data": g.config.data,
         },
     }
 
 
-def box_tables(box: Box, world_challenge: str = "offset") -> dict[str, Any]:
-    """The box's content and numbers as JSON types (for bots and user interfaces
-    that see only the view): every card, gym, medal card and character, the dice
-    and the numbers of the rules."""
+@functools.lru_cache(maxsize=16)
+def box_tables(data_path: str | None, world_challenge: str = "offset") -> dict[str, Any]:
+    """The content and numbers of the box of option ``data`` as JSON types (for
+    bots and user interfaces, from the view's ``options``): every card, gym,
+    medal card and character, the dice and the numbers of the rules. Shared:
+    do not modify it."""
+    box = load_box(data_path)
 
     def bonus(b: Any) -> dict[str, Any] | None:
         return None if b is None else {"form": FORMS[b.form], "amount": b.amount}
