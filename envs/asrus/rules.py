@@ -908,7 +908,7 @@ class AsrusGame(GameEngine):
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "config": self.config.__dict__.copy(),
+            "config": {**self.config.__dict__, "removed": list(self.config.removed)},
             "rng": rng_to_dict(self.rng),
             "hands": [list(h) for h in self.hands],
             "specials": [list(s) for s in self.specials],

@@ -194,3 +194,13 @@ def test_points_that_do_not_add_up_to_the_table_are_refused():
     env.reset(seed=0)
     with pytest.raises(StateDictError, match=r"game\.points/deposit: .* do not add up to the 270"):
         env.unwrapped.load_state_dict(data)
+
+
+def test_a_state_dict_loads_without_a_json_round_trip():
+    env = asrus_v0.env(num_players=3, removed_numbers=[4, 8])
+    env.reset(seed=2)
+    random_steps(env, np.random.default_rng(1), 5)
+    other = asrus_v0.env(num_players=3, removed_numbers=[4, 8])
+    other.reset(seed=0)
+    other.unwrapped.load_state_dict(env.unwrapped.state_dict())
+    assert other.unwrapped.state_dict() == env.unwrapped.state_dict()
