@@ -136,7 +136,9 @@ class View:
         self.card_index = {name: i for i, name in enumerate(self.cards)}
         self.levels = tuple((m["below"], m["reads"]) for m in self.box["rules"]["medal_levels"])
         layout = action_layout(options["data"], self.n)
-        self.segments = {name: (layout.offsets[name], layout.sizes[name]) for name in layout.offsets}
+        self.segments = {
+            name: (layout.offsets[name], layout.sizes[name]) for name in layout.offsets
+        }
         self.trophy_value = self.box["rules"]["trophy_value"]
 
     def medal_level(self, agent: str) -> int:
@@ -315,7 +317,7 @@ class ArenaHeuristicBot:
             7: 1.0 if "gold" not in me["medals"] else None,
             8: 0.45,
         }
-        values = [results[r] for r in range(1, sides + 1) if results[r] is not None]
+        values = [x for r in range(1, sides + 1) if (x := results[r]) is not None]
         return sum(values) / len(values)
 
     def move_value(self, v: View, start: int, steps: int, entered: bool) -> float:

@@ -42,6 +42,10 @@ PLAYER_KINDS = ("homeworld", "favourite", "standard")
 class ChallengeRules:
     """The action after moving; see the module docstring."""
 
+    # Fields of ArenaGame this mixin writes (declared there with their defaults).
+    _legal: list[int] | None
+    last_challenge: dict[str, Any] | None
+
     def _begin_action(self: Any) -> None:
         """Ask for the action, unless there is nothing to do here (the turn is over)."""
         self._decide(ACTION, self.turn_seat)

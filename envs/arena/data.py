@@ -403,7 +403,7 @@ def _build_box(raw: Any, r: _Reader) -> Box:
         gym_trophies=setup["gym_trophies"],
         gym_power_cards=setup["gym_power_cards"],
         gyms_used=setup["gyms_used"],
-        medal_supply=tuple(setup["medals"][m] for m in MEDALS),  # type: ignore[arg-type]
+        medal_supply=tuple(setup["medals"][m] for m in MEDALS),
         permanently_defended_cards=setup["permanently_defended_cards"],
         challenge_dice=rule_values["challenge_dice"],
         maneuver_offset=rule_values["maneuver_challenge_offset"],

@@ -160,6 +160,45 @@ def observation_size(box: Box, n: int) -> int:
 class ArenaObserver:
     """The shared store, the per-seat gather indices and the refresh."""
 
+    # What the store shows, as last written (None: not written since invalidate).
+    _game: ArenaGame | None
+    _version: int
+    _p_phase: int
+    _p_task: int
+    _p_task_card: int
+    _p_rolls: int
+    _p_steps: int
+    _p_supply: int
+    _p_kind: int
+    _p_bonus: Any
+    _p_challenge: Any
+    _p_characters: Any
+    _p_counts: Any
+    _p_dark: Any
+    _p_defended: Any
+    _p_encounter: Any
+    _p_first: Any
+    _p_forms: Any
+    _p_gym_cards: Any
+    _p_gym_trophies: Any
+    _p_holder: Any
+    _p_items: Any
+    _p_last_challenge: Any
+    _p_lost: Any
+    _p_medal_holder: Any
+    _p_medal_space: Any
+    _p_medals: Any
+    _p_move: Any
+    _p_named: Any
+    _p_positions: Any
+    _p_powers: Any
+    _p_rare: Any
+    _p_roll_bonus: Any
+    _p_roll_extra: Any
+    _p_roll_gold: Any
+    _p_trophies: Any
+    _p_turn: Any
+
     def __init__(self, box: Box, n: int) -> None:
         self.box, self.n = box, n
         self.scales = Scales.of(box)
@@ -269,14 +308,14 @@ class ArenaObserver:
     def invalidate(self) -> None:
         """Forget the last game: the store is cleared and rebuilt in full at the next
         encode (after ``reset`` or ``load_state_dict``)."""
-        self._game: ArenaGame | None = None
+        self._game = None
         self._version = -1
         self.store[:] = 0.0
         self._p_phase = self._p_task = self._p_task_card = -1
         self._p_rolls = self._p_steps = self._p_supply = -1
         self._p_counts = self._p_move = self._p_challenge = self._p_turn = None
-        self._p_encounter: list[int] | None = None
-        self._p_last_challenge: Any = None
+        self._p_encounter = None
+        self._p_last_challenge = None
         self._p_positions = [-1] * self.n
         none = None
         self._p_trophies = self._p_bonus = self._p_roll_bonus = self._p_roll_gold = none
@@ -286,7 +325,7 @@ class ArenaObserver:
         self._p_items = self._p_gym_trophies = self._p_gym_cards = none
         self._p_kind = 0
         self._p_named = (-1, -1, -1)
-        self._p_rare: tuple[Any, ...] | None = None
+        self._p_rare = None
 
     def refresh(self, g: ArenaGame) -> None:
         """Bring the store up to date with ``g``: each group of fields is rewritten
@@ -521,7 +560,7 @@ class ArenaObserver:
             changed = [
                 card
                 for card, (h, oh, d, od) in enumerate(
-                    zip(g.card_holder, old_holder, g.defended, old_defended, strict=True)  # type: ignore[arg-type]
+                    zip(g.card_holder, old_holder, g.defended, old_defended, strict=True)
                 )
                 if h != oh or d != od
             ]
@@ -547,7 +586,7 @@ class ArenaObserver:
             changed = [
                 k
                 for k, (h, oh, sp, osp) in enumerate(
-                    zip(g.medal_holder, old_holder, g.medal_space, old_space, strict=True)  # type: ignore[arg-type]
+                    zip(g.medal_holder, old_holder, g.medal_space, old_space, strict=True)
                 )
                 if h != oh or sp != osp
             ]
@@ -606,7 +645,7 @@ class ArenaObserver:
             if (
                 old_trophies is not None
                 and old_trophies[corner] == g.gym_trophies[corner]
-                and old_cards[gym] == g.gym_cards[gym]  # type: ignore[index]
+                and old_cards[gym] == g.gym_cards[gym]
             ):
                 continue
             row = base + corner * width

@@ -57,11 +57,12 @@ class SetupRules:
         self.start_corner = [-1] * n
         self.positions = [-1] * n
         self.roll_bonus, self.roll_gold = [0] * n, [False] * n
-        self.roll_extra, self.roll_cards = [0] * n, [[] for _ in range(n)]
+        self.roll_extra = [0] * n
+        self.roll_cards: list[list[int]] = [[] for _ in range(n)]
         self.seen = [0] * n
         self.medal_supply = list(box.medal_supply)
-        self.maneuvers_of = [[] for _ in range(n)]
-        self.worlds_of = [[] for _ in range(n)]
+        self.maneuvers_of: list[list[int]] = [[] for _ in range(n)]
+        self.worlds_of: list[list[int]] = [[] for _ in range(n)]
         self._choose_characters(sc)
         self._deal_board(sc)
         self._give_scenario_items(sc)
