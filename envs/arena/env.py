@@ -388,8 +388,8 @@ class raw_env(FlockAECEnv):
         ]
 
     def _render_text(self, seat: int | None) -> str:
-        """The board as text (everything is public; ``seat`` only picks whose rolls
-        since its last step are listed)."""
+        """The board as text (everything is public; ``seat`` is marked ``(you)``
+        and picks whose rolls since its last step are listed)."""
         game = self.arena
         view = game_view(game, 0 if seat is None else seat, self.possible_agents)
         return render_text(view)

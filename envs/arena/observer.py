@@ -924,7 +924,8 @@ KIND_LETTER = {"gym": "G", "maneuver": "M", "world": "W", "portal": "P", "slide"
 def render_text(view: dict[str, Any]) -> str:
     """The board as text from a view: each square shows its kind and space id and,
     below, the seats on it (0-5) or ``*`` for a card, ``m`` for a medal card;
-    then the players and the cards on the spaces."""
+    then the players (the viewing seat marked ``(you)``), the cards on the spaces,
+    and the rolls made since the viewing seat's last step."""
     spaces = view["board"]["spaces"]
     rows = 1 + max(s["at"][0] for s in spaces)
     cols = 1 + max(s["at"][1] for s in spaces)
@@ -948,8 +949,9 @@ def render_text(view: dict[str, Any]) -> str:
             extras.append("upside down")
         if p["dark_matter_turns"]:
             extras.append(f"dark matter {p['dark_matter_turns']}")
+        you = " (you)" if agent == view["agent"] else ""
         lines.append(
-            f"{mark} {agent}: {p['character']} ({p['form']}) on {p['position']}  "
+            f"{mark} {agent}{you}: {p['character']} ({p['form']}) on {p['position']}  "
             f"trophies {p['trophies']}  medals {','.join(p['medals']) or '-'}  "
             f"maneuvers {len(p['maneuvers'])}  worlds {len(p['worlds'])} "
             f"(defended {len(p['defended_worlds'])})"
@@ -970,6 +972,11 @@ def render_text(view: dict[str, Any]) -> str:
             f"last challenge: {lc['challenger']} for {lc['item']} ({lc['kind']}) rolled "
             f"{lc['dice']} = {lc['total']}: {'won' if lc['success'] else 'failed'}"
         )
+    if view["last_rolls"]:
+        rolls = [
+            f"{r['player']} {r['purpose']} {r['die']}={r['result']}" for r in view["last_rolls"]
+        ]
+        lines.append("rolls since your last step: " + ", ".join(rolls))
     if view["over"]:
         lines.append(f"game over ({view['win_reason']}); winners: {', '.join(view['winners'])}")
     return "\n".join(lines)
