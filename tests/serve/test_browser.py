@@ -11,6 +11,7 @@ folder, or to ``FLOCKGYM_SCREENSHOTS`` (``docs/img`` regenerates the docs').
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import socket
@@ -110,8 +111,17 @@ def open_setup(page, server: str, env_id: str, seats: list[str], query: str = "f
     page.wait_for_selector("body[data-ready='1']")
     page.click("nav button[data-go='setup']")
     page.select_option("#env", env_id)
-    players = small_options(env_id)["num_players"]
-    page.select_option("#opt-num_players", str(players))
+    options = small_options(env_id)
+    page.select_option("#opt-num_players", str(options["num_players"]))
+    others = {name: value for name, value in options.items() if name != "num_players"}
+    if others:
+        page.click("details.more summary")
+    for name, value in others.items():
+        field = page.locator(f"#opt-{name}")
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(json.dumps(value))
+        else:
+            field.fill(json.dumps(value))
     for index, seat in enumerate(seats):
         page.select_option(f"#seat-{index}", seat)
     page.fill("#seed", "11")

@@ -26,10 +26,17 @@ def baseline_bots(env_id: str) -> list[str]:
     return ["random", "heuristic"] if heuristic_available(env_id) else ["random"]
 
 
+SHORT_GAME_OPTIONS: dict[str, dict[str, Any]] = {
+    # A few rounds: the Arena's default 40 make evaluation games hundreds of moves.
+    "arena_v0": {"max_rounds": 4},
+}
+"""Options that shorten a game of an env, for the tiny runs' evaluation games."""
+
+
 def tiny_raw_config(env_id: str, out: Path, **changes: Any) -> dict[str, Any]:
     """A config dict for a run of a few thousand steps on 2 envs."""
     raw: dict[str, Any] = {
-        "env": {"id": env_id, "options": {}},
+        "env": {"id": env_id, "options": dict(SHORT_GAME_OPTIONS.get(env_id, {}))},
         "algo": {
             "name": "maskable_ppo",
             "n_steps": 128,
