@@ -28,6 +28,13 @@ def _always(text: str) -> bool:
     return True
 
 
+def _skybirds(text: str) -> bool:
+    # Squadrons, passes, tokens used, the swap's opponent, tokens taken and trades
+    # are made in the open (the Aces of a Squadron built step by step are all
+    # played); the Aces given in a Pre-Campaign swap ("give 5") are not.
+    return not text.startswith("give ")
+
+
 PUBLIC_MOVES: dict[str, Callable[[str], bool]] = {
     # A board game of open information: every move, target and card chosen is
     # seen by the whole table (each seat's view shows the board and every hand).
@@ -36,6 +43,7 @@ PUBLIC_MOVES: dict[str, Callable[[str], bool]] = {
     # (every play) is in each seat's view as ``last_turn``.
     "asrus_v0": _never,
     "astrobirdz_v0": _astrobirdz,
+    "skybirds_v0": _skybirds,
 }
 
 
