@@ -29,11 +29,13 @@ import json
 import zipfile
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch
-
+from .errors import CheckpointError
 from .files import write_atomic
+
+if TYPE_CHECKING:
+    import torch
 
 META_MEMBER = "flockgym.json"
 POLICY_MEMBER = "policy.pth"
@@ -51,10 +53,6 @@ MAX_RATIO = 200
 """Weights compress by a few percent; a member (over a megabyte) inflating to
 more than this many times its compressed size is a zip bomb."""
 RATIO_FREE_BYTES = 1 << 20
-
-
-class CheckpointError(ValueError):
-    """A checkpoint cannot be read, or was trained for another env or shape."""
 
 
 class CheckpointArchive:
@@ -150,6 +148,8 @@ class CheckpointArchive:
 
     def tensors(self, name: str, max_bytes: int) -> Any:
         """A ``torch.save`` member, weights only: tensors and plain containers."""
+        import torch  # the training extra: only reading weights needs it
+
         data = self.read(name, max_bytes)
         try:
             return torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
@@ -163,6 +163,8 @@ class CheckpointArchive:
 
 def tensor_bytes(obj: Any) -> bytes:
     """``torch.save`` of tensors and plain containers, as bytes."""
+    import torch
+
     buffer = io.BytesIO()
     torch.save(obj, buffer)
     return buffer.getvalue()
@@ -188,6 +190,8 @@ def write_checkpoint(path: Path, members: dict[str, bytes]) -> Path:
 def check_state_dict(path: Path, name: str, state: Any, expected: dict[str, torch.Tensor]) -> None:
     """``state`` must hold exactly ``expected``'s tensors, of the same shapes and
     types (finite numbers), before any is copied into a network."""
+    import torch
+
     if not isinstance(state, dict) or not all(isinstance(k, str) for k in state):
         raise CheckpointError(
             f"{path}: {name} holds no state dict (a mapping of layer names to tensors), "

@@ -3,7 +3,14 @@
 Every subcommand has ``--help``. A bad argument exits with status 2 and a
 message naming it (argparse's own errors, and ours: configs, bot specs,
 checkpoints, run folders, env options); a game the person leaves, or a file
-that cannot be written (a full disk, a read-only folder), exits with status 1.
+that cannot be written (a full disk, a read-only folder), exits with status 1,
+and so does a command that needs the ``train`` extra where it is not installed
+(the message names the extra). Ctrl-C exits with status 130.
+
+This module imports nothing heavy: torch, stable-baselines3, pydantic and YAML
+are imported by the commands that use them, so ``flockgym``, ``--help``,
+``--version`` and ``list`` answer at once, and work without the ``train``
+extra (``pip install flockgym``).
 """
 
 from __future__ import annotations
@@ -18,29 +25,47 @@ from typing import Any
 
 from flockgym.envs import FlockgymError, entry, list_envs
 
+from .errors import (
+    BotSpecError,
+    CheckpointError,
+    ConfigError,
+    GameAbandoned,
+    MissingExtraError,
+    RunError,
+    missing_extra_module,
+)
+from .files import OutputError
+from .version import __version__
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from .config import ConfigError
-    from .files import OutputError
-    from .play import GameAbandoned
-    from .policies import BotSpecError, CheckpointError
-    from .runs import RunError
-
+    if args.command is None:  # a bare `flockgym`: what it can do
+        parser.print_help()
+        return 0
     try:
         return int(args.run(args) or 0)
     except (ConfigError, BotSpecError, CheckpointError, RunError, FlockgymError) as err:
         print(f"flockgym {args.command}: error: {err}", file=sys.stderr)
         return 2
-    except OutputError as err:
+    except (OutputError, MissingExtraError) as err:
         print(f"flockgym {args.command}: error: {err}", file=sys.stderr)
+        return 1
+    except ModuleNotFoundError as err:
+        module = missing_extra_module(err)
+        if module is None:
+            raise
+        print(
+            f"flockgym {args.command}: error: {MissingExtraError(module, args.command)}",
+            file=sys.stderr,
+        )
         return 1
     except GameAbandoned as err:
         print(f"game abandoned: {err}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as err:  # Ctrl-C, or SIGTERM while training
+        return 128 + getattr(err, "signum", 2)
     except BrokenPipeError:
         # The reader of a pipe (``| head``) left: stop quietly, and keep Python's
         # own flush at exit from failing on the closed pipe again.
@@ -54,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="flockgym",
         description="Train, evaluate and play flockgym agents.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"flockgym {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser(
         "train",
@@ -122,16 +148,41 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="folder for tournament.json and tournament.md (default runs/eval/<env>-<time>)",
     )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--jobs",
+        type=int_at_least(1),
+        default=1,
+        metavar="N",
+        help="processes that play the deals (same results for every N; default 1)",
+    )
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress (a bar on a terminal, else a line every few seconds)",
+    )
     p.set_defaults(run=run_eval)
 
     p = sub.add_parser(
         "plot",
-        help="PNG of a run's learning curves",
-        description="Plot win rate against each opponent over steps.",
+        help="PNG of learning curves: one run, or several overlaid, seeds aggregated",
+        description="Plot evaluation win rate and mean points against each opponent, "
+        "self-play win rate, PPO losses and entropy over steps. Several runs are "
+        "overlaid; runs of one config that differ only in their seed are drawn as their "
+        "mean with a band (min to max over seeds).",
     )
-    p.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run folder")
-    p.add_argument("--out", type=Path, help="PNG path (default RUN_DIR/learning_curves.png)")
+    p.add_argument("run_dirs", type=Path, nargs="+", metavar="RUN_DIR", help="run folders")
+    p.add_argument(
+        "--out",
+        type=Path,
+        help="PNG path (default RUN_DIR/learning_curves.png for one run; required for several)",
+    )
+    p.add_argument(
+        "--smooth",
+        type=int_at_least(1),
+        default=10,
+        metavar="N",
+        help="trailing mean over N points for the noisy curves (default 10; 1: raw)",
+    )
     p.set_defaults(run=run_plot)
 
     p = sub.add_parser(
@@ -221,20 +272,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "baselines",
-        help="regenerate docs/baselines.md",
+        help="heuristic against random (and shipped checkpoints) for every env, as Markdown",
         description="Heuristic against random (and shipped checkpoints) for "
-        "every registered env, written as Markdown.",
+        "every registered env, as Markdown: printed, or written to --out "
+        "(in a checkout: --out docs/baselines.md).",
     )
     p.add_argument(
         "--games", type=deal_count, default=200, metavar="N", help="deals, at least 2 (200)"
     )
     p.add_argument("--seed", type=seed_value, default=0, help="seed of the deals (default 0)")
-    p.add_argument("--out", type=Path, default=Path("docs/baselines.md"), help="Markdown file")
+    p.add_argument("--out", type=Path, help="Markdown file to write (default: print it)")
     p.add_argument(
         "--checkpoints",
         type=Path,
-        default=Path("checkpoints"),
-        help="folder of shipped checkpoints, by game (default checkpoints)",
+        help="folder of checkpoints by game, <game>/*.zip (default: the shipped ones)",
     )
     p.set_defaults(run=run_baselines)
     return parser
@@ -273,15 +324,35 @@ seed_value = int_at_least(0)
 
 def parse_options(items: list[str]) -> dict[str, Any]:
     """``--option key=value`` pairs (values read as YAML: 4, true, null)."""
-    from .config import parse_assignment
-
+    try:
+        from .config import parse_assignment
+    except ModuleNotFoundError:  # the core install has no YAML: read the values as JSON
+        return dict(parse_json_assignment(item) for item in items)
     return dict(parse_assignment(item, "--option") for item in items)
+
+
+def parse_json_assignment(item: str) -> tuple[str, Any]:
+    """``key=value`` with the value read as JSON (``4``, ``true``, ``null``,
+    ``[1, 2]``), else kept as text: ``--option`` without the train extra."""
+    import json
+
+    key, sep, text = item.partition("=")
+    if not sep or not key.strip():
+        raise ConfigError(f"--option {item!r} must look like key=value")
+    try:
+        return key.strip(), json.loads(text)
+    except json.JSONDecodeError:
+        return key.strip(), text.strip()
 
 
 # ---- subcommands ------------------------------------------------------------------------
 
 
 def run_train(args: argparse.Namespace) -> int:
+    from .errors import require_train_extra
+
+    require_train_extra("flockgym train", ("torch", "stable_baselines3", "sb3_contrib", "yaml"))
+    from .shipped import resolve_config
     from .train import resume_run, train_from_file
 
     if args.resume is not None:
@@ -291,17 +362,23 @@ def run_train(args: argparse.Namespace) -> int:
     elif args.config is None:
         raise FlockgymError("CONFIG is required (or --resume RUN_DIR)")
     else:
-        train_from_file(args.config, args.overrides)
+        train_from_file(resolve_config(args.config), args.overrides)
     return 0
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from .evaluate import RESULT_FILES, save_result, tournament
+    from .evaluate import RESULT_FILES, TournamentInterrupted, save_result, tournament
     from .files import check_writable_folder
     from .policies import make_participant, parse_specs
 
     options = parse_options(args.options)
     specs = parse_specs(args.players)
+    if len(specs) < 2:
+        raise FlockgymError(
+            f"--players names {len(specs)} participant ({args.players}); a tournament needs "
+            f"at least 2, e.g. --players {args.players},random (or --seating field with "
+            "one opponent)"
+        )
     if args.seating == "field" and len(specs) != 2:
         raise FlockgymError(
             f"--seating field needs exactly 2 players (the first against a field of the "
@@ -312,15 +389,29 @@ def run_eval(args: argparse.Namespace) -> int:
         raise FlockgymError(f"--out {out} is a file; give a folder for tournament.json and .md")
     players = [make_participant(spec, args.env, options) for spec in specs]
     check_writable_folder(out, RESULT_FILES)  # before the games, not after them
-    result = tournament(
-        args.env,
-        players,
-        args.games,
-        args.seed,
-        options,
-        seating=args.seating,
-        progress=not args.no_progress,
-    )
+    try:
+        result = tournament(
+            args.env,
+            players,
+            args.games,
+            args.seed,
+            options,
+            seating=args.seating,
+            progress=not args.no_progress,
+            jobs=args.jobs,
+        )
+    except TournamentInterrupted as stop:
+        if stop.result is None:
+            print("interrupted before the first deal was finished; nothing saved", file=sys.stderr)
+        else:
+            json_path, md_path = save_result(stop.result, out)
+            print(stop.result.to_markdown())
+            print(
+                f"interrupted: saved the {stop.result.deals} finished deals (marked partial) "
+                f"in {json_path} and {md_path}",
+                file=sys.stderr,
+            )
+        return 130
     json_path, md_path = save_result(result, out)
     print(result.to_markdown())
     print(f"saved {json_path} and {md_path}")
@@ -328,9 +419,12 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def run_plot(args: argparse.Namespace) -> int:
-    from .plot import plot_run
+    from .errors import require_train_extra
 
-    print(plot_run(args.run_dir, args.out))
+    require_train_extra("flockgym plot", ("matplotlib",))
+    from .plot import plot_runs
+
+    print(plot_runs(args.run_dirs, args.out, smooth_window=args.smooth))
     return 0
 
 
@@ -363,28 +457,41 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from .baselines import game_folder
+    from .shipped import game_folder, shipped_checkpoints, shipped_configs
 
+    configs, checkpoints = shipped_configs(), shipped_checkpoints()
     for env_id in list_envs():
         item = entry(env_id)
         game = game_folder(env_id)
-        configs = sorted(str(p) for p in Path("configs", game).glob("*.yaml"))
-        shipped = sorted(str(p) for p in Path("checkpoints", game).glob("*.zip"))
         print(f"{env_id}: {item.summary}")
         print(
             f"  players {min(item.player_counts)}-{max(item.player_counts)} "
             f"(default {item.default_players}); bots: random, heuristic "
             f"({item.heuristic_bot})"
         )
-        print(f"  configs: {', '.join(configs) or '-'}")
-        print(f"  checkpoints: {', '.join(shipped) or '-'}")
+        mine = [name for name in configs if name.startswith(f"{game}/")]
+        print(f"  configs: {', '.join(mine) or '-'}")
+        mine = [name for name in checkpoints if name.startswith(f"{game}/")]
+        print(f"  checkpoints: {', '.join(mine) or '-'}")
+    others = [name for name in configs if "/" not in name]
+    if others:
+        print(f"other configs: {', '.join(others)}")
+    print(
+        "configs and checkpoints ship with flockgym: name them as listed (flockgym train "
+        "quickstart; --players asrus/ppo_5p)"
+    )
     return 0
 
 
 def run_baselines(args: argparse.Namespace) -> int:
-    from .baselines import write_baselines
+    from .baselines import baselines_markdown, write_baselines
+    from .shipped import checkpoints_root
 
-    print(write_baselines(args.out, args.games, args.seed, args.checkpoints))
+    folder = args.checkpoints if args.checkpoints is not None else checkpoints_root()
+    if args.out is None:
+        print(baselines_markdown(args.games, args.seed, folder, progress=True), end="")
+        return 0
+    print(write_baselines(args.out, args.games, args.seed, folder))
     return 0
 
 

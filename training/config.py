@@ -41,6 +41,7 @@ from pydantic.fields import FieldInfo
 
 from flockgym.envs import OptionError, list_envs
 
+from .errors import ConfigError
 from .learners import AlgoParams, get_learner, learner_names
 from .policies import BotSpecError, CheckpointError, env_shapes, make_participant
 
@@ -48,10 +49,6 @@ MAX_SEED = 2**32 - 1
 """numpy's global generator takes seeds below 2**32."""
 MAX_ENVS = 256
 MAX_TORCH_THREADS = 256
-
-
-class ConfigError(ValueError):
-    """A config file, or a ``--set`` override, is not valid; the message says why."""
 
 
 class Section(BaseModel):

@@ -20,19 +20,24 @@ from __future__ import annotations
 
 import json
 import math
-from collections import Counter
+import multiprocessing
+import signal
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-from tqdm import tqdm
 
 from flockgym.envs import make
 from flockgym.envs.core.play import play_game
 
 from .files import make_folder, write_text_atomic
-from .policies import Participant, unique_names
+from .policies import Participant, PolicyBot, unique_names
+from .progress import Progress
 
 Seating = Literal["rotate", "field"]
 Z95 = 1.959964
@@ -56,7 +61,11 @@ class Standing:
 
 @dataclass
 class TournamentResult:
-    """Everything a tournament measured, JSON- and Markdown-ready."""
+    """Everything a tournament measured, JSON- and Markdown-ready.
+
+    ``partial`` marks a tournament interrupted before its end: it holds the first
+    ``deals`` of the ``deals_planned`` deals, each played at every table, exactly
+    what a tournament of ``deals`` deals would have measured."""
 
     env_id: str
     env_options: dict[str, Any]
@@ -67,17 +76,34 @@ class TournamentResult:
     seed: int
     num_players: int
     standings: list[Standing]
+    partial: bool = False
+    deals_planned: int = 0
+
+    def __post_init__(self) -> None:
+        self.deals_planned = self.deals_planned or self.deals
 
     @property
     def games(self) -> int:
         return self.deals * self.tables_per_deal
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "games": self.games}
+        data = {**asdict(self), "games": self.games}
+        for row in data["standings"]:  # no interval of a single deal: null, not NaN
+            for key, value in row.items():
+                if isinstance(value, float) and not math.isfinite(value):
+                    row[key] = None
+        return data
 
     def to_markdown(self) -> str:
         options = ", ".join(f"{k}={v}" for k, v in sorted(self.options_given.items()))
-        lines = [
+        lines = []
+        if self.partial:
+            lines += [
+                f"**Partial result**: interrupted after {self.deals} of {self.deals_planned} "
+                "deals (the deals finished, each at every table).",
+                "",
+            ]
+        lines += [
             f"**{self.env_id}** ({options or 'default options'}), {self.num_players} seats, "
             f"seating `{self.seating}`: {self.deals} deals x {self.tables_per_deal} tables = "
             f"{self.games} games, seed {self.seed}. Equal players would each win "
@@ -127,43 +153,136 @@ def seating_tables(
 # ---- playing -------------------------------------------------------------------------
 
 
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a tournament: ``result`` holds the deals finished so far
+    (``partial=True``), or is None when not even one deal was finished."""
+
+    def __init__(self, result: TournamentResult | None) -> None:
+        super().__init__()
+        self.result = result
+
+
+@dataclass
+class DealTally:
+    """One deal's sums over its tables, per participant."""
+
+    wins: np.ndarray
+    points: np.ndarray
+    seat_games: np.ndarray
+    pair_wins: np.ndarray
+    tables_left: int
+
+    @classmethod
+    def empty(cls, participants: int, tables: int) -> DealTally:
+        k = participants
+        return cls(np.zeros(k), np.zeros(k), np.zeros(k), np.zeros((k, k)), tables)
+
+
+@dataclass
+class Schedule:
+    """What every worker needs to play any deal of a tournament (inherited by
+    forked workers, not sent to them)."""
+
+    env_id: str
+    env_options: dict[str, Any]
+    participants: list[Participant]
+    tables: list[tuple[int, ...]]
+    seating: str
+    seed: int
+    batch: bool
+
+    def deal_blocks(self, deals: int) -> list[range]:
+        """The deals in blocks of about :data:`GAMES_PER_BLOCK` games: the unit of
+        work of a process, and of one batched lockstep. Blocks depend only on the
+        tournament, never on ``jobs``, so every process count plays the very same
+        batches and gets the same results."""
+        size = max(1, GAMES_PER_BLOCK // len(self.tables))
+        return [range(start, min(start + size, deals)) for start in range(0, deals, size)]
+
+
+GAMES_PER_BLOCK = 120
+"""Games played side by side in one lockstep: the policies' batches are about
+this many games' decisions at a time (a few hundred kilobytes of observations)."""
+PROGRESS_SECONDS = 5.0
+
+
 def tournament(
     env_id: str,
-    participants: list[Participant],
+    participants: Sequence[Participant],
     deals: int,
     seed: int = 0,
     env_options: dict[str, Any] | None = None,
     seating: Seating = "rotate",
     progress: bool = False,
+    jobs: int = 1,
+    batch: bool = True,
 ) -> TournamentResult:
-    """Play ``deals`` seeded deals at every table of the seating; summarise."""
+    """Play ``deals`` seeded deals at every table of the seating; summarise.
+
+    The games of a block of deals are played side by side, and the decisions of
+    every seat a trained policy holds are taken in one forward pass per policy
+    (``batch=False`` plays one game after the other, as ``play_game`` does, for
+    comparison). ``jobs`` processes share the blocks; the results are the same
+    for every ``jobs``. ``progress`` shows a bar on a terminal and a line every
+    few seconds elsewhere. Ctrl-C raises :class:`TournamentInterrupted` holding
+    the deals finished so far, marked partial.
+    """
     if deals < 2:
         raise ValueError(f"a tournament needs at least 2 deals for its 95% intervals, got {deals}")
+    if len(participants) < 2:
+        names = ", ".join(p.name for p in participants) or "none"
+        raise ValueError(
+            f"a tournament needs at least 2 participants, got {len(participants)} ({names}); "
+            "to measure a bot, seat it with others (e.g. its spec and random), or use "
+            "seating 'field' with one opponent"
+        )
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
     env_options = dict(env_options or {})
     env = make(env_id, **env_options)
     agents = list(env.possible_agents)
     tables = seating_tables(len(agents), len(participants), seating)
-    k = len(participants)
-    wins = np.zeros((deals, k))
-    points = np.zeros((deals, k))
-    seat_games = np.zeros((deals, k))
-    pair_wins = np.zeros((k, k))
-    # disable=None: a bar on a terminal only, not in logs.
-    bar = tqdm(
-        total=deals * len(tables), unit="game", disable=None if progress else True, leave=False
-    )
-    for deal in range(deals):
-        deal_seed = derive_seed(seed, deal)
-        for t, table in enumerate(tables):
-            seeds = [derive_seed(seed, deal, t, s) for s in range(len(agents))]
-            bots = {
-                a: participants[p].new_bot(seeds[s])
-                for s, (a, p) in enumerate(zip(agents, table, strict=True))
-            }
-            record = play_game(env, bots, seed=deal_seed)
-            tally_game(record, agents, table, wins[deal], points[deal], seat_games[deal], pair_wins)
-            bar.update()
-    bar.close()
+    schedule = Schedule(env_id, env_options, list(participants), tables, seating, seed, batch)
+    tallies: dict[int, DealTally] = {}
+    meter = Progress(deals * len(tables), "games", enabled=progress, label=f"eval {env_id}")
+    try:
+        for block_tallies in play_blocks(schedule, deals, jobs):
+            tallies.update(block_tallies)
+            meter.update(len(block_tallies) * len(tables))
+    except KeyboardInterrupt:
+        meter.close()
+        done = finished_prefix(tallies)
+        partial = (
+            summarise(schedule, env, tallies, done, deals, partial=True) if done >= 1 else None
+        )
+        raise TournamentInterrupted(partial) from None
+    meter.close()
+    return summarise(schedule, env, tallies, deals, deals)
+
+
+def finished_prefix(tallies: dict[int, DealTally]) -> int:
+    """How many deals 0, 1, 2, ... in a row are finished at every table."""
+    done = 0
+    while done in tallies and tallies[done].tables_left == 0:
+        done += 1
+    return done
+
+
+def summarise(
+    schedule: Schedule,
+    env: Any,
+    tallies: dict[int, DealTally],
+    deals: int,
+    planned: int,
+    partial: bool = False,
+) -> TournamentResult:
+    """The standings of deals ``0 .. deals-1``."""
+    participants = schedule.participants
+    rows = [tallies[d] for d in range(deals)]
+    wins = np.array([r.wins for r in rows])
+    points = np.array([r.points for r in rows])
+    seat_games = np.array([r.seat_games for r in rows])
+    pair_wins = np.sum([r.pair_wins for r in rows], axis=0)
     names = unique_names([p.name for p in participants])
     elo = bradley_terry_elo(pair_wins)
     standings = []
@@ -184,28 +303,212 @@ def tournament(
         )
     resolved = {k: v for k, v in env.unwrapped.options.items() if k != "render_mode"}
     return TournamentResult(
-        env_id, resolved, env_options, seating, deals, len(tables), seed, len(agents), standings
+        schedule.env_id,
+        resolved,
+        schedule.env_options,
+        schedule.seating,
+        deals,
+        len(schedule.tables),
+        schedule.seed,
+        len(env.possible_agents),
+        standings,
+        partial=partial,
+        deals_planned=planned,
     )
 
 
+# ---- the blocks, in this process or in several -----------------------------------------
+
+_SCHEDULE: Schedule | None = None
+"""The tournament a forked worker plays (set before the workers are forked)."""
+
+
+def play_blocks(schedule: Schedule, deals: int, jobs: int) -> Iterator[dict[int, DealTally]]:
+    """The tallies of every block of deals, in deal order: played here, or by
+    ``jobs`` forked processes (each with one torch thread)."""
+    blocks = schedule.deal_blocks(deals)
+    jobs = min(jobs, len(blocks))
+    if jobs == 1 or "fork" not in multiprocessing.get_all_start_methods():
+        with one_torch_thread():
+            for block in blocks:
+                yield play_block(schedule, block)
+        return
+    global _SCHEDULE
+    _SCHEDULE = schedule
+    context = multiprocessing.get_context("fork")
+    pool = context.Pool(jobs, initializer=_init_worker)
+    try:
+        # Ordered: the deals arrive as a prefix, so an interrupt keeps deals 0..n-1.
+        yield from pool.imap(_play_block_in_worker, [(b.start, b.stop) for b in blocks])
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+        _SCHEDULE = None
+
+
+def _init_worker() -> None:
+    """A worker leaves Ctrl-C to the parent (which keeps the finished deals), and
+    runs torch on one thread, like every other worker and like ``jobs=1``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
+
+
+def _play_block_in_worker(bounds: tuple[int, int]) -> dict[int, DealTally]:
+    assert _SCHEDULE is not None, "worker started without a tournament"
+    return play_block(_SCHEDULE, range(*bounds))
+
+
+@contextmanager
+def one_torch_thread() -> Iterator[None]:
+    """torch on one thread while the tournament plays here (as in the workers, so
+    that every ``jobs`` computes the same numbers; a small policy gains nothing
+    from more). torch is not imported for it: bots without policies never need it."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        yield
+        return
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
+
+
+# ---- one block: its games side by side ------------------------------------------------
+
+
+@dataclass(eq=False)
+class LiveGame:
+    """One game of a block in progress: its env, its bots, where it goes in the tally."""
+
+    raw: Any
+    bots: dict[str, Any]
+    reads_view: dict[str, bool]
+    deal: int
+    table: tuple[int, ...]
+
+
+def new_game(schedule: Schedule, env: Any, deal: int, t: int, reset: bool = True) -> LiveGame:
+    """The game of ``deal`` at table ``t``: the deal's shuffle, each seat's bot seeded
+    by (seed, deal, table, seat), as every engine and every process seats them."""
+    raw = env.unwrapped
+    agents = list(raw.possible_agents)
+    table = schedule.tables[t]
+    bots, reads_view = {}, {}
+    for s, (agent, p) in enumerate(zip(agents, table, strict=True)):
+        participant = schedule.participants[p]
+        bots[agent] = participant.new_bot(derive_seed(schedule.seed, deal, t, s))
+        reads_view[agent] = participant.reads_view
+    if reset:
+        raw.reset(seed=derive_seed(schedule.seed, deal))
+    return LiveGame(raw, bots, reads_view, deal, table)
+
+
+def play_block(schedule: Schedule, block: range) -> dict[int, DealTally]:
+    """Every table of every deal in ``block``; their tallies by deal."""
+    k = len(schedule.participants)
+    tallies = {deal: DealTally.empty(k, len(schedule.tables)) for deal in block}
+    if not schedule.batch:
+        env = make(schedule.env_id, **schedule.env_options)
+        for deal in block:
+            for t in range(len(schedule.tables)):
+                game = new_game(schedule, env, deal, t, reset=False)
+                record = play_game(env, game.bots, seed=derive_seed(schedule.seed, deal))
+                agents = list(env.possible_agents)
+                tally_game(record.winners, record.scores, agents, game.table, tallies[deal])
+                tallies[deal].tables_left -= 1
+        return tallies
+    games = [
+        new_game(schedule, make(schedule.env_id, **schedule.env_options), deal, t)
+        for deal in block
+        for t in range(len(schedule.tables))
+    ]
+    waiting: dict[LiveGame, tuple[str, dict[str, np.ndarray]]] = {}
+    for game in games:
+        advance(game, waiting, tallies)
+    while waiting:
+        waiting = decide_in_batches(waiting, tallies)
+    return tallies
+
+
+def advance(
+    game: LiveGame,
+    waiting: dict[LiveGame, tuple[str, dict[str, np.ndarray]]],
+    tallies: dict[int, DealTally],
+) -> None:
+    """Play ``game`` on until a policy seat is to move (it then waits in
+    ``waiting`` for its batch) or the game is over (it is tallied)."""
+    raw = game.raw
+    while raw.agents:
+        agent = raw.agent_selection
+        if raw.terminations[agent] or raw.truncations[agent]:
+            raw.step(None)
+            continue
+        bot = game.bots[agent]
+        observation = raw.observe(agent)
+        if isinstance(bot, PolicyBot):
+            waiting[game] = (agent, observation)
+            return
+        view = raw.view(agent) if game.reads_view[agent] else {}
+        raw.step(bot.act(observation, view))
+    tally(game, tallies[game.deal])
+
+
+def decide_in_batches(
+    waiting: dict[LiveGame, tuple[str, dict[str, np.ndarray]]],
+    tallies: dict[int, DealTally],
+) -> dict[LiveGame, tuple[str, dict[str, np.ndarray]]]:
+    """One forward pass per policy (and play mode) for every waiting decision;
+    each seat samples with its own generator. Returns the next waiting set."""
+    groups: dict[tuple[int, str], list[tuple[LiveGame, str, dict[str, np.ndarray]]]]
+    groups = defaultdict(list)
+    for game, (agent, observation) in waiting.items():
+        bot = game.bots[agent]
+        groups[(id(bot.policy), bot.play)].append((game, agent, observation))
+    following: dict[LiveGame, tuple[str, dict[str, np.ndarray]]] = {}
+    for rows in groups.values():
+        bots = [game.bots[agent] for game, agent, _ in rows]
+        actions = bots[0].policy.act_batch(
+            np.stack([obs["observation"] for _, _, obs in rows]),
+            np.stack([obs["action_mask"] for _, _, obs in rows]),
+            play=bots[0].play,
+            rngs=[bot.rng for bot in bots],
+        )
+        for (game, _, _), action in zip(rows, actions, strict=True):
+            game.raw.step(int(action))
+            advance(game, following, tallies)
+    return following
+
+
+def tally(game: LiveGame, deal: DealTally) -> None:
+    """Add a finished game to its deal's sums."""
+    raw = game.raw
+    tally_game(list(raw.winners), dict(raw.scores), list(raw.possible_agents), game.table, deal)
+    deal.tables_left -= 1
+
+
 def tally_game(
-    record: Any,
+    winners_list: list[str],
+    scores: dict[str, float],
     agents: list[str],
     table: tuple[int, ...],
-    wins: np.ndarray,
-    points: np.ndarray,
-    seat_games: np.ndarray,
-    pair_wins: np.ndarray,
+    deal: DealTally,
 ) -> None:
     """Add one game to the per-deal sums and the pairwise comparison counts."""
-    winners = set(record.winners)
+    winners = set(winners_list)
     share = 1.0 / len(winners) if winners else 0.0
     for agent, p in zip(agents, table, strict=True):
-        wins[p] += share if agent in winners else 0.0
-        points[p] += record.scores[agent]
-        seat_games[p] += 1
+        deal.wins[p] += share if agent in winners else 0.0
+        deal.points[p] += scores[agent]
+        deal.seat_games[p] += 1
     # Pairwise, for the ratings: each winner beat each non-winner; winners drew.
     won = [(agent in winners, p) for agent, p in zip(agents, table, strict=True)]
+    pair_wins = deal.pair_wins
     for i, (won_i, p) in enumerate(won):
         for won_j, q in won[i + 1 :]:
             if p == q or not (won_i or won_j):

@@ -25,6 +25,7 @@ from typing import Any, TextIO
 from flockgym.envs import FlockgymError, make
 from flockgym.envs.core.play import play_game
 
+from .errors import GameAbandoned
 from .evaluate import derive_seed
 from .policies import BotSpecError, make_participant, parse_specs
 from .serve.cards_help import help_text
@@ -37,10 +38,6 @@ ACTION_ID = re.compile(r"#?([0-9]{1,9})")
 ``int()`` of an unbounded string)."""
 LONGEST_MOVE = 200
 """Longer input is no move of any game; it is refused without being parsed."""
-
-
-class GameAbandoned(Exception):
-    """The person quit, or the input ended, before the game was over."""
 
 
 def play_terminal(
@@ -152,16 +149,16 @@ def terminal_log(
 
 
 def seat_specs(opponents: str, count: int) -> list[Any]:
-    """One bot spec per other seat: a single spec fills them all."""
+    """One bot spec per other seat, in seat order after the person's: the specs
+    given take the first seats and the last one fills the seats left
+    (``heuristic`` fills them all; ``run,heuristic`` is the run, then heuristics)."""
     specs = parse_specs(opponents)
-    if len(specs) == 1:
-        return specs * count
-    if len(specs) != count:
+    if len(specs) > count:
         raise BotSpecError(
-            f"--opponents names {len(specs)} bots for {count} other seats; give one "
-            f"(for every seat) or {count}"
+            f"--opponents names {len(specs)} bots for {count} other seats; give at most "
+            f"{count} (the last one fills the seats left)"
         )
-    return specs
+    return specs + [specs[-1]] * (count - len(specs))
 
 
 def legal_moves_text(raw: Any, agent: str, width: int | None = None) -> str:

@@ -10,26 +10,31 @@
   :class:`PolicyBot` adapts it to the env's ``Bot`` protocol
   (``act(observation_dict, view)``).
 * A bot spec string names a participant anywhere one is asked for:
-  ``random``, ``heuristic``, or a checkpoint path (``path/to/ckpt.zip``, or a
-  run folder for its final policy), optionally suffixed ``@greedy`` (the
+  ``random``, ``heuristic``, or a checkpoint path (``path/to/ckpt.zip``, a
+  run folder for its final policy, or the name of a shipped checkpoint such as
+  ``asrus/ppo_5p``: :mod:`flockgym.training.shipped`), optionally suffixed ``@greedy`` (the
   default: the most probable legal move) or ``@sample`` (drawn from the policy).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from flockgym.envs import Bot, OptionError, entry, make, make_bot
 from flockgym.envs.core.rng import make_rng
 
-from .checkpoints import META_MEMBER, CheckpointArchive, CheckpointError, json_bytes
-from .learners import Learner, get_learner
+from .checkpoints import META_MEMBER, CheckpointArchive, json_bytes
+from .errors import BotSpecError, CheckpointError
+from .shipped import find_shipped
+
+if TYPE_CHECKING:
+    from .learners import Learner
 
 CHECKPOINT_FORMAT = "flockgym-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -37,10 +42,6 @@ PLAY_MODES = ("greedy", "sample")
 Play = Literal["greedy", "sample"]
 MAX_SHAPE = 10_000_000
 """Largest observation size or action count a checkpoint may claim."""
-
-
-class BotSpecError(ValueError):
-    """A bot spec string names nothing we can seat."""
 
 
 # ---- checkpoint metadata ---------------------------------------------------------
@@ -154,15 +155,27 @@ def meta_problems(fields: dict[str, Any]) -> list[str]:
 
 
 class Policy:
-    """A trained policy: ``act(observation, action_mask) -> action`` (always legal).
+    """A trained policy: legal moves for observations, one at a time or in batches.
+
+    * ``act(observation, action_mask) -> action``: one decision (the observation
+      vector and its mask, or the env's observation dict alone);
+    * ``act_batch(observations[B, D], masks[B, A]) -> actions[B]``: ``B``
+      decisions in one forward pass of the network (tournaments batch every
+      table's decisions this way; batched opponents can too);
+    * ``probabilities`` / ``probabilities_batch``: the distribution over actions,
+      zero on every masked action.
 
     ``play='greedy'`` picks the most probable legal action; ``'sample'`` draws
-    one from the policy's probabilities with its own seeded generator.
+    one from the policy's probabilities with a seeded generator (the policy's
+    own, or one per row given to ``act_batch``). Every action returned is legal
+    under its mask; a mask with no legal action is an error.
     """
 
     def __init__(
         self, network: Any, meta: CheckpointMeta, play: Play = "greedy", seed: int | None = None
     ) -> None:
+        from .learners import get_learner  # torch: the training extra
+
         if play not in PLAY_MODES:
             raise ValueError(f"play={play!r}; allowed: {', '.join(PLAY_MODES)}")
         self.network = network
@@ -171,26 +184,62 @@ class Policy:
         self.play = play
         self.rng = make_rng(seed)
 
+    @property
+    def observation_size(self) -> int:
+        return self.meta.observation_size
+
+    @property
+    def num_actions(self) -> int:
+        return self.meta.num_actions
+
     def act(self, observation: Any, action_mask: Any = None) -> int:
         """The move for ``observation`` (the vector, or the env's dict with its mask)."""
         return self.choose(observation, action_mask, self.play, self.rng)
 
+    def act_batch(
+        self,
+        observations: Any,
+        masks: Any,
+        play: Play | None = None,
+        rngs: Sequence[np.random.Generator] | None = None,
+    ) -> np.ndarray:
+        """Actions (``int64``, shape ``(B,)``) for ``observations`` of shape ``(B, D)``
+        and ``masks`` of shape ``(B, A)`` (1 or True where legal), in one forward
+        pass. ``play`` defaults to the policy's; ``rngs`` gives each row its own
+        generator for ``'sample'`` (default: the policy's own, row after row).
+        Row ``i`` gets the action ``act(observations[i], masks[i])`` would choose,
+        up to floating-point differences between batch sizes."""
+        play = play or self.play
+        if play not in PLAY_MODES:
+            raise ValueError(f"play={play!r}; allowed: {', '.join(PLAY_MODES)}")
+        vectors, legal = self._check_batch(observations, masks)
+        if rngs is not None and len(rngs) != vectors.shape[0]:
+            raise ValueError(f"rngs: {len(rngs)} generators for {vectors.shape[0]} rows")
+        logits = self._masked_logits(vectors, legal)
+        if play == "greedy":
+            return np.argmax(logits, axis=1).astype(np.int64)
+        probs = softmax(logits)
+        generators = rngs if rngs is not None else [self.rng] * len(probs)
+        return np.array(
+            [int(rng.choice(row.size, p=row)) for rng, row in zip(generators, probs, strict=True)],
+            dtype=np.int64,
+        )
+
     def probabilities(self, observation: Any, action_mask: Any = None) -> np.ndarray:
         """The policy's distribution over actions, zero on every masked action."""
         vector, mask = self._split(observation, action_mask)
-        logits = self.learner.action_logits(self.network, vector[None, :])[0].astype(np.float64)
-        logits[~mask] = -np.inf
-        logits -= logits.max()
-        weights = np.exp(logits)
-        return weights / weights.sum()
+        return self.probabilities_batch(vector[None, :], mask[None, :])[0]
+
+    def probabilities_batch(self, observations: Any, masks: Any) -> np.ndarray:
+        """Distributions of shape ``(B, A)`` for a batch, zero on masked actions."""
+        vectors, legal = self._check_batch(observations, masks)
+        return softmax(self._masked_logits(vectors, legal))
 
     def choose(
         self, observation: Any, action_mask: Any, play: Play, rng: np.random.Generator
     ) -> int:
-        probs = self.probabilities(observation, action_mask)
-        if play == "greedy":
-            return int(np.argmax(probs))
-        return int(rng.choice(probs.size, p=probs))
+        vector, mask = self._split(observation, action_mask)
+        return int(self.act_batch(vector[None, :], mask[None, :], play, [rng])[0])
 
     def as_bot(self, play: Play | None = None, seed: int | None = None) -> PolicyBot:
         """This policy as an env ``Bot`` (``act(observation_dict, view)``)."""
@@ -213,6 +262,35 @@ class Policy:
                 f"{asked.describe()}"
             )
 
+    def _masked_logits(self, vectors: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        logits = self.learner.action_logits(self.network, vectors).astype(np.float64)
+        logits[~legal] = -np.inf
+        return logits
+
+    def _check_batch(self, observations: Any, masks: Any) -> tuple[np.ndarray, np.ndarray]:
+        """``(B, D)`` float32 observations and ``(B, A)`` boolean masks, checked."""
+        vectors = np.asarray(observations, dtype=np.float32)
+        legal = np.asarray(masks)
+        size, actions = self.meta.observation_size, self.meta.num_actions
+        if vectors.ndim != 2 or vectors.shape[1] != size:
+            raise CheckpointError(
+                f"observations of shape {vectors.shape}; expected (batch, {size}): this "
+                f"policy was trained on {self.meta.describe()}"
+            )
+        if legal.shape != (vectors.shape[0], actions):
+            raise ValueError(
+                f"masks of shape {legal.shape}; expected ({vectors.shape[0]}, {actions}): one "
+                "row of action-mask entries per observation"
+            )
+        legal = legal.astype(bool)
+        empty = np.flatnonzero(~legal.any(axis=1))
+        if empty.size:
+            raise ValueError(
+                f"the action mask of row {int(empty[0])} has no legal action (a seat that "
+                "is not to act has nothing to choose)"
+            )
+        return vectors, legal
+
     def _split(self, observation: Any, action_mask: Any) -> tuple[np.ndarray, np.ndarray]:
         if isinstance(observation, dict):
             if action_mask is None:
@@ -233,6 +311,13 @@ class Policy:
                 f"legal action; got {mask.size} entries, {int(mask.sum())} legal"
             )
         return vector, mask
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of float64 logits, ``-inf`` (masked) giving exactly 0."""
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    weights = np.exp(shifted)
+    return weights / weights.sum(axis=1, keepdims=True)
 
 
 class PolicyBot:
@@ -276,6 +361,8 @@ def load_policy(
 def read_meta_and_learner(archive: CheckpointArchive) -> tuple[CheckpointMeta, Learner]:
     """The checked metadata and its learner, with the network it describes checked
     (shape and size) before anything is built."""
+    from .learners import get_learner  # torch: the training extra
+
     meta = read_meta(archive)
     try:
         learner = get_learner(meta.algo)
@@ -319,8 +406,9 @@ class BotSpec:
 
 
 SPEC_HELP = (
-    "a bot spec is 'random', 'heuristic', or a checkpoint: path/to/file.zip or a run "
-    "folder, optionally with @greedy (default) or @sample"
+    "a bot spec is 'random', 'heuristic', or a checkpoint: path/to/file.zip, a run "
+    "folder or a shipped checkpoint's name (`flockgym list`, e.g. asrus/ppo_5p), "
+    "optionally with @greedy (default) or @sample"
 )
 
 
@@ -335,7 +423,10 @@ def parse_spec(text: str) -> BotSpec:
     if play not in PLAY_MODES:
         raise BotSpecError(f"bot spec {text!r}: unknown play mode @{play}; {SPEC_HELP}")
     path = Path(target)
-    if path.is_dir():
+    shipped = None if path.exists() else find_shipped(target, "checkpoint")
+    if shipped is not None:
+        path = shipped
+    elif path.is_dir():
         path = run_policy_file(path)
     elif path.suffix != ".zip":
         raise BotSpecError(f"unknown bot spec {text!r}; {SPEC_HELP}")

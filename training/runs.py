@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from .errors import RunError
 from .files import OutputError, append_line, describe, make_folder, write_text_atomic
 
 PACKAGES = (
@@ -57,10 +58,6 @@ PACKAGES = (
     "numpy",
     "pydantic",
 )
-
-
-class RunError(ValueError):
-    """A run folder cannot be created or resumed."""
 
 
 STATE_FORMAT = "flockgym-run-state"

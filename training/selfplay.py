@@ -13,7 +13,20 @@ bug this avoids: ending the episode on the winner's move, so the losers never
 see their -1 (PettingZoo's SB3 action-mask tutorial, PettingZoo issue #1147).
 
 The observation is the env's observation vector; the mask is offered through
-``action_masks()``, as sb3-contrib's MaskablePPO expects.
+``action_masks()``, as sb3-contrib's MaskablePPO expects, and in ``info`` as
+``info["action_mask"]`` after every reset and step.
+
+It is public: bring your own learner with
+
+    import gymnasium
+    import flockgym.training  # registers flockgym/<game>-selfplay-v<k>
+
+    env = gymnasium.make("flockgym/asrus-selfplay-v0", opponents=["heuristic"], num_players=5)
+
+(:func:`selfplay_env` is the same without Gymnasium's registry). A learner that
+does not read masks passes ``illegal_action="penalize"``: an illegal move then
+ends the game with -1 to the learner instead of raising, so Gymnasium's and
+stable-baselines3's ``check_env`` and unmasked algorithms run.
 """
 
 from __future__ import annotations
@@ -25,9 +38,8 @@ from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
-import torch
 
-from flockgym.envs import Bot, make
+from flockgym.envs import Bot, OptionError, list_envs, make
 from flockgym.envs.core.rng import make_rng
 
 from .policies import Participant, make_participant, policy_participant, shared_policy
@@ -67,7 +79,7 @@ class SelfPlayEnv(gym.Env):
     vector of envs covers every seat from the first episodes.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(
         self,
@@ -80,8 +92,12 @@ class SelfPlayEnv(gym.Env):
         snapshot_play: str = "sample",
         seat_offset: int = 0,
         reward_scale: float = 1.0,
+        render_mode: str | None = None,
     ) -> None:
-        self.game = make(env_id, **env_options)
+        if render_mode not in (None, "ansi"):
+            raise OptionError(f"render_mode={render_mode!r}; allowed: None, 'ansi'")
+        self.render_mode = render_mode
+        self.game = make(env_id, **{**env_options, "render_mode": render_mode})
         self.raw = self.game.unwrapped
         self.env_id = env_id
         self.env_options = dict(env_options)
@@ -130,7 +146,7 @@ class SelfPlayEnv(gym.Env):
             if not self._learner_done():
                 # Points scored before the learner's first move are paid with it.
                 self.carried = float(self.raw._cumulative_rewards[self.learner])
-                return self._observation(), {}
+                return self._observation(), {"action_mask": self.action_masks()}
         raise RuntimeError(
             f"{self.env_id}: {MAX_REDEALS} deals in a row ended before {self.learner} moved"
         )
@@ -145,11 +161,18 @@ class SelfPlayEnv(gym.Env):
         terminated = bool(self.raw.terminations[self.learner])
         truncated = bool(self.raw.truncations[self.learner])
         info = self._result() if terminated or truncated else {}
+        info["action_mask"] = self.action_masks()
         return self._observation(), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """Legal moves of the learner now (MaskablePPO reads this before each step)."""
         return self.raw.observe(self.learner)["action_mask"].astype(bool)
+
+    def render(self) -> str | None:
+        """The table from the learner's seat (``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            return None
+        return self.raw._render_text(self.agents.index(self.learner))
 
     # ---- internals -------------------------------------------------------------------
 
@@ -203,6 +226,8 @@ class SelfPlayEnv(gym.Env):
 def make_selfplay_env(torch_threads: int, seat_offset: int, **kwargs: Any) -> SelfPlayEnv:
     """Factory for the vec envs (a top-level function, so a subprocess can be sent it).
     Snapshot opponents run torch in here; a subprocess must not grab every core."""
+    import torch
+
     torch.set_num_threads(torch_threads)
     return SelfPlayEnv(seat_offset=seat_offset, **kwargs)
 
@@ -216,3 +241,54 @@ def make_vec_env(vec_env: str, n_envs: int, torch_threads: int, env_kwargs: dict
     ]
     venv = DummyVecEnv(factories) if vec_env == "DummyVecEnv" else SubprocVecEnv(factories)
     return VecMonitor(venv)
+
+
+def selfplay_env(
+    env_id: str,
+    opponents: Sequence[str] = ("random", "heuristic"),
+    *,
+    reward_scale: float = 1.0,
+    render_mode: str | None = None,
+    **env_options: Any,
+) -> SelfPlayEnv:
+    """The self-play env of ``env_id`` for a single-agent learner (what
+    ``gymnasium.make("flockgym/<game>-selfplay-v<k>", ...)`` builds).
+
+    ``opponents`` are bot specs (``random``, ``heuristic``, a checkpoint, a
+    shipped bot's name); one is drawn per episode and fills every other seat.
+    The keyword arguments left are env options (``num_players``, ``reward``,
+    ``illegal_action``, game options), checked by the env itself.
+    """
+    if isinstance(opponents, str):
+        raise OptionError(
+            f"opponents={opponents!r}: allowed: a list of bot specs, e.g. ['heuristic']"
+        )
+    if not opponents:
+        raise OptionError("opponents=[]: allowed: at least one bot spec, e.g. ['random']")
+    return SelfPlayEnv(
+        env_id,
+        env_options,
+        pool=list(opponents),
+        reward_scale=reward_scale,
+        render_mode=render_mode,
+    )
+
+
+def gymnasium_id(env_id: str) -> str:
+    """``asrus_v0`` -> ``flockgym/asrus-selfplay-v0``."""
+    name, version = env_id.rsplit("_", 1)
+    return f"flockgym/{name}-selfplay-{version}"
+
+
+def register_selfplay_envs() -> None:
+    """Register every env's self-play env with Gymnasium (done by importing
+    ``flockgym.training``); registering again replaces nothing."""
+    registry = gym.envs.registration.registry
+    for env_id in list_envs():
+        gym_id = gymnasium_id(env_id)
+        if gym_id not in registry:
+            gym.register(
+                id=gym_id,
+                entry_point="flockgym.training.selfplay:selfplay_env",
+                kwargs={"env_id": env_id},
+            )

@@ -24,16 +24,19 @@ from __future__ import annotations
 import errno
 import json
 import random
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import torch
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.logger import configure
-from tqdm import tqdm
+from stable_baselines3.common.logger import Logger, make_output_format
 
 from .checkpoints import (
     GENERATORS_MEMBER,
@@ -57,6 +60,7 @@ from .policies import (
     policy_participant,
     read_meta_and_learner,
 )
+from .progress import Progress
 from .runs import (
     RunError,
     RunState,
@@ -89,6 +93,7 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
     if resume is not None:
         run_dir = resume
         point = read_resume_point(run_dir, config)  # all checked; nothing written yet
+        print(f"resuming {run_dir} from step {point.state.step} ({point.state.phase})")
         truncate_logs(run_dir, point.state.logs)  # what was logged after it is redone
         remove_partial_files(run_dir)  # a write the crash cut short
     else:
@@ -96,6 +101,10 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
         point = None
     try:
         return run(config, run_dir, point)
+    except KeyboardInterrupt as err:
+        if not getattr(err, "reported", False):
+            print(f"interrupted; {continue_hint(run_dir)}")
+        raise
     except OutputError as err:
         raise OutputError(f"{err}; {continue_hint(run_dir)}") from None
     except OSError as err:
@@ -146,7 +155,9 @@ def run(config: TrainConfig, run_dir: Path, point: ResumePoint | None) -> Path:
         if point is not None:
             learner.restore(model, point.learner_state)
             restore_generators(point.generators)  # after build: building reseeds the globals
-        logger = configure(str(run_dir / "tb"), ["tensorboard"])
+        logger = RunLogger(
+            str(run_dir / "tb"), [make_output_format("tensorboard", str(run_dir / "tb"))]
+        )
         model.set_logger(logger)
         step = model.num_timesteps
         checkpoint = state.checkpoint if state else ""
@@ -191,24 +202,22 @@ def train_loop(
         print(evaluate_and_log(model, learner, config, run_dir, step))  # where we start from
         model.logger.dump(step)
     start_segment(model, venv, config.seed, step)
-    bar = tqdm(
-        total=config.total_steps,
-        initial=step,
-        unit="step",
-        unit_scale=True,
-        disable=None if config.progress_bar else True,  # None: on a terminal only
-        dynamic_ncols=True,
+    bar = Progress(
+        config.total_steps, "steps", enabled=config.progress_bar, label="train", initial=step
     )
     train_seconds = 0.0
-    try:
-        while step < config.total_steps:
+    checkpointed = -1
+    with deferred_interrupts() as stop:
+        while step < config.total_steps and stop.signum is None:
             started = time.perf_counter()
             model.learn(1, callback=episodes, reset_num_timesteps=False)  # one rollout + update
             train_seconds += time.perf_counter() - started
             previous, step = step, model.num_timesteps
             bar.update(step - previous)
             log_selfplay(model, run_dir, step, episodes.pop())
-            model.logger.record("time/steps_per_second", (step - steps_at_start) / train_seconds)
+            model.logger.record(
+                "time/training_steps_per_second", (step - steps_at_start) / train_seconds
+            )
 
             if crossed(previous, step, config.opponents.snapshot_every):
                 snapshots.append(save_snapshot(model, learner, config, run_dir, step, venv))
@@ -220,17 +229,107 @@ def train_loop(
                 and step < config.total_steps
             ):
                 save_checkpoint(model, learner, config, run_dir, step, snapshots, "training")
+                checkpointed = step
                 start_segment(model, venv, config.seed, step)
-    except KeyboardInterrupt:
         bar.close()
-        print(
-            f"interrupted at step {step}; continue from the newest checkpoint with "
-            f"`flockgym train --resume {run_dir}`"
-        )
-        raise
-    bar.close()
+        if stop.signum is not None and step < config.total_steps:
+            stop_for_signal(model, learner, config, run_dir, step, snapshots, checkpointed, stop)
     checkpoint = save_checkpoint(model, learner, config, run_dir, step, snapshots, "final")
     return step, checkpoint, train_seconds
+
+
+class TrainingInterrupted(KeyboardInterrupt):
+    """Training stopped by Ctrl-C (SIGINT) or SIGTERM, after writing a checkpoint
+    where it could; ``signum`` is the signal (the exit status is 128 + it)."""
+
+    def __init__(self, signum: int, reported: bool = False) -> None:
+        super().__init__()
+        self.signum = signum
+        self.reported = reported
+
+
+@dataclass
+class StopRequest:
+    signum: int | None = None
+
+
+@contextmanager
+def deferred_interrupts() -> Iterator[StopRequest]:
+    """Ctrl-C and SIGTERM, while training, ask the loop to stop at the end of the
+    current iteration (a consistent point: no half-collected rollout, no
+    half-applied update) and write a checkpoint there; a second one stops at
+    once. Outside the main thread signals cannot be caught: nothing changes."""
+    stop = StopRequest()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        if stop.signum is not None:
+            restore()
+            raise TrainingInterrupted(signum)
+        stop.signum = signum
+        print(
+            f"\n{signal.Signals(signum).name}: stopping after this iteration to write a "
+            "checkpoint (again to stop at once)",
+            flush=True,
+        )
+
+    previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+
+    def restore() -> None:
+        for s, old in previous.items():
+            signal.signal(s, old)
+
+    try:
+        yield stop
+    finally:
+        restore()
+
+
+def stop_for_signal(
+    model: Any,
+    learner: Learner,
+    config: TrainConfig,
+    run_dir: Path,
+    step: int,
+    snapshots: list[str],
+    checkpointed: int,
+    stop: StopRequest,
+) -> None:
+    """Write the checkpoint of ``step`` (unless one was just written) and stop,
+    saying how to continue; before the first step there is nothing to resume."""
+    assert stop.signum is not None
+    name = signal.Signals(stop.signum).name
+    if step == 0:
+        print(
+            f"{name} at step 0, before any training: nothing to resume ({run_dir} holds no "
+            "checkpoint); start the run again with `flockgym train CONFIG`"
+        )
+        raise TrainingInterrupted(stop.signum, reported=True)
+    if checkpointed != step:
+        save_checkpoint(model, learner, config, run_dir, step, snapshots, "training")
+    print(
+        f"{name} at step {step}: checkpoint written; continue with "
+        f"`flockgym train --resume {run_dir}`"
+    )
+    raise TrainingInterrupted(stop.signum, reported=True)
+
+
+class RunLogger(Logger):
+    """stable-baselines3's logger with its time figures named for what they measure.
+
+    The pipeline calls ``learn`` once per iteration, so stable-baselines3's
+    ``time/fps`` is the speed of collecting that iteration's rollout alone
+    (env steps and policy inference, before the update): it is logged as
+    ``time/rollout_steps_per_second``, beside the pipeline's own
+    ``time/training_steps_per_second`` (learner steps per second of learning
+    since the run or its resume started, rollouts and updates together)."""
+
+    RENAMED: ClassVar[dict[str, str]] = {"time/fps": "time/rollout_steps_per_second"}
+
+    def record(self, key: str, value: Any, exclude: Any = None) -> None:
+        super().record(self.RENAMED.get(key, key), value, exclude)
 
 
 def finish_run(

@@ -123,6 +123,8 @@ class FlockAECEnv(AECEnv):
         self._penalized: int | None = None
         self._rewards_nonzero = True
         self._steps = 0
+        self._history_start: tuple[str, Any, Any] | None = None
+        self._history: list[tuple[str, Any]] = []
 
     @classmethod
     def option_samples_for(cls, num_players: int) -> tuple[dict[str, Any], ...]:
@@ -207,7 +209,14 @@ class FlockAECEnv(AECEnv):
             rng = copy_rng(self.game.rng)
         else:
             rng = make_rng(None)
-        self.game = self._new_game(rng, dict(options or {}))
+        self._deal_from(rng, dict(options or {}))
+
+    def _deal_from(self, rng: np.random.Generator, scenario: dict[str, Any]) -> None:
+        """The new game of :meth:`reset`, dealt from ``rng`` (and remembered as the
+        start of the history :meth:`information_state_string` replays)."""
+        start = ("deal", copy_rng(rng), dict(scenario))
+        self.game = self._new_game(rng, dict(scenario))
+        self._history_start, self._history = start, []
         self._penalized = None
         self._steps = 0
         self.agents = self.possible_agents[:]
@@ -226,6 +235,7 @@ class FlockAECEnv(AECEnv):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
+            self._history.append((agent, None))
             return
         game = self._require_game()
         seat = self._seat_of[agent]
@@ -251,6 +261,7 @@ class FlockAECEnv(AECEnv):
             if game.is_over() or self.is_truncated():
                 self._finish_if_over(game.scores())
                 rewards_set = True
+        self._history.append((agent, action))
         self.agent_selection = self._selection_after(seat + 1)
         if rewards_set:
             self._rewards_nonzero = any(self.rewards.values())
@@ -397,7 +408,74 @@ class FlockAECEnv(AECEnv):
         self._skip_agent_selection = bookkeeping["skip_agent_selection"]
         self._steps = bookkeeping["steps"]
         self._rewards_nonzero = True
+        self._history_start, self._history = ("state", json.loads(json.dumps(data)), None), []
         self._on_new_game()
+
+    def clone(self) -> FlockAECEnv:
+        """An independent copy of this raw env in the same state (engine, generator,
+        AEC bookkeeping, and the history behind :meth:`information_state_string`):
+        stepping one never changes the other, and both continue identically. For
+        search and debugging code (OpenSpiel's ``State.clone``)."""
+        other = type(self)(**self.options)
+        if self.game is not None:
+            other.load_state_dict(json.loads(json.dumps(self.state_dict())))
+            other._history_start = self._history_start
+            other._history = list(self._history)
+        return other
+
+    def observation_string(self, agent: str) -> str:
+        """What ``agent`` observes now, as text (OpenSpiel's ``observation_string``):
+        the game's text rendering from that seat, which shows only what the seat
+        may see (its own hand, the public table)."""
+        self._require_game()
+        return self._render_text(self.seat_of(agent))
+
+    def information_state_string(self, agent: str) -> str:
+        """Everything ``agent`` has observed since the game began, as text
+        (OpenSpiel's ``information_state_string``, with perfect recall).
+
+        One line per change of the agent's :meth:`view` (canonical JSON: its own
+        cards, the public table, whatever the rules let it see), from the deal
+        (or the state it was loaded from) to now, each of the agent's own moves
+        named between them. It is built only from that agent's views and its own
+        actions, so it depends only on what that agent could see: two histories
+        the agent cannot tell apart give the same string. It is computed by
+        replaying the game from its start (cost: the game's length in steps).
+        """
+        seat = self.seat_of(agent)
+        replica = self._replay_start()
+        lines: list[str] = []
+        last = None
+
+        def note() -> None:
+            nonlocal last
+            seen = json.dumps(replica.view(agent), sort_keys=True, separators=(",", ":"))
+            if seen != last:
+                lines.append(seen)
+                last = seen
+
+        note()
+        for mover, action in self._history:
+            if mover == agent and action is not None:
+                move = replica._require_game().action_to_string(seat, int(action))
+                lines.append(f"{agent} plays {move}")
+            replica.agent_selection = mover
+            replica.step(action)
+            note()
+        return "\n".join(lines)
+
+    def _replay_start(self) -> FlockAECEnv:
+        """A fresh env at the start of this game's history (its deal, or the state
+        it was loaded from)."""
+        self._require_game()
+        replica = type(self)(**{**self.options, "render_mode": None})
+        assert self._history_start is not None
+        kind, payload, scenario = self._history_start
+        if kind == "state":
+            replica.load_state_dict(payload)
+        else:
+            replica._deal_from(copy_rng(payload), scenario)
+        return replica
 
     def _validated_aec(self, aec: Any, game: GameEngine) -> dict[str, Any]:
         """The AEC section of a state dict, checked field by field against the

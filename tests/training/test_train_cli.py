@@ -14,6 +14,7 @@ import pytest
 import yaml
 from training_helpers import tiny_raw_config
 
+from flockgym.envs import list_envs
 from flockgym.training.cli import main
 from flockgym.training.play import GameAbandoned, play_terminal
 
@@ -62,11 +63,19 @@ def test_the_console_script_module_runs() -> None:
         (["eval", "--env", "asrus_v0", "--games", "2"], "--players"),
         (["eval", "--env", "asrus_v0", "--players", "randm", "--games", "2"], "randm"),
         (
-            ["eval", "--env", "asrus_v0", "--players", "random", "--option", "num_players=2"],
+            [
+                "eval",
+                "--env",
+                "asrus_v0",
+                "--players",
+                "random,random",
+                "--option",
+                "num_players=2",
+            ],
             "num_players=2",
         ),
         (["play", "asrus_v0", "--seat", "9", "--opponents", "random"], "--seat 9"),
-        (["play", "asrus_v0", "--opponents", "random,random"], "--opponents"),
+        (["play", "asrus_v0", "--opponents", "random," * 5 + "random"], "--opponents names 6"),
         (["play", "asrus_v0", "--seed", "-3"], "--seed"),
         (["baselines", "--games", "1"], "--games"),
         (["train"], "CONFIG"),
@@ -89,7 +98,7 @@ def test_a_bad_argument_exits_nonzero_naming_it(argv: list[str], named: str, cap
 def test_eval_refuses_a_file_as_out_folder_before_playing(tmp_path: Path, capsys) -> None:
     target = tmp_path / "taken.txt"
     target.write_text("x")
-    argv = ["eval", "--env", "asrus_v0", "--players", "random", "--games", "2", "--out"]
+    argv = ["eval", "--env", "asrus_v0", "--players", "random,random", "--games", "2", "--out"]
     assert main([*argv, str(target)]) == 2
     assert "is a file; give a folder" in capsys.readouterr().err
 
@@ -113,7 +122,7 @@ def test_eval_checks_its_out_folder_before_playing(
     else:
         out = request.getfixturevalue("read_only_folder")
         expected = f"cannot write in {out}"
-    argv = ["eval", "--env", "asrus_v0", "--players", "random", "--games", "2", "--out"]
+    argv = ["eval", "--env", "asrus_v0", "--players", "random,random", "--games", "2", "--out"]
     assert main([*argv, str(out)]) != 0
     assert expected in capsys.readouterr().err
     assert not played, "the tournament was played before --out was checked"
@@ -163,10 +172,16 @@ def test_a_bad_bot_spec_fails_before_the_run_folder_is_made(tmp_path: Path, caps
     assert not (tmp_path / "runs").exists()
 
 
-def test_list_names_every_env(capsys) -> None:
+def test_list_names_every_env_and_the_shipped_files_from_any_folder(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.chdir(tmp_path)  # not the checkout: the files are found from the package
     assert main(["list"]) == 0
     out = capsys.readouterr().out
-    assert "asrus_v0" in out and "configs/asrus/ppo.yaml" in out
+    for env_id in list_envs():
+        assert f"{env_id}: " in out
+    assert "configs: asrus/ppo" in out and "checkpoints: asrus/ppo_5p" in out
+    assert "other configs: quickstart" in out
 
 
 class Person:

@@ -30,9 +30,10 @@ RESCAN_SECONDS = 5.0
 
 
 def shipped_checkpoints() -> Path | None:
-    """The ``checkpoints/`` folder of the source tree this package runs from, if any."""
-    folder = Path(__file__).resolve().parents[2] / "checkpoints"
-    return folder if folder.is_dir() else None
+    """The shipped checkpoints' folder (package data), if any."""
+    from ..shipped import checkpoints_root
+
+    return checkpoints_root()
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,130 @@
+"""Fast evaluation: batched decisions play the same games as one game after the
+other, any number of processes gives the same result, progress off a terminal,
+Ctrl-C keeps the finished deals, and a tournament needs two participants."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from training_policies_helpers import write_checkpoint
+
+from flockgym.training import evaluate
+from flockgym.training.cli import main
+from flockgym.training.evaluate import TournamentInterrupted, tournament
+from flockgym.training.policies import make_participant
+from flockgym.training.progress import Progress
+
+
+def figures(result) -> list[tuple]:
+    return [
+        (s.name, s.games, s.win_rate, s.win_rate_ci, s.mean_points, s.mean_points_ci, s.elo)
+        for s in result.standings
+    ]
+
+
+def test_batched_and_sequential_engines_agree(env_id: str) -> None:
+    """Bots that read their view and bots that do not, every seat each: the
+    lockstep engine plays exactly the games play_game plays."""
+    players = [make_participant(s, env_id) for s in ("heuristic", "random")]
+    batched = tournament(env_id, players, 3, seed=4)
+    sequential = tournament(env_id, players, 3, seed=4, batch=False)
+    assert figures(batched) == figures(sequential)
+
+
+@pytest.fixture(scope="module")
+def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_checkpoint(
+        tmp_path_factory.mktemp("ckpt") / "p.zip", "asrus_v0", {"num_players": 3}
+    )
+
+
+def test_every_number_of_processes_gives_the_same_result(checkpoint: Path) -> None:
+    options = {"num_players": 3}
+    players = [
+        make_participant(f"{checkpoint}@sample", "asrus_v0", options),
+        make_participant(str(checkpoint), "asrus_v0", options, name="greedy"),
+        make_participant("heuristic", "asrus_v0", options),
+    ]
+    deals = 2 * (evaluate.GAMES_PER_BLOCK // 9) + 3  # three blocks of deals
+    one = tournament("asrus_v0", players, deals, seed=1, env_options=options)
+    two = tournament("asrus_v0", players, deals, seed=1, env_options=options, jobs=2)
+    assert figures(one) == figures(two)
+    assert tournament("asrus_v0", players, 4, seed=2, env_options=options, jobs=3).deals == 4
+
+
+def test_a_progress_line_every_few_seconds_off_a_terminal() -> None:
+    stream = io.StringIO()
+    meter = Progress(3000, "games", label="eval asrus_v0", stream=stream, interval=0.0)
+    meter.update(1200)
+    line = stream.getvalue().strip()
+    assert line.startswith("eval asrus_v0: 1,200/3,000 games (40%), ")
+    assert "games/s, about " in line and line.endswith("left")
+    quiet = io.StringIO()
+    Progress(10, "games", stream=quiet, interval=3600).update(5)
+    assert quiet.getvalue() == ""  # not before its interval
+
+
+def test_eval_off_a_terminal_prints_progress_lines(monkeypatch, capsys, tmp_path: Path) -> None:
+    monkeypatch.setattr("flockgym.training.progress.LINE_SECONDS", 0.0)
+    argv = ["eval", "--env", "asrus_v0", "--players", "random,random", "--games", "30"]
+    assert main([*argv, "--option", "num_players=3", "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "eval asrus_v0: " in err and "/180 games" in err
+
+
+def interrupt_after(monkeypatch, blocks: int) -> None:
+    """Ctrl-C once ``blocks`` blocks of deals are finished."""
+    play_block = evaluate.play_block
+    done = []
+
+    def then_ctrl_c(schedule, block):
+        if len(done) == blocks:
+            raise KeyboardInterrupt
+        done.append(block)
+        return play_block(schedule, block)
+
+    monkeypatch.setattr(evaluate, "play_block", then_ctrl_c)
+
+
+def test_ctrl_c_keeps_the_finished_deals_as_a_partial_result(monkeypatch) -> None:
+    players = [make_participant(s, "asrus_v0") for s in ("heuristic", "random")]
+    per_block = len(
+        evaluate.Schedule("asrus_v0", {}, players, [(0,)] * 10, "rotate", 0, True).deal_blocks(100)[
+            0
+        ]
+    )
+    interrupt_after(monkeypatch, 2)
+    with pytest.raises(TournamentInterrupted) as info:
+        tournament("asrus_v0", players, 100, seed=3)
+    monkeypatch.undo()
+    partial = info.value.result
+    assert partial.partial and partial.deals == 2 * per_block and partial.deals_planned == 100
+    complete = tournament("asrus_v0", players, 2 * per_block, seed=3)
+    assert figures(partial) == figures(complete)  # exactly the first deals
+    assert "**Partial result**: interrupted after" in partial.to_markdown()
+    interrupt_after(monkeypatch, 0)
+    with pytest.raises(TournamentInterrupted) as info:
+        tournament("asrus_v0", players, 100, seed=3)
+    assert info.value.result is None
+
+
+def test_ctrl_c_in_eval_writes_the_partial_files(monkeypatch, tmp_path: Path, capsys) -> None:
+    interrupt_after(monkeypatch, 1)
+    argv = ["eval", "--env", "asrus_v0", "--players", "heuristic,random", "--games", "100"]
+    assert main([*argv, "--out", str(tmp_path), "--no-progress"]) == 130
+    data = json.loads((tmp_path / "tournament.json").read_text())
+    assert data["partial"] is True and data["deals_planned"] == 100 and data["deals"] >= 1
+    assert "saved the" in capsys.readouterr().err
+
+
+def test_a_tournament_of_one_participant_is_refused(capsys) -> None:
+    with pytest.raises(ValueError, match="at least 2 participants, got 1"):
+        tournament("asrus_v0", [make_participant("random", "asrus_v0")], 4)
+    argv = ["eval", "--env", "asrus_v0", "--players", "heuristic", "--games", "4"]
+    assert main(argv) == 2
+    assert (
+        "a tournament needs at least 2, e.g. --players heuristic,random" in capsys.readouterr().err
+    )

@@ -1,0 +1,23 @@
+"""A checkpoint of an untrained policy, saved the way training saves one (shared
+by the policy tests)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flockgym.training.checkpoints import write_checkpoint as write_zip
+from flockgym.training.learners import get_learner
+from flockgym.training.policies import CheckpointMeta, env_shapes, meta_member
+
+
+def write_checkpoint(path: Path, env_id: str, options: dict | None = None) -> Path:
+    """An untrained policy saved the way training saves one."""
+    learner = get_learner("maskable_ppo")
+    size, actions, resolved = env_shapes(env_id, options or {})
+    config = {"net_arch": [16], "activation": "tanh"}
+
+    class Model:  # what network_members reads from a model
+        policy = learner.network(config, size, actions)
+
+    meta = CheckpointMeta(env_id, resolved, size, actions, "maskable_ppo", config)
+    return write_zip(path, learner.network_members(Model()) | meta_member(meta))
