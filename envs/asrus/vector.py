@@ -44,10 +44,12 @@ API (``B`` games, ``n`` seats, ``D = 63 + 33n`` floats, ``A = 195`` actions)
 ``current_players()`` -> ``[B]`` int
     The seat to act in each game (seats commit in order 0..n-1, as in the
     AEC env); -1 for a game that is done.
-``step(actions)`` -> :class:`StepResult`
+``step(actions, games=None)`` -> :class:`StepResult`
     ``actions[B]``: one action id per game for its seat to act; entries of
     games that are done are ignored. The last seat's commitment resolves the
-    turn. Exactly one AEC ``env.step`` per live game.
+    turn. Exactly one AEC ``env.step`` per live game, or per live game listed
+    in ``games`` (the others wait: batched self-play steps each game up to its
+    learner's seat).
 ``step_turn(actions)`` -> :class:`StepResult`
     ``actions[B, n]``: a whole turn's joint actions (the parallel env's
     ``step``); every live game must be at the start of a turn. Like the
@@ -786,12 +788,17 @@ class VectorAsrus:
 
     # ---- stepping ----------------------------------------------------------------
 
-    def step(self, actions: Sequence[int] | np.ndarray) -> StepResult:
-        """Each live game's seat to act commits ``actions[b]`` (module docstring)."""
+    def step(
+        self, actions: Sequence[int] | np.ndarray, games: Sequence[int] | np.ndarray | None = None
+    ) -> StepResult:
+        """Each live game's seat to act commits ``actions[b]`` (module docstring);
+        with ``games`` (sorted, unique indices), only the live games listed do."""
         self._require_dealt()
         actions = as_int_array(actions, (self.num_games,), "step actions")
         done = self.done
         live = np.flatnonzero(~done) if done.any() else self._all_games
+        if games is not None:
+            live = np.intersect1d(live, np.asarray(games, dtype=np.int64), assume_unique=True)
         rewards = np.zeros((self.num_games, self.num_players))
         seats = self.committed[live]
         chosen = actions[live]
