@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum |
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev,play]"
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev,play,torchrl]"
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -80,9 +80,11 @@ soak: install
 golden: install
 	$(PY) -m flockgym.envs.core.playthrough tests/golden
 
+## Style and types: ruff, and mypy on the env package (settings in pyproject.toml).
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 constraints: install
 	head -n 3 constraints.txt > constraints.txt.new

@@ -287,6 +287,21 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         help="folder of checkpoints by game, <game>/*.zip (default: the shipped ones)",
     )
+    p.add_argument(
+        "--env",
+        dest="env_ids",
+        action="append",
+        choices=list_envs(),
+        metavar="ENV_ID",
+        help=f"only this env (repeatable; default every one: {', '.join(list_envs())})",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int_at_least(1),
+        default=1,
+        metavar="N",
+        help="processes that play the deals (same results for every N; default 1)",
+    )
     p.set_defaults(run=run_baselines)
     return parser
 
@@ -489,9 +504,10 @@ def run_baselines(args: argparse.Namespace) -> int:
 
     folder = args.checkpoints if args.checkpoints is not None else checkpoints_root()
     if args.out is None:
-        print(baselines_markdown(args.games, args.seed, folder, progress=True), end="")
+        page = baselines_markdown(args.games, args.seed, folder, True, args.env_ids, args.jobs)
+        print(page, end="")
         return 0
-    print(write_baselines(args.out, args.games, args.seed, folder))
+    print(write_baselines(args.out, args.games, args.seed, folder, True, args.env_ids, args.jobs))
     return 0
 
 

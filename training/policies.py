@@ -347,6 +347,8 @@ def load_policy(
     file is executed: the metadata is JSON, the weights are read weights-only,
     and every size is checked before anything is inflated or built.
     """
+    if not Path(path).exists():  # a shipped checkpoint's name (asrus/ppo_5p) from any folder
+        path = find_shipped(str(path), "checkpoint") or path
     with CheckpointArchive(path) as archive:
         meta, learner = read_meta_and_learner(archive)
         network = learner.load_network(

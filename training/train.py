@@ -195,21 +195,21 @@ def train_loop(
 ) -> tuple[int, str, float]:
     """Learner iterations up to ``total_steps``, then the final checkpoint;
     returns (step, that checkpoint, seconds spent learning)."""
-    episodes = EpisodeResults()
-    step = steps_at_start = model.num_timesteps
-    if not config.opponents.pool and not snapshots:
-        # Pure self-play starts against the untrained learner.
-        snapshots.append(save_snapshot(model, learner, config, run_dir, step, venv))
-    if fresh and config.eval.every:
-        print(evaluate_and_log(model, learner, config, run_dir, step))  # where we start from
-        model.logger.dump(step)
-    start_segment(model, venv, config.seed, step)
-    bar = Progress(
-        config.total_steps, "steps", enabled=config.progress_bar, label="train", initial=step
-    )
-    train_seconds = 0.0
-    checkpointed = -1
     with deferred_interrupts() as stop:
+        episodes = EpisodeResults()
+        step = steps_at_start = model.num_timesteps
+        if not config.opponents.pool and not snapshots:
+            # Pure self-play starts against the untrained learner.
+            snapshots.append(save_snapshot(model, learner, config, run_dir, step, venv))
+        if fresh and config.eval.every:
+            print(evaluate_and_log(model, learner, config, run_dir, step))  # where we start from
+            model.logger.dump(step)
+        start_segment(model, venv, config.seed, step)
+        bar = Progress(
+            config.total_steps, "steps", enabled=config.progress_bar, label="train", initial=step
+        )
+        train_seconds = 0.0
+        checkpointed = -1
         while step < config.total_steps and stop.signum is None:
             started = time.perf_counter()
             model.learn(1, callback=episodes, reset_num_timesteps=False)  # one rollout + update
@@ -235,6 +235,8 @@ def train_loop(
                 start_segment(model, venv, config.seed, step)
         bar.close()
         if stop.signum is not None and step < config.total_steps:
+            if step == steps_at_start:
+                checkpointed = step  # nothing trained here: the checkpoint there is, if any
             stop_for_signal(model, learner, config, run_dir, step, snapshots, checkpointed, stop)
     checkpoint = save_checkpoint(model, learner, config, run_dir, step, snapshots, "final")
     return step, checkpoint, train_seconds
@@ -303,7 +305,7 @@ def stop_for_signal(
     saying how to continue; before the first step there is nothing to resume."""
     assert stop.signum is not None
     name = signal.Signals(stop.signum).name
-    if step == 0:
+    if step == 0 or (not (run_dir / "state.json").exists() and checkpointed == step):
         print(
             f"{name} at step 0, before any training: nothing to resume ({run_dir} holds no "
             "checkpoint); start the run again with `flockgym train CONFIG`"

@@ -366,11 +366,12 @@ class VectorAsrus:
             for seed in seeds:
                 check_seed(seed)
         setups = self._scenarios(scenarios, idx.size)
+        given = seeds if seeds is not None else [None] * idx.size
         rngs = [
-            make_rng(int(seeds[i])) if seeds is not None and seeds[i] is not None
+            make_rng(int(seed)) if seed is not None
             else copy_rng(self.rngs[b]) if setups[i]
             else self.rngs[b]
-            for i, b in enumerate(idx.tolist())
+            for i, (b, seed) in enumerate(zip(idx.tolist(), given, strict=True))
         ]  # fmt: skip
         # A scenario deals from a copy: if it cannot be dealt, nothing has changed.
         games_given = [i for i, s in enumerate(setups) if s]

@@ -163,7 +163,8 @@ class AstrobirdzObserver:
         largest hand (set from the game at each rebuild)."""
 
     def _gather_index(self, seat: int) -> np.ndarray:
-        n, out = self.n, []
+        n = self.n
+        out: list[int] = []
         for f in self.fields:
             self.obs_at[f.name] = len(out)
             base = self.store_at.get(f.name, 0)

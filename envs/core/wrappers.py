@@ -74,7 +74,7 @@ class FlockOrderEnforcingWrapper(OrderEnforcingWrapper):
     infos = _forwarded("infos")
 
     @property
-    def _cumulative_rewards(self) -> dict[str, float]:  # type: ignore[override]
+    def _cumulative_rewards(self) -> dict[str, float]:
         return self.env._cumulative_rewards
 
     @_cumulative_rewards.setter
@@ -82,7 +82,7 @@ class FlockOrderEnforcingWrapper(OrderEnforcingWrapper):
         self.env._cumulative_rewards = value
 
     @property
-    def possible_agents(self) -> list[str]:  # type: ignore[override]
+    def possible_agents(self) -> list[str]:
         return self.env.possible_agents
 
     @possible_agents.setter
