@@ -378,21 +378,29 @@ class VectorAsrusGames:
 
     def advance(self, games: np.ndarray) -> None:
         """Commit the opponents' seats of ``games`` until each is at its learner's
-        seat or over; a turn's moves are decided when its first opponent commits."""
+        seat or over: first the seats after the learner's (their moves were decided
+        at the turn's start), then, once those turns are resolved, every opponent
+        move of the new turns in one batch, then the seats before the learner's;
+        one engine call for each group of seats. Whenever a seat's move is decided,
+        it reads the same state and its own generator, so it is the move its bot
+        makes on its turn."""
         engine = self.engine
-        actions = np.zeros(len(self.slots), dtype=np.int64)
+        until = np.zeros(len(self.slots), dtype=np.int64)
         while True:
             live = games[~engine.done[games]]
             behind = live[engine.committed[live] != self.learner_seat[live]]
-            if not behind.size:
-                return
-            undecided = behind[~self.decided[behind]]
-            if undecided.size:
+            ready = behind[self.decided[behind]]
+            if not ready.size:
+                undecided = live[~self.decided[live]]
+                if not undecided.size:
+                    return
                 self.decide(undecided)
-            actions[behind] = self.planned[behind, engine.committed[behind]]
-            result = engine.step(actions, games=behind)
-            self.earned[behind] += result.rewards[behind, self.learner_seat[behind]]
-            resolved = behind[engine.committed[behind] == 0]
+                continue
+            committed, seat = engine.committed[ready], self.learner_seat[ready]
+            until[ready] = np.where(committed < seat, seat, self.n)
+            result = engine.step_seats(self.planned, until, games=ready)
+            self.earned[ready] += result.rewards[ready, seat]
+            resolved = ready[engine.committed[ready] == 0]
             self.decided[resolved] = False
 
     def decide(self, games: np.ndarray) -> None:
