@@ -10,7 +10,7 @@ policy opponent is timed too):
   observation at a time: the path as it was before batching;
 * ``batched, scalar engine``: ``vec_env: batched`` with ``engine: scalar``: the
   games' own AEC envs, every opponent decision of a step in one batch, the
-  learner's masked forward as plain tensor ops, small opponents in numpy;
+  learner's masked forward as plain tensor ops, small opponents on float64 weights;
 * ``batched, vector engine`` (Asrus): ``engine: vector`` with ``dealing:
   exact`` (the same games as the other two paths for a seed), and ``dealing:
   fast`` with ``--fast``.
@@ -104,13 +104,13 @@ def paths_for(game: str, fast: bool) -> list[PathSpec]:
 
 @contextlib.contextmanager
 def todays_numerics(today: bool) -> Iterator[None]:
-    """Opponent forwards in torch (no numpy actors) for today's path."""
-    saved = maskable.NUMPY_MAX_PARAMETERS
-    maskable.NUMPY_MAX_PARAMETERS = 0 if today else saved
+    """Opponent forwards in float32 (no float64 actors), as before, for today's path."""
+    saved = maskable.FLOAT64_MAX_PARAMETERS
+    maskable.FLOAT64_MAX_PARAMETERS = 0 if today else saved
     try:
         yield
     finally:
-        maskable.NUMPY_MAX_PARAMETERS = saved
+        maskable.FLOAT64_MAX_PARAMETERS = saved
 
 
 def build(config: TrainConfig, spec: PathSpec, snapshot: str) -> Trainer:

@@ -16,8 +16,8 @@ each env in turn to play its opponents one move at a time: a snapshot or
 checkpoint opponent then runs the network once per move. Here the opponents
 of every game move in waves: at each wave, every game waiting for an
 opponent's move contributes one decision, the decisions of each policy are
-made in one forward pass (:meth:`~.policies.Policy.act_batch`, in numpy for
-small nets), bots that read the structured ``view`` get it and the others do
+made in one forward pass (:meth:`~.policies.Policy.act_batch`, on float64
+weights for small nets), bots that read the structured ``view`` get it and the others do
 not. The learner's observations and masks are built once per step, not once
 for the observation and again for ``action_masks()``.
 

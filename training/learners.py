@@ -374,12 +374,11 @@ class MaskablePPOLearner(Learner):
 
     def action_logits(self, network: torch.nn.Module, observations: np.ndarray) -> np.ndarray:
         # The actor path of the policy, without the sampling machinery of
-        # ``predict``: in numpy for small networks (float64, a fraction of torch's
-        # per-call cost), else in torch.
-        from .maskable import numpy_logits, numpy_ready
+        # ``predict``, in float64 (see training/maskable.py) unless the network is large.
+        from .maskable import float64_logits, float64_ready
 
-        if numpy_ready(network):
-            return numpy_logits(network, observations)
+        if float64_ready(network):
+            return float64_logits(network, observations)
         with torch.no_grad():
             obs = torch.as_tensor(observations, dtype=torch.float32)
             features = network.extract_features(obs, network.pi_features_extractor)

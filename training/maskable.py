@@ -1,4 +1,4 @@
-"""The learner's masked policy as plain tensor ops, and small nets run in numpy.
+"""The learner's masked policy as plain tensor ops, and small actors on float64 weights.
 
 :class:`PlainMaskablePolicy` is sb3-contrib's ``MaskableActorCriticPolicy``
 (same modules, same weights, same checkpoints) whose ``forward`` and
@@ -20,13 +20,15 @@ actions, and its log probabilities, entropies, values and gradients agree with
 sb3-contrib's to float tolerance (``tests/training/test_train_maskable.py``).
 Without masks it falls back to sb3-contrib's own code.
 
-:func:`numpy_logits` is the actor path of such a policy (features, policy MLP,
-action head) in float64 numpy, for the opponents of self-play and for
-evaluation: for the small networks trained here a numpy forward of one or a
-few observations costs a fraction of torch's per-call overhead. Float64 also
-makes a row's logits independent of the batch it is computed in, to far below
-anything that could change a decision, so batched opponents decide as one at
-a time would.
+:func:`float64_logits` is the actor path of such a policy (features, policy
+MLP, action head) on a float64 copy of its weights, for the opponents of
+self-play and for evaluation, without the sampling machinery of ``predict``.
+Float64 makes a row's logits independent of the batch it is computed in, to far
+below anything that could change a decision, so batched opponents decide as
+one at a time would. It runs in torch, on the threads the run sets (one in
+training), not in numpy: numpy's BLAS starts threads of its own for matrices
+of this size, and on a busy machine a forward of a few observations through a
+256x256 network then cost ten times the CPU time (measured while writing this).
 """
 
 from __future__ import annotations
@@ -100,72 +102,71 @@ def masked_log_probs(
     return log_probs, torch.softmax(log_probs, dim=-1), mask
 
 
-# ---- the actor in numpy --------------------------------------------------------------
+# ---- the actor in float64 -------------------------------------------------------------
 
-NUMPY_MAX_PARAMETERS = 2_000_000
-"""Actor networks up to this many parameters run in numpy (:func:`numpy_logits`);
-larger ones in torch, whose threads pay off there. 0 runs every actor in torch."""
+FLOAT64_MAX_PARAMETERS = 2_000_000
+"""Actor networks up to this many parameters run on a float64 copy of their
+weights (:func:`float64_logits`); larger ones in float32, as trained. 0 runs
+every actor in float32."""
 
-NUMPY_ACTIVATIONS = {
-    torch.nn.Tanh: np.tanh,
-    torch.nn.ReLU: lambda x: np.maximum(x, 0.0),
-}
+ACTIVATIONS = {torch.nn.Tanh: torch.tanh, torch.nn.ReLU: torch.relu}
 
 
-class NumpyActor:
+class Float64Actor:
     """The float64 weights of a policy's actor path, for one version of them:
     ``layers`` are (weight.T, bias, activation or None) in order."""
 
     def __init__(self, network: Any) -> None:
-        self.versions = parameter_versions(network)
-        self.layers: list[tuple[np.ndarray, np.ndarray, Any]] = []
+        self.parameters = list(network.parameters())
+        self.versions = self.current_versions()
+        self.layers: list[tuple[torch.Tensor, torch.Tensor, Any]] = []
         modules = [*network.mlp_extractor.policy_net, network.action_net]
-        for module in modules:
-            if isinstance(module, torch.nn.Linear):
-                weight = module.weight.detach().numpy().astype(np.float64).T.copy()
-                bias = module.bias.detach().numpy().astype(np.float64)
-                self.layers.append((weight, bias, None))
-            else:
-                activation = NUMPY_ACTIVATIONS[type(module)]
-                weight, bias, _ = self.layers[-1]
-                self.layers[-1] = (weight, bias, activation)
+        with torch.no_grad():
+            for module in modules:
+                if isinstance(module, torch.nn.Linear):
+                    weight = module.weight.detach().double().T.contiguous()
+                    self.layers.append((weight, module.bias.detach().double(), None))
+                else:
+                    weight, bias, _ = self.layers[-1]
+                    self.layers[-1] = (weight, bias, ACTIVATIONS[type(module)])
+
+    def current_versions(self) -> tuple[int, ...]:
+        """Torch's in-place version counters of the network's parameters: an
+        optimiser step or ``load_state_dict`` changes them, so the copy knows it
+        is stale."""
+        return tuple(p._version for p in self.parameters)
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
-        x = np.asarray(observations, dtype=np.float64).reshape(len(observations), -1)
-        for weight, bias, activation in self.layers:
-            x = x @ weight
-            x += bias
-            if activation is not None:
-                x = activation(x)
-        return x
+        with torch.no_grad():
+            x = torch.as_tensor(np.asarray(observations), dtype=torch.float64)
+            x = x.reshape(len(observations), -1)
+            for weight, bias, activation in self.layers:
+                x = torch.addmm(bias, x, weight)
+                if activation is not None:
+                    x = activation(x)
+            return x.numpy()
 
 
-def parameter_versions(network: Any) -> tuple[int, ...]:
-    """Torch's in-place version counters of every parameter: an optimiser step
-    changes them, so a cached copy of the weights knows it is stale."""
-    return tuple(p._version for p in network.parameters())
-
-
-def numpy_ready(network: Any) -> bool:
-    """Whether ``network`` is an MLP policy whose actor :class:`NumpyActor` can run
-    and small enough to gain from it."""
-    if NUMPY_MAX_PARAMETERS <= 0 or not isinstance(network, MaskableActorCriticPolicy):
+def float64_ready(network: Any) -> bool:
+    """Whether ``network`` is an MLP policy whose actor :class:`Float64Actor` can
+    run, and small enough for it."""
+    if FLOAT64_MAX_PARAMETERS <= 0 or not isinstance(network, MaskableActorCriticPolicy):
         return False
     if not isinstance(network.features_extractor, FlattenExtractor):
         return False
     modules = list(network.mlp_extractor.policy_net)
-    if not all(isinstance(m, (torch.nn.Linear, *NUMPY_ACTIVATIONS)) for m in modules):
+    if not all(isinstance(m, (torch.nn.Linear, *ACTIVATIONS)) for m in modules):
         return False
     count = sum(p.numel() for p in network.mlp_extractor.policy_net.parameters())
     count += sum(p.numel() for p in network.action_net.parameters())
-    return count <= NUMPY_MAX_PARAMETERS
+    return count <= FLOAT64_MAX_PARAMETERS
 
 
-def numpy_logits(network: Any, observations: np.ndarray) -> np.ndarray:
-    """The actor's logits ``[B, A]`` (float64) of ``observations`` ``[B, D]``, from a
-    float64 copy of the weights kept on the network until they change."""
-    actor = network.__dict__.get("_numpy_actor")
-    if actor is None or actor.versions != parameter_versions(network):
-        actor = NumpyActor(network)
-        network.__dict__["_numpy_actor"] = actor
+def float64_logits(network: Any, observations: np.ndarray) -> np.ndarray:
+    """The actor's logits ``[B, A]`` (float64 numpy) of ``observations`` ``[B, D]``,
+    from a float64 copy of the weights kept on the network until they change."""
+    actor = network.__dict__.get("_float64_actor")
+    if actor is None or actor.versions != actor.current_versions():
+        actor = Float64Actor(network)
+        network.__dict__["_float64_actor"] = actor
     return actor.logits(observations)

@@ -1,6 +1,6 @@
 """The learner's masked policy as plain tensor ops samples the same actions as
 sb3-contrib's, with the same log probabilities, entropies, values and gradients;
-the numpy actor gives torch's logits and follows the weights as they train."""
+the float64 actor gives torch's logits and follows the weights as they train."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import torch
 from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from flockgym.training.maskable import PlainMaskablePolicy, numpy_logits, numpy_ready
+from flockgym.training.maskable import PlainMaskablePolicy, float64_logits, float64_ready
 
 OBSERVATION, ACTIONS, BATCH = 40, 30, 64
 
@@ -95,31 +95,31 @@ def test_without_masks_it_is_sb3_contribs_own() -> None:
 
 
 @pytest.mark.parametrize("activation", [torch.nn.Tanh, torch.nn.ReLU])
-def test_numpy_actor_gives_torchs_logits(activation) -> None:
+def test_float64_actor_gives_torchs_logits(activation) -> None:
     _, plain = twin_policies(activation)
     observations, _ = batch()
-    assert numpy_ready(plain)
+    assert float64_ready(plain)
     with torch.no_grad():
         features = plain.extract_features(observations, plain.pi_features_extractor)
         expected = plain.action_net(plain.mlp_extractor.forward_actor(features)).numpy()
-    logits = numpy_logits(plain, observations.numpy())
+    logits = float64_logits(plain, observations.numpy())
     assert logits.dtype == np.float64 and logits.shape == (BATCH, ACTIONS)
     np.testing.assert_allclose(logits, expected, rtol=1e-5, atol=1e-5)
-    one_at_a_time = np.vstack([numpy_logits(plain, row[None]) for row in observations.numpy()])
+    one_at_a_time = np.vstack([float64_logits(plain, row[None]) for row in observations.numpy()])
     np.testing.assert_allclose(one_at_a_time, logits, rtol=1e-12, atol=1e-12)
 
 
-def test_numpy_actor_follows_the_weights_as_they_train() -> None:
+def test_float64_actor_follows_the_weights_as_they_train() -> None:
     _, plain = twin_policies()
     observations, masks = batch()
-    before = numpy_logits(plain, observations.numpy())
+    before = float64_logits(plain, observations.numpy())
     _, log_prob, _ = plain.evaluate_actions(
         observations, torch.as_tensor(masks.argmax(axis=1)), torch.as_tensor(masks)
     )
     plain.optimizer.zero_grad()
     (-log_prob.mean()).backward()
     plain.optimizer.step()
-    after = numpy_logits(plain, observations.numpy())
+    after = float64_logits(plain, observations.numpy())
     assert not np.allclose(before, after)
     with torch.no_grad():
         features = plain.extract_features(observations, plain.pi_features_extractor)
@@ -127,4 +127,4 @@ def test_numpy_actor_follows_the_weights_as_they_train() -> None:
     np.testing.assert_allclose(after, expected, rtol=1e-5, atol=1e-5)
     with torch.no_grad():
         plain.load_state_dict(twin_policies()[0].state_dict())
-    np.testing.assert_allclose(numpy_logits(plain, observations.numpy()), before)
+    np.testing.assert_allclose(float64_logits(plain, observations.numpy()), before)
