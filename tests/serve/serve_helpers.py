@@ -35,6 +35,9 @@ STATE_FIELDS = {
 }  # fmt: skip
 HIDDEN_UNTIL_RESOLVED = {"asrus_v0"}
 """Envs whose moves no other seat may read when they are made."""
+SECRET_MOVES = ("choose ", "give ")
+"""Moves no other seat may read: Astrobirdz's cards to discard, pass or trade,
+Skybirds' Aces given in a Pre-Campaign swap."""
 
 
 def small_options(env_id: str) -> dict[str, Any]:
@@ -146,7 +149,7 @@ def check_seat_state(state: dict[str, Any], game: Any, since: int = 0) -> None:
         assert logged["agent"] == move["agent"]
         if move["agent"] == agent:
             assert logged["text"] == move["text"]
-        elif game.env_id in HIDDEN_UNTIL_RESOLVED or move["text"].startswith("choose "):
+        elif game.env_id in HIDDEN_UNTIL_RESOLVED or move["text"].startswith(SECRET_MOVES):
             assert logged["text"] is None, logged
     if not (game.finished or game.seed_given):
         assert state["seed"] is None

@@ -11,6 +11,7 @@ folder, or to ``FLOCKGYM_SCREENSHOTS`` (``docs/img`` regenerates the docs').
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import socket
@@ -25,6 +26,7 @@ from playwright.sync_api import expect
 from serve_helpers import small_options
 
 from flockgym.envs import list_envs
+from flockgym.envs.skybirds import data
 from flockgym.training.serve import ServerConfig, create_app
 
 CHROMIUM = Path(os.environ.get("FLOCKGYM_CHROMIUM", "/usr/bin/chromium"))
@@ -39,6 +41,9 @@ FLAGS = [
     "--disable-sync",
 ]
 GAME_SECONDS = 90
+BROWSER_OPTIONS: dict[str, dict[str, int]] = {"skybirds_v0": {"max_campaigns": 1}}
+"""Game options typed into the setup form so that a clicked game fits GAME_SECONDS
+(a Skybirds Great War runs for many Campaigns: one is played, then it is truncated)."""
 
 
 @pytest.fixture(scope="module")
@@ -112,6 +117,10 @@ def open_setup(page, server: str, env_id: str, seats: list[str], query: str = "f
     page.select_option("#env", env_id)
     players = small_options(env_id)["num_players"]
     page.select_option("#opt-num_players", str(players))
+    if env_id in BROWSER_OPTIONS:
+        page.click("details.more summary")
+        for name, value in BROWSER_OPTIONS[env_id].items():
+            page.fill(f"#opt-{name}", json.dumps(value))
     for index, seat in enumerate(seats):
         page.select_option(f"#seat-{index}", seat)
     page.fill("#seed", "11")
@@ -156,7 +165,7 @@ def test_a_whole_game_by_clicking(page, server: str, env_id: str, tmp_path: Path
     players = small_options(env_id)["num_players"]
     bot = (
         "bot:heuristic"
-        if page.context and env_id in ("asrus_v0", "astrobirdz_v0")
+        if page.context and env_id in ("asrus_v0", "astrobirdz_v0", "skybirds_v0")
         else "bot:random"
     )
     open_setup(page, server, env_id, ["human"] + [bot] * (players - 1))
@@ -224,3 +233,19 @@ def test_the_generic_renderer_plays_a_whole_game(page, server: str, tmp_path: Pa
     assert page.locator("#table .zone").count() == 0
     clicks = click_through(page, random.Random(3), shots_folder(tmp_path) / "play-generic.png")
     assert clicks > 0 and "won" in page.inner_text("#summary h2")
+
+
+def test_the_skybirds_table_draws_the_squadron_hands_and_each_aerodrome(page, server: str):
+    open_setup(page, server, "skybirds_v0", ["human", "bot:heuristic"])
+    page.click("#start")
+    page.wait_for_selector("#table .seat-box")
+    assert page.locator("#table .view-table").count() == 0  # the drawn table, not the generic
+    tokens = len(data.DEFAULT_AERODROME_ROWS)
+    expect(page.locator("#table .seat-box")).to_have_count(2)
+    expect(page.locator("#table .seat-box [data-token]")).to_have_count(2 * tokens)
+    expect(page.locator("#table .hand .card")).to_have_count(16)
+    text = page.inner_text("#table")
+    assert "Campaign 1 of at most 1" in text and "squadron to beat" in text.lower()
+    # Clicking a playable Ace plays its one move, or keeps the moves made with it.
+    page.locator("#table button.card.playable").first.click()
+    page.wait_for_function("document.querySelector('#table .card') !== null")

@@ -53,9 +53,47 @@ def astrobirdz_help() -> Help:
     ]  # fmt: skip
 
 
+SKYBIRDS_BONUSES = {
+    "medallion": "add one Medallion to your Squadron",
+    "follow_equal": "follow with a Squadron equal to the one on the table",
+    "swap_one": "before a Campaign: give an Ace of your choice to an opponent, take one at random",
+    "run": "play consecutive values as a Squadron (worth the highest; never with Garros)",
+    "tiebreaker": "no bonus; claiming it takes the largest fractional VP token left",
+    "wild": "one Ace of your Squadron is wild: declare its value",
+    "two_medallions": "add two Medallions to your Squadron",
+    "unmatched": "two or three unmatched Aces as a Squadron (worth the lowest)",
+    "swap_two": "before a Campaign: swap two Aces of your choice for two random Aces of an "
+    "opponent",
+    "size_change": "your Squadron may be one Ace larger or smaller than the Squadron Size",
+    "armistice": "taking it ends the Great War after this Dogfight",
+}
+
+
+def skybirds_help() -> Help:
+    from flockgym.envs.skybirds import data
+
+    tokens = [
+        (f"{row['token']} (ribbon {row['ribbon']}, {row['vp_front']}/{row['vp_back']} VP)",
+         SKYBIRDS_BONUSES.get(row["bonus"], "no bonus"))
+        for row in data.DEFAULT_AERODROME_ROWS
+    ]  # fmt: skip
+    return [
+        ("G Roland Garros", "must start the Campaign: alone he wins the Dogfight at once, with "
+         "a set he takes its value (G 4: size 2, value 4)"),
+        ("9 and 10", "carry a Medallion: played alone they beat any Squadron with fewer "
+         "Medallions, whatever its size"),
+        ("Dogfight", "follow with as many Aces of a higher value, or more Medallions; pass and "
+         "come back later; the last to play leads the next"),
+        ("tokens", "taken by going out (by place and prerequisites); each bonus can be used "
+         "twice: flipped (-1 VP), then back on the Aerodrome"),
+        *tokens,
+    ]  # fmt: skip
+
+
 GAME_HELP: dict[str, Callable[[], Help]] = {
     "asrus_v0": asrus_help,
     "astrobirdz_v0": astrobirdz_help,
+    "skybirds_v0": skybirds_help,
 }
 
 

@@ -24,11 +24,19 @@ def _astrobirdz(text: str) -> bool:
     return not text.startswith("choose ")
 
 
+def _skybirds(text: str) -> bool:
+    # Squadrons, passes, tokens used, the swap's opponent, tokens taken and trades
+    # are made in the open (the Aces of a Squadron built step by step are all
+    # played); the Aces given in a Pre-Campaign swap ("give 5") are not.
+    return not text.startswith("give ")
+
+
 PUBLIC_MOVES: dict[str, Callable[[str], bool]] = {
     # Every commitment is face down until the turn resolves; the resolved turn
     # (every play) is in each seat's view as ``last_turn``.
     "asrus_v0": _never,
     "astrobirdz_v0": _astrobirdz,
+    "skybirds_v0": _skybirds,
 }
 
 
