@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from stable_baselines3.common.vec_env import DummyVecEnv
-from training_helpers import baseline_bots, tiny_config
+from training_helpers import baseline_bots, short_options, tiny_config
 from training_policies_helpers import write_checkpoint
 
 from flockgym.envs import OptionError
@@ -79,7 +79,7 @@ def snapshots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
 
 def test_scalar_engines_play_the_games_dummyvecenv_plays(env_id: str, tmp_path: Path) -> None:
     snapshot = [str(write_checkpoint(tmp_path / "snapshot.zip", env_id))]
-    kwargs = env_kwargs(env_id, baseline_bots(env_id), snapshot)
+    kwargs = env_kwargs(env_id, baseline_bots(env_id), snapshot, **short_options(env_id))
     expected = play(dummy(3, kwargs), 120, seed=7)
     batched = BatchedSelfPlayVecEnv(3, kwargs, engine="scalar")
     seen = play(batched, 120, seed=7)
