@@ -28,6 +28,8 @@ from flockgym.training.serve import ServerConfig, create_app
 SMALL_OPTIONS: dict[str, dict[str, Any]] = {
     "asrus_v0": {"num_players": 3},
     "astrobirdz_v0": {"num_players": 2},
+    # Two rounds: the Arena's default 40 are hundreds of moves.
+    "arena_v0": {"num_players": 2, "max_rounds": 2},
 }
 STATE_FIELDS = {
     "game_id", "env", "options", "seats", "agent", "status", "move_number", "to_act",

@@ -41,7 +41,10 @@ FLAGS = [
     "--disable-sync",
 ]
 GAME_SECONDS = 90
-BROWSER_OPTIONS: dict[str, dict[str, int]] = {"skybirds_v0": {"max_campaigns": 1}}
+BROWSER_OPTIONS: dict[str, dict[str, int]] = {
+    "skybirds_v0": {"max_campaigns": 1},
+    "arena_v0": {"max_rounds": 2},
+}
 """Game options typed into the setup form so that a clicked game fits GAME_SECONDS
 (a Skybirds Great War runs for many Campaigns: one is played, then it is truncated)."""
 

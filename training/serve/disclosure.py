@@ -24,6 +24,10 @@ def _astrobirdz(text: str) -> bool:
     return not text.startswith("choose ")
 
 
+def _always(text: str) -> bool:
+    return True
+
+
 def _skybirds(text: str) -> bool:
     # Squadrons, passes, tokens used, the swap's opponent, tokens taken and trades
     # are made in the open (the Aces of a Squadron built step by step are all
@@ -32,6 +36,9 @@ def _skybirds(text: str) -> bool:
 
 
 PUBLIC_MOVES: dict[str, Callable[[str], bool]] = {
+    # A board game of open information: every move, target and card chosen is
+    # seen by the whole table (each seat's view shows the board and every hand).
+    "arena_v0": _always,
     # Every commitment is face down until the turn resolves; the resolved turn
     # (every play) is in each seat's view as ``last_turn``.
     "asrus_v0": _never,
