@@ -183,6 +183,22 @@ class OutputConfig(Section):
         return name
 
 
+class BatchedConfig(Section):
+    """How ``vec_env: batched`` plays its games (see training/batched.py)."""
+
+    engine: Literal["auto", "scalar", "vector"] = Field(
+        "auto",
+        description="scalar: the env's own engine, one per game (every env); vector: a "
+        "vectorised engine playing every game in numpy arrays (asrus_v0); auto: vector where "
+        "the env has one",
+    )
+    dealing: Literal["exact", "fast"] = Field(
+        "exact",
+        description="vector engine only: exact deals the scalar env's cards for each seed; fast "
+        "deals each game in one generator call (the same uniform deals, other cards)",
+    )
+
+
 class TrainConfig(Section):
     """One training run, from YAML."""
 
@@ -192,10 +208,15 @@ class TrainConfig(Section):
     )
     opponents: OpponentsConfig = Field(default_factory=OpponentsConfig)
     n_envs: int = Field(8, ge=1, le=MAX_ENVS, description="parallel envs the learner collects from")
-    vec_env: Literal["DummyVecEnv", "SubprocVecEnv"] = Field(
+    vec_env: Literal["DummyVecEnv", "SubprocVecEnv", "batched"] = Field(
         "DummyVecEnv",
-        description="DummyVecEnv steps the envs in this process (fastest on a few cores); "
-        "SubprocVecEnv gives each env its own process (for bigger machines)",
+        description="DummyVecEnv steps the envs in this process one by one; SubprocVecEnv "
+        "gives each env its own process (for bigger machines); batched plays every game in this "
+        "process with every opponent decision of a step in one batch (the same games as "
+        "DummyVecEnv, several times faster; see docs/scale.md)",
+    )
+    batched: BatchedConfig = Field(
+        default_factory=BatchedConfig, description="the engine of vec_env: batched"
     )
     total_steps: int = Field(ge=1, description="learner steps (its own moves) to train for")
     seed: int = Field(
@@ -339,8 +360,32 @@ def validate_config(raw: dict[str, Any]) -> TrainConfig:
     problems = learner.check(params, config.n_envs, observation_size, num_actions)
     if problems:
         raise ConfigError("; ".join(problems))
+    check_batched(config, "batched" in raw and config.batched != BatchedConfig())
     check_bots(config)
     return config
+
+
+def check_batched(config: TrainConfig, given: bool) -> None:
+    """The ``batched`` section applies to ``vec_env: batched`` only (``given``: with
+    other than its defaults), and its engine must exist for the env and play its options."""
+    if config.vec_env != "batched":
+        if given:
+            raise ConfigError(
+                f"batched: {config.batched.model_dump()} given, but vec_env is "
+                f"{config.vec_env!r}; the batched section applies to vec_env: batched "
+                "only (set it, or drop the section)"
+            )
+        return
+    from .batched import resolve_engine, vector_engine_problem
+
+    try:
+        engine = resolve_engine(config.env.id, config.batched.engine)
+    except OptionError as err:
+        raise ConfigError(f"batched.engine = {config.batched.engine!r}: {err}") from None
+    if engine == "vector":
+        problem = vector_engine_problem(config.env.id, config.env.options, config.batched.dealing)
+        if problem:
+            raise ConfigError(f"env.options with batched.engine 'vector': {problem}")
 
 
 def get_learner_or_error(name: str) -> Any:
@@ -484,11 +529,15 @@ def field_description(model: type[BaseModel], loc: tuple[str, ...]) -> str:
 
 
 def config_to_yaml(config: TrainConfig) -> str:
-    """The resolved config (every default filled in) as YAML, for the run folder."""
-    return yaml.dump(config.model_dump(mode="json"), Dumper=StrictDumper, sort_keys=False)
+    """The resolved config (every default filled in) as YAML, for the run folder;
+    the ``batched`` section only with ``vec_env: batched`` (elsewhere it is refused)."""
+    exclude = None if config.vec_env == "batched" else {"batched"}
+    data = config.model_dump(mode="json", exclude=exclude)
+    return yaml.dump(data, Dumper=StrictDumper, sort_keys=False)
 
 
 __all__ = [
+    "BatchedConfig",
     "ConfigError",
     "EnvConfig",
     "EvalConfig",

@@ -237,11 +237,18 @@ class MaskablePPOLearner(Learner):
             )
         return problems
 
-    def build(self, env: Any, params: MaskablePPOParams, seed: int) -> Any:
+    def build(
+        self, env: Any, params: MaskablePPOParams, seed: int, policy_class: Any = None
+    ) -> Any:
+        """MaskablePPO on ``env``; its policy is :class:`~.maskable.PlainMaskablePolicy`
+        (sb3-contrib's, with plain tensor ops), or ``policy_class`` (e.g.
+        sb3-contrib's own ``MaskableActorCriticPolicy``, as a benchmark's reference)."""
         from sb3_contrib import MaskablePPO
 
+        from .maskable import PlainMaskablePolicy
+
         return MaskablePPO(
-            "MlpPolicy",
+            policy_class or PlainMaskablePolicy,
             env,
             learning_rate=params.learning_rate,
             n_steps=params.n_steps,
@@ -337,12 +344,12 @@ class MaskablePPOLearner(Learner):
     def network(
         self, config: dict[str, Any], observation_size: int, num_actions: int
     ) -> torch.nn.Module:
-        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+        from .maskable import PlainMaskablePolicy
 
         # Building initialises weights from torch's generator; keep the global
         # one untouched, so loading an opponent mid-run does not change training.
         with torch.random.fork_rng(devices=[]):
-            policy = MaskableActorCriticPolicy(
+            policy = PlainMaskablePolicy(
                 observation_space=spaces.Box(-np.inf, np.inf, (observation_size,), np.float32),
                 action_space=spaces.Discrete(num_actions),
                 lr_schedule=lambda _: 0.0,
@@ -367,7 +374,11 @@ class MaskablePPOLearner(Learner):
 
     def action_logits(self, network: torch.nn.Module, observations: np.ndarray) -> np.ndarray:
         # The actor path of the policy, without the sampling machinery of
-        # ``predict``: about six times faster for one observation.
+        # ``predict``, in float64 (see training/maskable.py) unless the network is large.
+        from .maskable import float64_logits, float64_ready
+
+        if float64_ready(network):
+            return float64_logits(network, observations)
         with torch.no_grad():
             obs = torch.as_tensor(observations, dtype=torch.float32)
             features = network.extract_features(obs, network.pi_features_extractor)

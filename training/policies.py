@@ -463,12 +463,20 @@ def run_policy_file(run_dir: Path) -> Path:
 class Participant:
     """A bot spec made concrete for one env: a name and a factory of fresh bots
     (one per seat and game, each with its own seed). ``reads_view=False`` says
-    its bots ignore the ``view`` argument, so self-play need not build it."""
+    its bots ignore the ``view`` argument, so self-play need not build it.
+
+    ``kind`` (``random``, ``heuristic``, ``policy``; ``custom`` for anything
+    else) and, for a policy, ``policy`` and ``play`` let batched self-play
+    decide for many seats at once (one forward pass for every seat of a policy,
+    the vectorised heuristic where an env has one) as its bots would."""
 
     name: str
     new_bot: Callable[[int], Bot]
     spec: str = ""
     reads_view: bool = True
+    kind: str = "custom"
+    policy: Policy | None = None
+    play: Play = "greedy"
 
 
 def make_participant(
@@ -483,10 +491,14 @@ def make_participant(
         spec = parse_spec(spec)
     label = name or spec.text
     if spec.kind == "random":
-        return Participant(label, lambda seed: make_bot(env_id, "random", seed), spec.text, False)
+        return Participant(
+            label, lambda seed: make_bot(env_id, "random", seed), spec.text, False, "random"
+        )
     if spec.kind == "heuristic":
         check_heuristic(env_id)
-        return Participant(label, lambda seed: make_bot(env_id, "heuristic", seed), spec.text)
+        return Participant(
+            label, lambda seed: make_bot(env_id, "heuristic", seed), spec.text, True, "heuristic"
+        )
     assert spec.path is not None
     policy = shared_policy(spec.path)
     policy.check_env(env_id, env_options or {})
@@ -495,7 +507,9 @@ def make_participant(
 
 def policy_participant(name: str, policy: Policy, play: Play, spec: str = "") -> Participant:
     """A participant whose bots all play ``policy`` (each seat with its own generator)."""
-    return Participant(name, lambda seed: policy.as_bot(play, seed), spec or name, False)
+    return Participant(
+        name, lambda seed: policy.as_bot(play, seed), spec or name, False, "policy", policy, play
+    )
 
 
 def check_heuristic(env_id: str) -> None:

@@ -119,6 +119,7 @@ class SelfPlayEnv(gym.Env):
         self.episode = 0
         self.learner = self.agents[0]
         self.opponent = ""
+        self.participant: Participant | None = None
         self.bots: dict[str, Bot] = {}
         self.opponents_read_view = True
         self.carried = 0.0
@@ -138,8 +139,7 @@ class SelfPlayEnv(gym.Env):
         ``seed`` restarts this env's generator (deals, seats, opponents, their moves)."""
         super().reset(seed=seed)
         if seed is not None:
-            self.rng = make_rng(seed)
-            self.episode = 0
+            self.reset_generator(seed)
         for _ in range(MAX_REDEALS):
             self._new_game()
             self._play_opponents()
@@ -150,6 +150,12 @@ class SelfPlayEnv(gym.Env):
         raise RuntimeError(
             f"{self.env_id}: {MAX_REDEALS} deals in a row ended before {self.learner} moved"
         )
+
+    def reset_generator(self, seed: int) -> None:
+        """Restart this env's generator (deals, seats, opponents, their moves) and
+        its seat rotation, as ``reset(seed=seed)`` does."""
+        self.rng = make_rng(seed)
+        self.episode = 0
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner's move, then the opponents' until it is its turn or the game ends."""
@@ -177,31 +183,44 @@ class SelfPlayEnv(gym.Env):
     # ---- internals -------------------------------------------------------------------
 
     def _new_game(self) -> None:
+        self.participant, seeds, game_seed = self._draw_game()
+        self.bots = {
+            agent: self.participant.new_bot(int(seeds[i]))
+            for i, agent in enumerate(self.agents)
+            if agent != self.learner
+        }
+        self.opponents_read_view = self.participant.reads_view
+        self.game.reset(seed=game_seed)
+
+    def _draw_game(self) -> tuple[Participant, np.ndarray, int]:
+        """The next episode's draws from this env's generator, in their order: the
+        learner's seat (rotating), the opponent, one bot seed per seat, the deal's
+        seed. Batched self-play (:mod:`.batched`) makes the same draws."""
         n = len(self.agents)
         self.learner = self.agents[(self.seat_offset + self.episode) % n]
         self.episode += 1
         self.opponent, participant = self.pool.draw(self.rng)
         seeds = self.rng.integers(2**63, size=n)
-        self.bots = {
-            agent: participant.new_bot(int(seeds[i]))
-            for i, agent in enumerate(self.agents)
-            if agent != self.learner
-        }
-        self.opponents_read_view = participant.reads_view
-        self.game.reset(seed=int(self.rng.integers(2**63)))
+        return participant, seeds, int(self.rng.integers(2**63))
 
     def _play_opponents(self) -> None:
         """Step the other seats until the learner is to act or is done."""
-        while not self._learner_done():
-            agent = self.game.agent_selection
-            if agent == self.learner:
-                return
-            if self.raw.terminations[agent] or self.raw.truncations[agent]:
-                self.game.step(None)
-                continue
+        while (agent := self._next_opponent()) is not None:
             observation = self.raw.observe(agent)
             view = self.raw.view(agent) if self.opponents_read_view else {}
             self.game.step(self.bots[agent].act(observation, view))
+
+    def _next_opponent(self) -> str | None:
+        """The opponent to move now (stepping past agents already done), or None
+        once it is the learner's turn or the learner is done."""
+        while not self._learner_done():
+            agent = self.game.agent_selection
+            if agent == self.learner:
+                return None
+            if not (self.raw.terminations[agent] or self.raw.truncations[agent]):
+                return agent
+            self.game.step(None)
+        return None
 
     def _learner_done(self) -> bool:
         return bool(self.raw.terminations[self.learner] or self.raw.truncations[self.learner])
@@ -232,10 +251,23 @@ def make_selfplay_env(torch_threads: int, seat_offset: int, **kwargs: Any) -> Se
     return SelfPlayEnv(seat_offset=seat_offset, **kwargs)
 
 
-def make_vec_env(vec_env: str, n_envs: int, torch_threads: int, env_kwargs: dict[str, Any]) -> Any:
-    """``n_envs`` self-play envs in the named vec-env class, with episode monitoring."""
+def make_vec_env(
+    vec_env: str,
+    n_envs: int,
+    torch_threads: int,
+    env_kwargs: dict[str, Any],
+    engine: str = "auto",
+    dealing: str = "exact",
+) -> Any:
+    """``n_envs`` self-play envs in the named vec-env class (``DummyVecEnv``,
+    ``SubprocVecEnv``, or ``batched``: :class:`~.batched.BatchedSelfPlayVecEnv` on
+    ``engine`` with ``dealing``), with episode monitoring."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    if vec_env == "batched":
+        from .batched import BatchedSelfPlayVecEnv
+
+        return VecMonitor(BatchedSelfPlayVecEnv(n_envs, env_kwargs, engine, dealing))
     factories = [
         partial(make_selfplay_env, torch_threads, rank, **env_kwargs) for rank in range(n_envs)
     ]

@@ -148,6 +148,8 @@ def run(config: TrainConfig, run_dir: Path, point: ResumePoint | None) -> Path:
             "snapshot_play": config.opponents.snapshot_play,
             "reward_scale": config.env.reward_scale,
         },
+        engine=config.batched.engine,
+        dealing=config.batched.dealing,
     )
     logger = None
     try:

@@ -44,10 +44,20 @@ API (``B`` games, ``n`` seats, ``D = 63 + 33n`` floats, ``A = 195`` actions)
 ``current_players()`` -> ``[B]`` int
     The seat to act in each game (seats commit in order 0..n-1, as in the
     AEC env); -1 for a game that is done.
-``step(actions)`` -> :class:`StepResult`
+``step(actions, games=None)`` -> :class:`StepResult`
     ``actions[B]``: one action id per game for its seat to act; entries of
     games that are done are ignored. The last seat's commitment resolves the
-    turn. Exactly one AEC ``env.step`` per live game.
+    turn. Exactly one AEC ``env.step`` per live game, or per live game listed
+    in ``games`` (the others wait: batched self-play steps each game up to its
+    learner's seat).
+``step_seats(actions, until, games=None)`` -> :class:`StepResult`
+    ``actions[B, n]``: each live game (or each live game listed in ``games``)
+    commits its seats from the one to act up to, not including, ``until[b]``
+    (between the seat to act and ``n``): what that many ``step`` calls do, in
+    one call (batched self-play commits the opponents before and after its
+    learner's seat this way). An illegal action raises before anything
+    changes, or, under ``illegal_action="penalize"``, ends that game with the
+    seats before it committed; the ``max_steps`` cap can stop a game short.
 ``step_turn(actions)`` -> :class:`StepResult`
     ``actions[B, n]``: a whole turn's joint actions (the parallel env's
     ``step``); every live game must be at the start of a turn. Like the
@@ -787,12 +797,17 @@ class VectorAsrus:
 
     # ---- stepping ----------------------------------------------------------------
 
-    def step(self, actions: Sequence[int] | np.ndarray) -> StepResult:
-        """Each live game's seat to act commits ``actions[b]`` (module docstring)."""
+    def step(
+        self, actions: Sequence[int] | np.ndarray, games: Sequence[int] | np.ndarray | None = None
+    ) -> StepResult:
+        """Each live game's seat to act commits ``actions[b]`` (module docstring);
+        with ``games`` (sorted, unique indices), only the live games listed do."""
         self._require_dealt()
         actions = as_int_array(actions, (self.num_games,), "step actions")
         done = self.done
         live = np.flatnonzero(~done) if done.any() else self._all_games
+        if games is not None:
+            live = np.intersect1d(live, np.asarray(games, dtype=np.int64), assume_unique=True)
         rewards = np.zeros((self.num_games, self.num_players))
         seats = self.committed[live]
         chosen = actions[live]
@@ -840,6 +855,55 @@ class VectorAsrus:
         self.committed[live] = commits
         self.steps[live] += commits
         offenders = (first_illegal < n) & (first_illegal < room)
+        if offenders.any():
+            self._penalize(live[offenders], first_illegal[offenders], rewards)
+        self._after_commits(live[~offenders], rewards)
+        return self._finish_step(rewards)
+
+    def step_seats(
+        self,
+        actions: Sequence[Sequence[int]] | np.ndarray,
+        until: Sequence[int] | np.ndarray,
+        games: Sequence[int] | np.ndarray | None = None,
+    ) -> StepResult:
+        """Each live game listed (every live game by default) commits its seats
+        from the one to act up to, not including, ``until[b]``, seat ``s`` playing
+        ``actions[b, s]`` (module docstring): what that many :meth:`step` calls
+        do, in one call."""
+        self._require_dealt()
+        n = self.num_players
+        actions = as_int_array(actions, (self.num_games, n), "step_seats actions")
+        until = as_int_array(until, (self.num_games,), "step_seats until")
+        live = np.flatnonzero(~self.done)
+        if games is not None:
+            live = np.intersect1d(live, np.asarray(games, dtype=np.int64), assume_unique=True)
+        start, stop = self.committed[live], until[live]
+        wrong = (stop < start) | (stop > n)
+        if wrong.any():
+            b = int(live[np.argmax(wrong)])
+            raise OptionError(
+                f"step_seats until[{b}]={until[b]}: game {b} has {self.committed[b]} seat(s) "
+                f"committed this turn; allowed: {self.committed[b]}..{n}"
+            )
+        rewards = np.zeros((self.num_games, n))
+        seats = np.arange(n)[None, :]
+        span = (seats >= start[:, None]) & (seats < stop[:, None])
+        legal = self._legal(
+            np.repeat(live, n), np.tile(np.arange(n), live.size), actions[live].reshape(-1)
+        ).reshape(live.size, n)
+        legal |= ~span
+        first_illegal = np.where(legal.all(axis=1), n, legal.argmin(axis=1))
+        if not self.penalize and (first_illegal < n).any():
+            row = int(np.flatnonzero(first_illegal < n)[0])
+            seat = int(first_illegal[row])
+            self._raise_illegal(int(live[row]), seat, actions[live[row], seat])
+        cap = stop if self.max_steps is None else start + (self.max_steps - self.steps[live])
+        end = np.minimum(np.minimum(first_illegal, cap), stop)
+        commit = (seats >= start[:, None]) & (seats < end[:, None])
+        self.pending[live] = np.where(commit, actions[live], self.pending[live])
+        self.committed[live] = end
+        self.steps[live] += end - start
+        offenders = (first_illegal < n) & (first_illegal < cap)
         if offenders.any():
             self._penalize(live[offenders], first_illegal[offenders], rewards)
         self._after_commits(live[~offenders], rewards)

@@ -426,6 +426,76 @@ def test_whole_turn_needs_a_turn_start():
         vector.step_turn(np.zeros((2, 3), dtype=np.int64))
 
 
+# ---- several seats at once: step_seats against step() seat by seat ------------------
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"reward": "score"},
+        {"reward": "rank", "rounds": 2},
+        {"max_steps": 9, "reward": "score"},
+        {"illegal_action": "penalize", "reward": "win"},
+    ],
+)
+@pytest.mark.parametrize("players", [3, 5])
+def test_several_seats_at_once_commit_as_seat_by_seat(extra, players):
+    """``step_seats`` commits what as many ``step`` calls commit: every game's
+    state, the summed rewards and the flags agree after every call, with random
+    spans (none, some, the rest of the turn), caps and penalties."""
+    options = {"num_players": players, **extra}
+    seeds = seeds_for(players * 10 + len(extra), 8)
+    batch, single = (VectorAsrus(len(seeds), **options) for _ in range(2))
+    batch.reset(seeds)
+    single.reset(seeds)
+    rng = np.random.default_rng(players)
+    rate = 0.03 if "illegal_action" in extra else 0.0
+    while not batch.done.all():
+        masks = batch.masks()
+        actions = np.zeros((batch.num_games, players), dtype=np.int64)
+        for b in range(batch.num_games):
+            for seat in range(players):
+                actions[b, seat] = pick(masks[b, seat], rng, rate) if masks[b].any() else 0
+        until = batch.committed + rng.integers(0, players + 1 - batch.committed)
+        result = batch.step_seats(actions, until)
+        rewards = np.zeros_like(result.rewards)
+        left = until - single.committed
+        while True:
+            behind = np.flatnonzero(~single.done & (left > 0))
+            if not behind.size:
+                break
+            seat_actions = actions[np.arange(batch.num_games), single.committed]
+            rewards += single.step(seat_actions, games=behind).rewards
+            left[behind] -= 1
+        same(result.rewards, rewards, "summed rewards")
+        same(batch.done, single.done, "done")
+        same(batch.penalized, single.penalized, "penalized")
+        same(batch.truncated, single.truncated, "truncated")
+        for b in range(batch.num_games):
+            assert batch.to_game(b).to_dict() == single.to_game(b).to_dict(), f"game {b}"
+        same(batch.observations(), single.observations(), "observations")
+    if "max_steps" in extra:
+        assert batch.truncated.any()
+    if rate:
+        assert (batch.penalized >= 0).any()
+
+
+def test_several_seats_refuse_a_bad_span_or_an_illegal_action_and_change_nothing():
+    vector = VectorAsrus(2, num_players=4)
+    vector.reset([5, 6])
+    vector.step(vector.masks(vector.current_players()).argmax(axis=1))
+    before = [vector.to_game(b).to_dict() for b in range(2)]
+    actions = vector.masks().argmax(axis=2)
+    with pytest.raises(OptionError, match=r"until\[0\]=0: game 0 has 1 seat\(s\) committed"):
+        vector.step_seats(actions, [0, 4])
+    with pytest.raises(OptionError, match=r"allowed: 1\.\.4"):
+        vector.step_seats(actions, [5, 4])
+    actions[1, 2] = int(np.flatnonzero(vector.masks()[1, 2] == 0)[0])
+    with pytest.raises(IllegalActionError, match="player_2 of game 1"):
+        vector.step_seats(actions, [4, 4])
+    assert [vector.to_game(b).to_dict() for b in range(2)] == before
+
+
 # ---- auto-reset, scenarios, loaded states ------------------------------------------
 
 

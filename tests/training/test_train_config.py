@@ -49,7 +49,11 @@ DELETE = object()
         # a wrong value names the key, the value and what is allowed
         ("algo.learning_rate", "fast", ["algo.learning_rate = 'fast'", "valid number"]),
         ("n_envs", 0, ["n_envs = 0", "greater than or equal to 1"]),
-        ("vec_env", "ProcVecEnv", ["vec_env = 'ProcVecEnv'", "'DummyVecEnv' or 'SubprocVecEnv'"]),
+        (
+            "vec_env",
+            "ProcVecEnv",
+            ["vec_env = 'ProcVecEnv'", "'DummyVecEnv', 'SubprocVecEnv' or 'batched'"],
+        ),
         ("total_steps", DELETE, ["missing key total_steps (learner steps"]),
     ],
 )

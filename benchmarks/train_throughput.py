@@ -1,0 +1,272 @@
+"""Learner steps per second of self-play training on each rollout path, in one run.
+
+Every path trains sb3-contrib's MaskablePPO from the same config, the same seed
+and the same opponents (the config's pool, plus a frozen snapshot of the
+untrained learner in the pool with the config's ``snapshot_share``, so that a
+policy opponent is timed too):
+
+* ``DummyVecEnv (today)``: ``vec_env: DummyVecEnv`` with sb3-contrib's own
+  ``MaskableActorCriticPolicy`` and the snapshot's forward in torch, one
+  observation at a time: the path as it was before batching;
+* ``batched, scalar engine``: ``vec_env: batched`` with ``engine: scalar``: the
+  games' own AEC envs, every opponent decision of a step in one batch, the
+  learner's masked forward as plain tensor ops, small opponents on float64 weights;
+* ``batched, vector engine`` (Asrus): ``engine: vector`` with ``dealing:
+  exact`` (the same games as the other two paths for a seed), and ``dealing:
+  fast`` with ``--fast``.
+
+The paths train in ``--rounds`` interleaved slices of whole learner iterations
+(rollout + update), so that a change of load on a shared machine falls on all
+of them alike. Time is this process's CPU time (``time.process_time``, one torch
+thread): waiting for a core is not counted. ``rollout`` is the share of it spent
+collecting rollouts (the rest is the PPO update). After the same number of
+learner steps each path's policy is evaluated against the config's evaluation
+opponents on the same seeded deals: a faster path must learn as well.
+
+    python benchmarks/train_throughput.py [--games asrus,astrobirdz] [--iterations 24]
+                                          [--rounds 3] [--eval-games 100] [--fast]
+                                          [--n-envs N --n-steps M]
+
+``--n-envs`` / ``--n-steps`` change the config of every path alike (e.g. 64
+envs of 32 steps: the same 2,048 learner steps per iteration and the same
+update, more games side by side).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+from flockgym.training import maskable
+from flockgym.training.config import TrainConfig, load_config
+from flockgym.training.evaluate import tournament
+from flockgym.training.learners import get_learner
+from flockgym.training.policies import Policy, make_participant, policy_participant
+from flockgym.training.selfplay import make_vec_env
+from flockgym.training.train import meta_for, save_policy, seed_everything, start_segment
+
+CONFIGS = {
+    "asrus": Path(__file__).resolve().parent.parent / "configs" / "quickstart.yaml",
+    "astrobirdz": Path(__file__).resolve().parent.parent / "configs" / "astrobirdz" / "ppo.yaml",
+}
+
+
+@dataclass
+class PathSpec:
+    name: str
+    vec_env: str
+    engine: str = "scalar"
+    dealing: str = "exact"
+    today: bool = False
+    """sb3-contrib's own policy class and every opponent forward in torch."""
+
+
+@dataclass
+class Trainer:
+    """One path's model and envs, and what it has spent so far."""
+
+    spec: PathSpec
+    model: Any
+    venv: Any
+    seconds: float = 0.0
+    rollout_seconds: float = 0.0
+    slices: list[float] = field(default_factory=list)
+
+    @property
+    def steps(self) -> int:
+        return int(self.model.num_timesteps)
+
+    @property
+    def per_second(self) -> float:
+        return self.steps / max(self.seconds, 1e-9)
+
+
+def paths_for(game: str, fast: bool) -> list[PathSpec]:
+    paths = [
+        PathSpec("DummyVecEnv (today)", "DummyVecEnv", today=True),
+        PathSpec("batched, scalar engine", "batched", "scalar"),
+    ]
+    if game == "asrus":
+        paths.append(PathSpec("batched, vector engine", "batched", "vector"))
+        if fast:
+            paths.append(PathSpec("batched, vector, fast deals", "batched", "vector", "fast"))
+    return paths
+
+
+@contextlib.contextmanager
+def todays_numerics(today: bool) -> Iterator[None]:
+    """Opponent forwards in float32 (no float64 actors), as before, for today's path."""
+    saved = maskable.FLOAT64_MAX_PARAMETERS
+    maskable.FLOAT64_MAX_PARAMETERS = 0 if today else saved
+    try:
+        yield
+    finally:
+        maskable.FLOAT64_MAX_PARAMETERS = saved
+
+
+def build(config: TrainConfig, spec: PathSpec, snapshot: str) -> Trainer:
+    learner = get_learner(config.algo.name)
+    seed_everything(config.seed, 1)
+    venv = make_vec_env(
+        spec.vec_env,
+        config.n_envs,
+        1,
+        env_kwargs={
+            "env_id": config.env.id,
+            "env_options": config.env.options,
+            "pool": config.opponents.pool,
+            "snapshots": [snapshot],
+            "snapshot_share": config.opponents.snapshot_share,
+            "max_snapshots": config.opponents.max_snapshots,
+            "snapshot_play": config.opponents.snapshot_play,
+            "reward_scale": config.env.reward_scale,
+        },
+        engine=spec.engine,
+        dealing=spec.dealing,
+    )
+    policy_class = MaskableActorCriticPolicy if spec.today else None
+    model = learner.build(venv, config.algo, config.seed, policy_class=policy_class)
+    model.set_logger(quiet_logger())
+    start_segment(model, venv, config.seed, 0)
+    trainer = Trainer(spec, model, venv)
+    collect = model.collect_rollouts
+
+    def timed_collect(*args: Any, **kwargs: Any) -> Any:
+        started = time.process_time()
+        try:
+            return collect(*args, **kwargs)
+        finally:
+            trainer.rollout_seconds += time.process_time() - started
+
+    model.collect_rollouts = timed_collect
+    return trainer
+
+
+def quiet_logger() -> Any:
+    from stable_baselines3.common.logger import Logger
+
+    return Logger(folder=None, output_formats=[])
+
+
+def initial_snapshot(config: TrainConfig, folder: Path) -> str:
+    """The untrained learner (the seed's weights, as every path starts from), frozen."""
+    learner = get_learner(config.algo.name)
+    seed_everything(config.seed, 1)
+    venv = make_vec_env(
+        "DummyVecEnv",
+        1,
+        1,
+        {"env_id": config.env.id, "env_options": config.env.options, "pool": ["random"]},
+    )
+    model = learner.build(venv, config.algo, config.seed)
+    path = folder / f"{config.env.id}_snapshot.zip"
+    save_policy(model, learner, config, path, 0)
+    venv.close()
+    return str(path)
+
+
+def train_slice(trainer: Trainer, iterations: int) -> None:
+    with todays_numerics(trainer.spec.today):
+        started = time.process_time()
+        for _ in range(iterations):
+            trainer.model.learn(1, reset_num_timesteps=False)
+        spent = time.process_time() - started
+    trainer.seconds += spent
+    trainer.slices.append((trainer.model.n_steps * trainer.model.n_envs * iterations) / spent)
+
+
+def evaluate(config: TrainConfig, trainer: Trainer, games: int) -> dict[str, tuple[float, float]]:
+    """Win rate (and its 95% half-width) against each evaluation opponent, one
+    against a field, on the config's seeded evaluation deals."""
+    learner = get_learner(config.algo.name)
+    policy = Policy(trainer.model.policy, meta_for(config, learner, trainer.steps))
+    me = policy_participant("learner", policy, config.eval.learner_play)
+    rates = {}
+    for spec in config.eval.opponents:
+        opponent = make_participant(spec, config.env.id, config.env.options)
+        result = tournament(
+            config.env.id,
+            [me, opponent],
+            games,
+            config.eval.seed,
+            config.env.options,
+            seating="field",
+        )
+        rates[spec] = (result.standings[0].win_rate, result.standings[0].win_rate_ci)
+    return rates
+
+
+def run_game(game: str, args: argparse.Namespace, folder: Path) -> None:
+    overrides = []
+    if args.n_envs:
+        overrides.append(f"n_envs={args.n_envs}")
+    if args.n_steps:
+        overrides.append(f"algo.n_steps={args.n_steps}")
+    config = load_config(CONFIGS[game], overrides)
+    specs = paths_for(game, args.fast)
+    snapshot = initial_snapshot(config, folder)
+    trainers = [build(config, spec, snapshot) for spec in specs]
+    per_slice = max(1, args.iterations // args.rounds)
+    for _ in range(args.rounds):
+        for trainer in trainers:
+            train_slice(trainer, per_slice)
+    baseline = trainers[0].per_second
+    iteration = config.algo.n_steps * config.n_envs
+    print(
+        f"\n{config.env.id} ({CONFIGS[game].relative_to(CONFIGS[game].parents[1])}, "
+        f"{config.env.options}): {config.n_envs} envs x {config.algo.n_steps} steps "
+        f"= {iteration} learner steps per iteration, {per_slice * args.rounds} iterations "
+        f"per path in {args.rounds} interleaved rounds; opponents {config.opponents.pool} "
+        f"+ an untrained snapshot (share {config.opponents.snapshot_share}); "
+        f"eval {args.eval_games} games vs each of {config.eval.opponents}"
+    )
+    header = f"{'path':30s} {'steps':>7s} {'CPU s':>7s} {'steps/s':>8s} {'x today':>8s} "
+    header += f"{'rollout':>8s} {'per round (steps/s)':>24s}  eval win rate after the same steps"
+    print(header)
+    for trainer in trainers:
+        rates = evaluate(config, trainer, args.eval_games)
+        eval_text = ", ".join(
+            f"vs {name} {rate:.1%} ± {ci:.1%}" for name, (rate, ci) in rates.items()
+        )
+        rounds = " ".join(f"{s:.0f}" for s in trainer.slices)
+        print(
+            f"{trainer.spec.name:30s} {trainer.steps:7d} {trainer.seconds:7.1f} "
+            f"{trainer.per_second:8.0f} {trainer.per_second / baseline:7.2f}x "
+            f"{trainer.rollout_seconds / trainer.seconds:7.0%} {rounds:>24s}  {eval_text}"
+        )
+        trainer.venv.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--games", default="asrus,astrobirdz", help="comma-separated: asrus, astrobirdz"
+    )
+    parser.add_argument("--iterations", type=int, default=24, help="learner iterations per path")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved slices per path")
+    parser.add_argument("--eval-games", type=int, default=100, help="evaluation deals per opponent")
+    parser.add_argument("--fast", action="store_true", help="also the vector engine's fast deals")
+    parser.add_argument("--n-envs", type=int, default=0, help="override the configs' n_envs")
+    parser.add_argument("--n-steps", type=int, default=0, help="override the configs' n_steps")
+    args = parser.parse_args()
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    unknown = [g for g in games if g not in CONFIGS]
+    if unknown:
+        parser.error(f"unknown game(s) {', '.join(unknown)}; allowed: {', '.join(CONFIGS)}")
+    print(f"train_throughput: pid {os.getpid()}, one torch thread, CPU time of this process")
+    with tempfile.TemporaryDirectory() as folder:
+        for game in games:
+            run_game(game, args, Path(folder))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""The learner's masked policy as plain tensor ops samples the same actions as
+sb3-contrib's, with the same log probabilities, entropies, values and gradients;
+the float64 actor gives torch's logits and follows the weights as they train."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from gymnasium import spaces
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+from flockgym.training.maskable import PlainMaskablePolicy, float64_logits, float64_ready
+
+OBSERVATION, ACTIONS, BATCH = 40, 30, 64
+
+
+def twin_policies(
+    activation=torch.nn.Tanh,
+) -> tuple[MaskableActorCriticPolicy, PlainMaskablePolicy]:
+    kwargs = {
+        "observation_space": spaces.Box(-np.inf, np.inf, (OBSERVATION,), np.float32),
+        "action_space": spaces.Discrete(ACTIONS),
+        "lr_schedule": lambda _: 1e-3,
+        "net_arch": [32, 16],
+        "activation_fn": activation,
+    }
+    torch.manual_seed(0)
+    reference = MaskableActorCriticPolicy(**kwargs)
+    plain = PlainMaskablePolicy(**kwargs)
+    plain.load_state_dict(reference.state_dict())
+    return reference, plain
+
+
+def batch(seed: int = 1) -> tuple[torch.Tensor, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    observations = torch.as_tensor(rng.normal(size=(BATCH, OBSERVATION)), dtype=torch.float32)
+    masks = rng.random((BATCH, ACTIONS)) < 0.3
+    masks[np.arange(BATCH), rng.integers(ACTIONS, size=BATCH)] = True  # one legal at least
+    masks[0] = False
+    masks[0, 7] = True  # a row with a single legal action
+    return observations, masks
+
+
+@pytest.mark.parametrize("deterministic", [False, True])
+def test_forward_samples_the_same_actions(deterministic: bool) -> None:
+    reference, plain = twin_policies()
+    observations, masks = batch()
+    for seed in range(5):
+        torch.manual_seed(seed)
+        with torch.no_grad():
+            ref_actions, ref_values, ref_log_prob = reference(observations, deterministic, masks)
+        torch.manual_seed(seed)
+        with torch.no_grad():
+            actions, values, log_prob = plain(observations, deterministic, masks)
+        assert torch.equal(actions, ref_actions)
+        assert masks[np.arange(BATCH), actions.numpy()].all()
+        torch.testing.assert_close(values, ref_values)
+        torch.testing.assert_close(log_prob, ref_log_prob)
+    assert actions[0] == 7 and log_prob[0] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_evaluation_and_gradients_agree() -> None:
+    reference, plain = twin_policies()
+    observations, masks = batch(2)
+    actions = torch.as_tensor(
+        [np.random.default_rng(r).choice(np.flatnonzero(m)) for r, m in enumerate(masks)]
+    )
+    mask_tensor = torch.as_tensor(masks, dtype=torch.float32)  # as the rollout buffer holds it
+    results, gradients = [], []
+    for policy in (reference, plain):
+        policy.zero_grad()
+        values, log_prob, entropy = policy.evaluate_actions(observations, actions, mask_tensor)
+        loss = -(log_prob * torch.linspace(-1, 1, BATCH)).mean() + values.pow(2).mean()
+        loss = loss - 0.01 * entropy.mean()
+        loss.backward()
+        results.append((values, log_prob, entropy))
+        gradients.append({name: p.grad.clone() for name, p in policy.named_parameters()})
+    for ours, theirs in zip(results[1], results[0], strict=True):
+        torch.testing.assert_close(ours, theirs)
+    assert gradients[0].keys() == gradients[1].keys()
+    for name in gradients[0]:
+        torch.testing.assert_close(gradients[1][name], gradients[0][name], msg=name)
+    assert results[1][2][0].item() == pytest.approx(0.0, abs=1e-6)  # one legal action: no entropy
+
+
+def test_without_masks_it_is_sb3_contribs_own() -> None:
+    reference, plain = twin_policies()
+    observations, _ = batch()
+    torch.manual_seed(3)
+    expected = reference(observations)
+    torch.manual_seed(3)
+    for ours, theirs in zip(plain(observations), expected, strict=True):
+        torch.testing.assert_close(ours, theirs)
+
+
+@pytest.mark.parametrize("activation", [torch.nn.Tanh, torch.nn.ReLU])
+def test_float64_actor_gives_torchs_logits(activation) -> None:
+    _, plain = twin_policies(activation)
+    observations, _ = batch()
+    assert float64_ready(plain)
+    with torch.no_grad():
+        features = plain.extract_features(observations, plain.pi_features_extractor)
+        expected = plain.action_net(plain.mlp_extractor.forward_actor(features)).numpy()
+    logits = float64_logits(plain, observations.numpy())
+    assert logits.dtype == np.float64 and logits.shape == (BATCH, ACTIONS)
+    np.testing.assert_allclose(logits, expected, rtol=1e-5, atol=1e-5)
+    one_at_a_time = np.vstack([float64_logits(plain, row[None]) for row in observations.numpy()])
+    np.testing.assert_allclose(one_at_a_time, logits, rtol=1e-12, atol=1e-12)
+
+
+def test_float64_actor_follows_the_weights_as_they_train() -> None:
+    _, plain = twin_policies()
+    observations, masks = batch()
+    before = float64_logits(plain, observations.numpy())
+    _, log_prob, _ = plain.evaluate_actions(
+        observations, torch.as_tensor(masks.argmax(axis=1)), torch.as_tensor(masks)
+    )
+    plain.optimizer.zero_grad()
+    (-log_prob.mean()).backward()
+    plain.optimizer.step()
+    after = float64_logits(plain, observations.numpy())
+    assert not np.allclose(before, after)
+    with torch.no_grad():
+        features = plain.extract_features(observations, plain.pi_features_extractor)
+        expected = plain.action_net(plain.mlp_extractor.forward_actor(features)).numpy()
+    np.testing.assert_allclose(after, expected, rtol=1e-5, atol=1e-5)
+    with torch.no_grad():
+        plain.load_state_dict(twin_policies()[0].state_dict())
+    np.testing.assert_allclose(float64_logits(plain, observations.numpy()), before)

@@ -1,0 +1,471 @@
+"""Batched self-play: every game of a rollout in one process, every opponent
+decision of a step in one batch.
+
+:class:`BatchedSelfPlayVecEnv` is a stable-baselines3 ``VecEnv`` of ``n_envs``
+self-play games (``vec_env: batched`` in a config). From the learner's side it
+is exactly ``DummyVecEnv`` over :class:`~.selfplay.SelfPlayEnv`: game ``i``
+draws its seats, opponents, bot seeds and deals from the same generator in the
+same order as the ``i``-th ``SelfPlayEnv`` would (seeded ``seed + i`` by
+``VecEnv.seed``), its bots make the same moves, the learner gets the same
+observations, masks, rewards, ``terminal_observation`` and ``game_result``
+infos, and finished games are dealt again in the same step
+(``tests/training/test_train_batched.py`` compares the trajectories).
+
+What changes is how the opponents' moves are made. A ``DummyVecEnv`` step asks
+each env in turn to play its opponents one move at a time: a snapshot or
+checkpoint opponent then runs the network once per move. Here the opponents
+of every game move in waves: at each wave, every game waiting for an
+opponent's move contributes one decision, the decisions of each policy are
+made in one forward pass (:meth:`~.policies.Policy.act_batch`, on float64
+weights for small nets), bots that read the structured ``view`` get it and the others do
+not. The learner's observations and masks are built once per step, not once
+for the observation and again for ``action_masks()``.
+
+Two engines play the games:
+
+* ``scalar`` (every registered env): one AEC env per game, the env's own
+  engine, stepped through :class:`~.selfplay.SelfPlayEnv`'s own methods;
+* ``vector`` (Asrus): :class:`~flockgym.envs.asrus.vector.VectorAsrus` plays all
+  the games in numpy arrays; since Asrus turns are simultaneous, every
+  opponent of every game decides at the start of a turn in one batch (the
+  vectorised heuristic bot for all heuristic seats at once, one forward pass
+  per policy for all its seats, the random bot's draw per seat), and the seats
+  are committed in the AEC order. With ``dealing: exact`` it deals and plays the
+  scalar env's games card for card; ``dealing: fast`` deals each game in one
+  generator call (the same uniform deals, other cards for a given seed).
+
+``engine: auto`` takes the vector engine where the env has one.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+from flockgym.envs import OptionError
+
+from .policies import PolicyBot
+from .selfplay import MAX_REDEALS, SelfPlayEnv
+
+ENGINES = ("auto", "scalar", "vector")
+DEALINGS = ("exact", "fast")
+VECTOR_ENGINES = {"asrus_v0": "flockgym.envs.asrus.vector:VectorAsrus"}
+"""Envs with a vectorised engine behind the batched vec env."""
+
+
+def resolve_engine(env_id: str, engine: str) -> str:
+    """``scalar`` or ``vector`` for ``env_id``; ``OptionError`` names what is allowed."""
+    if engine not in ENGINES:
+        raise OptionError(f"engine={engine!r}; allowed: {', '.join(ENGINES)}")
+    if engine == "auto":
+        return "vector" if env_id in VECTOR_ENGINES else "scalar"
+    if engine == "vector" and env_id not in VECTOR_ENGINES:
+        raise OptionError(
+            f"engine='vector': {env_id} has no vectorised engine (envs with one: "
+            f"{', '.join(sorted(VECTOR_ENGINES))}); allowed for {env_id}: auto, scalar"
+        )
+    return engine
+
+
+def vector_engine_problem(env_id: str, env_options: dict[str, Any], dealing: str) -> str:
+    """Why the vector engine of ``env_id`` cannot play these options ('' if it can)."""
+    module_name, class_name = VECTOR_ENGINES[env_id].split(":")
+    engine_class = getattr(importlib.import_module(module_name), class_name)
+    try:
+        engine_class(1, dealing=dealing, **env_options)
+    except OptionError as err:
+        return str(err)
+    return ""
+
+
+class BatchedSelfPlayVecEnv(VecEnv):
+    """``n_envs`` self-play games stepped together (see the module docstring).
+
+    ``env_kwargs`` are :class:`~.selfplay.SelfPlayEnv`'s arguments but
+    ``seat_offset`` (game ``i`` starts at seat ``i``, as in ``make_vec_env``)."""
+
+    def __init__(
+        self,
+        n_envs: int,
+        env_kwargs: dict[str, Any],
+        engine: str = "auto",
+        dealing: str = "exact",
+    ) -> None:
+        if dealing not in DEALINGS:
+            raise OptionError(f"dealing={dealing!r}; allowed: {', '.join(DEALINGS)}")
+        self.slots = [SelfPlayEnv(seat_offset=i, **env_kwargs) for i in range(n_envs)]
+        first = self.slots[0]
+        super().__init__(n_envs, first.observation_space, first.action_space)
+        self.engine = resolve_engine(first.env_id, engine)
+        if self.engine == "vector":
+            self.games: ScalarGames | VectorAsrusGames = VectorAsrusGames(self.slots, dealing)
+        else:
+            self.games = ScalarGames(self.slots)
+        self._actions = np.zeros(n_envs, dtype=np.int64)
+
+    # ---- VecEnv ----------------------------------------------------------------------
+
+    def reset(self) -> np.ndarray:
+        for slot, seed in zip(self.slots, self._seeds, strict=True):
+            if seed is not None:
+                slot.reset_generator(seed)
+        self.games.start(np.arange(self.num_envs))
+        self._reset_seeds()
+        self._reset_options()
+        observations, masks = (array.copy() for array in self.games.learner_view())
+        self.reset_infos = [{"action_mask": mask} for mask in masks]
+        return observations
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions).reshape(self.num_envs)
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        rewards, terminated, truncated = self.games.step(self._actions)
+        observations, masks = (array.copy() for array in self.games.learner_view())
+        dones = terminated | truncated
+        infos: list[dict[str, Any]] = []
+        for i in range(self.num_envs):
+            info = self.games.result(i) if dones[i] else {}
+            info["action_mask"] = masks[i]
+            info["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
+            if dones[i]:
+                info["terminal_observation"] = observations[i]
+            infos.append(info)
+        ended = np.flatnonzero(dones)
+        if ended.size:
+            self.games.start(ended)
+            observations, masks = (array.copy() for array in self.games.learner_view())
+            for i in ended.tolist():
+                self.reset_infos[i] = {"action_mask": masks[i]}
+        return observations, rewards.astype(np.float32), dones, infos
+
+    def close(self) -> None:
+        for slot in self.slots:
+            slot.close()
+
+    def action_masks(self) -> np.ndarray:
+        """``[n_envs, A]`` bool: the learners' legal moves now (what MaskablePPO asks
+        every env for through ``env_method("action_masks")``, built once per step)."""
+        return self.games.learner_view()[1].copy()
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        return [getattr(self.slots[i], attr_name) for i in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        for i in self._get_indices(indices):
+            setattr(self.slots[i], attr_name, value)
+
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any
+    ) -> list[Any]:
+        chosen = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in chosen]
+        return [getattr(self.slots[i], method_name)(*method_args, **method_kwargs) for i in chosen]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]
+
+
+# ---- the scalar engines ----------------------------------------------------------------
+
+
+class ScalarGames:
+    """Every game an AEC env of its own, inside its :class:`SelfPlayEnv`; the
+    opponents of all games move in waves, one decision per waiting game."""
+
+    def __init__(self, slots: list[SelfPlayEnv]) -> None:
+        self.slots = slots
+        self.observations = np.zeros(
+            (len(slots), *slots[0].observation_space.shape), dtype=np.float32
+        )
+        self.masks = np.zeros((len(slots), slots[0].action_space.n), dtype=bool)
+
+    def start(self, indices: np.ndarray) -> None:
+        """New games for the slots listed, each played up to its learner's first
+        move (dealt again, as ``SelfPlayEnv.reset`` does, if it ended before)."""
+        pending = [int(i) for i in indices]
+        for _ in range(MAX_REDEALS):
+            for i in pending:
+                self.slots[i]._new_game()
+            self.play_opponents(pending)
+            again = []
+            for i in pending:
+                slot = self.slots[i]
+                if slot._learner_done():
+                    again.append(i)
+                else:
+                    slot.carried = float(slot.raw._cumulative_rewards[slot.learner])
+                    self._observe(i)
+            if not again:
+                return
+            pending = again
+        slot = self.slots[pending[0]]
+        raise RuntimeError(
+            f"{slot.env_id}: {MAX_REDEALS} deals in a row ended before {slot.learner} moved"
+        )
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The learners' moves, then the opponents' until each learner's turn or the
+        game's end; (rewards, terminated, truncated) per game, as ``SelfPlayEnv.step``."""
+        for slot, action in zip(self.slots, actions.tolist(), strict=True):
+            slot.game.step(int(action))
+        self.play_opponents(range(len(self.slots)))
+        count = len(self.slots)
+        rewards, terminated, truncated = (
+            np.zeros(count),
+            np.zeros(count, bool),
+            np.zeros(count, bool),
+        )
+        for i, slot in enumerate(self.slots):
+            reward = float(slot.raw._cumulative_rewards[slot.learner]) + slot.carried
+            slot.carried = 0.0
+            rewards[i] = reward * slot.reward_scale
+            terminated[i] = bool(slot.raw.terminations[slot.learner])
+            truncated[i] = bool(slot.raw.truncations[slot.learner])
+            self._observe(i)
+        return rewards, terminated, truncated
+
+    def learner_view(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.observations, self.masks
+
+    def result(self, i: int) -> dict[str, Any]:
+        return self.slots[i]._result()
+
+    def _observe(self, i: int) -> None:
+        slot = self.slots[i]
+        observed = slot.raw.observe(slot.learner)
+        self.observations[i] = observed["observation"]
+        self.masks[i] = observed["action_mask"]
+
+    def play_opponents(self, indices: Sequence[int]) -> None:
+        """Waves of opponent moves until every listed game waits for its learner."""
+        active = list(indices)
+        while active:
+            requests = [
+                (i, agent) for i in active if (agent := self.slots[i]._next_opponent()) is not None
+            ]
+            if not requests:
+                return
+            for (i, _), action in zip(requests, self.decide(requests), strict=True):
+                self.slots[i].game.step(int(action))
+            active = [i for i, _ in requests]
+
+    def decide(self, requests: list[tuple[int, str]]) -> np.ndarray:
+        """One move per (game, agent): each policy's in one forward pass, the other
+        bots one by one (with the view only for bots that read it)."""
+        actions = np.zeros(len(requests), dtype=np.int64)
+        groups: dict[tuple[int, str], list[tuple[int, dict[str, np.ndarray], PolicyBot]]] = {}
+        for k, (i, agent) in enumerate(requests):
+            slot = self.slots[i]
+            bot = slot.bots[agent]
+            observation = slot.raw.observe(agent)
+            if isinstance(bot, PolicyBot):
+                groups.setdefault((id(bot.policy), bot.play), []).append((k, observation, bot))
+            else:
+                view = slot.raw.view(agent) if slot.opponents_read_view else {}
+                actions[k] = bot.act(observation, view)
+        for members in groups.values():
+            bots = [bot for _, _, bot in members]
+            chosen = bots[0].policy.act_batch(
+                np.stack([observation["observation"] for _, observation, _ in members]),
+                np.stack([observation["action_mask"] for _, observation, _ in members]),
+                bots[0].play,
+                [bot.rng for bot in bots],
+            )
+            actions[[k for k, _, _ in members]] = chosen
+        return actions
+
+
+# ---- the vectorised Asrus engine -------------------------------------------------------
+
+
+class VectorAsrusGames:
+    """All games in one :class:`~flockgym.envs.asrus.vector.VectorAsrus`; the
+    :class:`SelfPlayEnv` of each slot only makes its draws (seat, opponent, bot
+    seeds, deal seed), its own AEC env stays idle."""
+
+    def __init__(self, slots: list[SelfPlayEnv], dealing: str) -> None:
+        from flockgym.envs.asrus.vector import VectorAsrus
+        from flockgym.envs.asrus.vector_bots import VectorHeuristicBot
+
+        self.slots = slots
+        count = len(slots)
+        self.engine = VectorAsrus(count, dealing=dealing, **slots[0].env_options)
+        n = self.n = self.engine.num_players
+        self.games = np.arange(count)
+        self.learner_seat = np.zeros(count, dtype=np.int64)
+        self.kind = [""] * count
+        self.heuristic = VectorHeuristicBot(count, n)
+        self.rngs: list[list[np.random.Generator | None]] = [[None] * n for _ in range(count)]
+        """Each seat's bot generator, for random and policy opponents."""
+        self.planned = np.zeros((count, n), dtype=np.int64)
+        """This turn's opponent moves, decided at its start (turns are simultaneous)."""
+        self.decided = np.zeros(count, dtype=bool)
+        self.earned = np.zeros(count)
+        """What the engine paid each learner since its last move."""
+        self.carried = np.zeros(count)
+        self.scale = np.array([slot.reward_scale for slot in slots])
+        lo, hi = self.engine.observer.offsets["committed"]
+        self.committed_at = slice(lo, hi)
+        seats = np.arange(n)
+        self.committed_before = (((seats[:, None] + seats[None, :]) % n) < seats[:, None]).astype(
+            np.float32
+        )
+        """[s, rel]: the committed flags seat ``s`` sees when it is to act."""
+        self._view: tuple[np.ndarray, np.ndarray] | None = None
+
+    def start(self, indices: np.ndarray) -> None:
+        pending = np.sort(np.asarray(indices, dtype=np.int64))
+        for _ in range(MAX_REDEALS):
+            seeds = [self._draw(int(b)) for b in pending.tolist()]
+            self.engine.reset_games(pending, seeds=seeds)
+            self.decided[pending] = False
+            self.earned[pending] = 0.0
+            self.advance(pending)
+            ended = self.engine.done[pending]
+            ready = pending[~ended]
+            self.carried[ready] = self.earned[ready]
+            self._view = None
+            if not ended.any():
+                return
+            pending = pending[ended]
+        slot = self.slots[int(pending[0])]
+        raise RuntimeError(
+            f"{slot.env_id}: {MAX_REDEALS} deals in a row ended before {slot.learner} moved"
+        )
+
+    def _draw(self, b: int) -> int:
+        """Game ``b``'s draws for its next episode; its bots reseeded. Returns the deal's seed."""
+        slot = self.slots[b]
+        participant, seeds, game_seed = slot._draw_game()
+        if participant.kind not in ("random", "heuristic", "policy"):
+            raise OptionError(
+                f"opponent {participant.name!r} ({participant.kind}) cannot be batched on the "
+                "vector engine; allowed: random, heuristic and checkpoint opponents"
+            )
+        slot.participant = participant
+        learner = slot.agents.index(slot.learner)
+        self.learner_seat[b] = learner
+        self.kind[b] = participant.kind
+        others = np.array([s for s in range(self.n) if s != learner])
+        if participant.kind == "heuristic":
+            self.heuristic.reseed(np.full(others.size, b), others, seeds[others])
+        else:
+            from flockgym.envs.core.rng import make_rng
+
+            for s in others.tolist():
+                self.rngs[b][s] = make_rng(int(seeds[s]))
+        return game_seed
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        engine, games = self.engine, self.games
+        self.earned[:] = 0.0
+        result = engine.step(actions.astype(np.int64))
+        self.earned += result.rewards[games, self.learner_seat]
+        self.decided[engine.committed == 0] = False
+        self.advance(games)
+        rewards = (self.earned + self.carried) * self.scale
+        self.carried[:] = 0.0
+        self._view = None
+        terminated = engine.over | (engine.penalized >= 0)
+        return rewards, terminated, engine.truncated.copy()
+
+    def advance(self, games: np.ndarray) -> None:
+        """Commit the opponents' seats of ``games`` until each is at its learner's
+        seat or over: first the seats after the learner's (their moves were decided
+        at the turn's start), then, once those turns are resolved, every opponent
+        move of the new turns in one batch, then the seats before the learner's;
+        one engine call for each group of seats. Whenever a seat's move is decided,
+        it reads the same state and its own generator, so it is the move its bot
+        makes on its turn."""
+        engine = self.engine
+        until = np.zeros(len(self.slots), dtype=np.int64)
+        while True:
+            live = games[~engine.done[games]]
+            behind = live[engine.committed[live] != self.learner_seat[live]]
+            ready = behind[self.decided[behind]]
+            if not ready.size:
+                undecided = live[~self.decided[live]]
+                if not undecided.size:
+                    return
+                self.decide(undecided)
+                continue
+            committed, seat = engine.committed[ready], self.learner_seat[ready]
+            until[ready] = np.where(committed < seat, seat, self.n)
+            result = engine.step_seats(self.planned, until, games=ready)
+            self.earned[ready] += result.rewards[ready, seat]
+            resolved = ready[engine.committed[ready] == 0]
+            self.decided[resolved] = False
+
+    def decide(self, games: np.ndarray) -> None:
+        """Every opponent's move this turn in ``games``: the heuristic seats in one
+        call of the vectorised bot, each policy's seats in one forward pass, the
+        random seats by their own generators."""
+        engine, n = self.engine, self.n
+        masks = engine.masks()
+        seats = np.tile(np.arange(n), (games.size, 1))
+        opponents = seats != self.learner_seat[games][:, None]
+        kinds = np.array([self.kind[b] for b in games.tolist()])
+        heuristic = kinds == "heuristic"
+        if heuristic.any():
+            rows = np.repeat(games[heuristic], n - 1)
+            at = seats[heuristic][opponents[heuristic]]
+            self.planned[rows, at] = self.heuristic.act(engine.views(rows, at))
+        for b in games[kinds == "random"].tolist():
+            for s in range(n):
+                if s != self.learner_seat[b]:
+                    legal = np.flatnonzero(masks[b, s])
+                    self.planned[b, s] = self.rngs[b][s].choice(legal)
+        policy_games = games[kinds == "policy"]
+        if policy_games.size:
+            self._decide_policies(policy_games, masks)
+        self.decided[games] = True
+
+    def _decide_policies(self, games: np.ndarray, masks: np.ndarray) -> None:
+        observations = self.engine.observations()
+        groups: dict[tuple[int, str], list[tuple[int, int]]] = {}
+        for b in games.tolist():
+            participant = self.slots[b].participant
+            assert participant is not None and participant.policy is not None
+            key = (id(participant.policy), participant.play)
+            groups.setdefault(key, []).extend(
+                (b, s) for s in range(self.n) if s != self.learner_seat[b]
+            )
+        for members in groups.values():
+            rows = np.array([b for b, _ in members])
+            at = np.array([s for _, s in members])
+            batch = observations[rows, at]
+            batch[:, self.committed_at] = self.committed_before[at]
+            participant = self.slots[int(rows[0])].participant
+            assert participant is not None and participant.policy is not None
+            generators = [self.rngs[b][s] for b, s in members]
+            self.planned[rows, at] = participant.policy.act_batch(
+                batch, masks[rows, at], participant.play, generators
+            )
+
+    def learner_view(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._view is None:
+            observations = self.engine.observations(self.learner_seat)
+            masks = self.engine.masks(self.learner_seat, to_act_only=True).astype(bool)
+            self._view = (observations, masks)
+        return self._view
+
+    def result(self, b: int) -> dict[str, Any]:
+        slot = self.slots[b]
+        seat = int(self.learner_seat[b])
+        winners = np.flatnonzero(self.engine.winners()[b])
+        share = 1.0 / len(winners) if seat in winners else 0.0
+        return {
+            "game_result": {
+                "opponent": slot.opponent,
+                "seat": seat,
+                "win": share,
+                "points": float(self.engine.scores()[b, seat]),
+            }
+        }
