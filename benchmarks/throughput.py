@@ -3,9 +3,11 @@
 Each env plays random legal games through the AEC loop the way a training
 loop drives it: ``agent_iter`` / ``last()`` (observation and action mask built
 at every step) / ``step``. The peers run the same loop in the same process:
-PettingZoo's ``connect_four_v3`` and ``leduc_holdem_v4``, and OpenSpiel's
+PettingZoo's ``connect_four_v3`` and ``leduc_holdem_v4``, OpenSpiel's
 ``oh_hell`` (4 players) with ``information_state_tensor`` computed at every
-decision (chance nodes sampled, not counted as steps). Ratios are taken
+decision (chance nodes sampled, not counted as steps), and RLCard's
+``doudizhu`` (the climbing game PettingZoo dropped; its state features are
+built at every step). Ratios are taken
 against the peers measured in this same run, so machine load cancels out.
 
     python benchmarks/throughput.py [--seconds 6] [--rounds 3] [--env asrus_v0 ...]
@@ -14,8 +16,8 @@ Each env plays ``--rounds`` interleaved slices of its time, so that a change of
 load on a shared machine falls on the peers and the envs alike.
 
 Needs the ``bench`` extra (pygame-ce for PettingZoo's classic envs, rlcard for
-leduc, open-spiel for oh_hell); a peer that cannot be imported is reported and
-skipped.
+leduc and doudizhu, open-spiel for oh_hell); a peer that cannot be imported is
+reported and skipped.
 """
 
 from __future__ import annotations
@@ -34,12 +36,14 @@ from flockgym.envs import entry, list_envs, make
 BENCH_OPTIONS: dict[str, dict[str, Any]] = {
     "asrus_v0": {"num_players": 5},
     "astrobirdz_v0": {"num_players": 4},
+    "skybirds_v0": {"num_players": 4},
 }
 """The configuration each env is measured at (others: their default players)."""
 
 GOALS: dict[str, list[tuple[str, float]]] = {
     "asrus_v0": [("connect_four_v3", 5.0)],
     "astrobirdz_v0": [("connect_four_v3", 3.0), ("open_spiel oh_hell 4p", 3.0)],
+    "skybirds_v0": [("connect_four_v3", 3.0), ("rlcard doudizhu", 10.0)],
 }
 """Speed goals: at least this many times the named peer's steps per second."""
 
@@ -109,6 +113,26 @@ def run_open_spiel_oh_hell(seconds: float, seed: int = 0) -> Measurement:
     return Measurement("open_spiel oh_hell 4p", steps, games, time.perf_counter() - start)
 
 
+def run_rlcard_doudizhu(seconds: float, seed: int = 0) -> Measurement:
+    """RLCard's doudizhu (3 players): random legal actions; RLCard builds each
+    state's features (observation and legal actions) at every step."""
+    import rlcard
+
+    env = rlcard.make("doudizhu", config={"seed": seed})
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state, _player = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            state, _player = env.step(legal[rng.integers(len(legal))])
+            steps += 1
+        games += 1
+    return Measurement("rlcard doudizhu", steps, games, time.perf_counter() - start)
+
+
 Runner = Callable[[float, int], Measurement]
 """Plays for about the given seconds from the given seed and measures."""
 
@@ -134,6 +158,12 @@ def peer_runners() -> list[Runner]:
         runners.append(run_open_spiel_oh_hell)
     except ImportError as err:
         print(f"skipped open_spiel oh_hell: {err}")
+    try:
+        import rlcard  # noqa: F401 - only to know whether it is installed
+
+        runners.append(run_rlcard_doudizhu)
+    except ImportError as err:
+        print(f"skipped rlcard doudizhu: {err}")
     return runners
 
 

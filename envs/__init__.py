@@ -61,6 +61,15 @@ ENVS: dict[str, EnvEntry] = {
         parallel=False,
         summary="Astrobirdz: trick-taking with guesses, Berzerkerbirdz powers and trump rule cards",
     ),
+    "skybirds_v0": EnvEntry(
+        env_id="skybirds_v0",
+        module="flockgym.envs.skybirds_v0",
+        player_counts=(2, 3, 4),
+        default_players=4,
+        heuristic_bot="flockgym.envs.skybirds.bots:SkybirdsHeuristicBot",
+        parallel=False,
+        summary="Skybirds: climbing with Squadrons, Medallions and Aerodrome tokens",
+    ),
 }
 
 

@@ -1,0 +1,568 @@
+"""Observation vectors and views of Skybirds.
+
+The field table (:func:`field_table`) is the single description of the
+vector's layout; the env's documentation prints the same table. Fields are
+``pub`` (the same for every observer), ``seat`` (one block per seat, from the
+observer's seat: itself first, then its left neighbour, ...) or ``priv`` (the
+observer's own: its hand and the move it is building). Every entry lies in
+[0, 1]: counts are divided by the largest value they can take in the
+configuration (deck counts, hand size, +1VP tokens, the Aerodrome's total VP).
+
+:func:`view` is the same information in words, for bots, renderers and people.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import data
+from .data import CARD_COUNTS, FRACTIONAL, MAX_SQUADRON, NUM_KINDS, PLUS_ONE_TOKENS
+from .rules import (
+    BACK,
+    FRONT,
+    MAT,
+    PHASE_NAMES,
+    STEP_NAMES,
+    Phase,
+    SkybirdsConfig,
+    SkybirdsGame,
+    Squadron,
+    Step,
+)
+
+NUM_PHASES = len(Phase) - 1  # OVER is all zeros
+NUM_STEPS = len(STEP_NAMES)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One observation field; ``kind`` is ``pub``, ``seat`` or ``priv``."""
+
+    name: str
+    kind: str
+    width: int
+    doc: str
+
+
+def field_table(n: int, k: int) -> list[Field]:
+    """The observation layout for ``n`` players and ``k`` Aerodrome tokens, in order."""
+    return [
+        Field("phase", "pub", NUM_PHASES, "one-hot: pre_campaign, dogfight, take, trade "
+              "(all zero once over)"),
+        Field("step", "pub", NUM_STEPS, "one-hot: start, tokens, cards, declare, target, give"),
+        Field("campaign", "pub", 1, "Campaign number / max_campaigns"),
+        Field("armistice", "pub", 1, "1 once the Armistice is taken (the Great War is ending)"),
+        Field("garros_due", "pub", 1, "1 while Roland Garros must start the Campaign"),
+        Field("table", "pub", 5, "the Squadron to beat: present, size / 6, value / 10, "
+              "Medallions / most possible, the Dogfight's Squadron Size / 6"),
+        Field("played", "pub", NUM_KINDS, "Aces played this Campaign per kind (G, 1..10) / "
+              "deck count"),
+        Field("fractional_left", "pub", 3, "the 3/4, 1/2, 1/4 tokens not yet taken"),
+        Field("to_act", "seat", 1, "1 for the player to act"),
+        Field("table_player", "seat", 1, "1 for who played the Squadron to beat"),
+        Field("passed", "seat", 1, "1 if passed since the last Squadron"),
+        Field("cards_left", "seat", 1, "Aces in hand / hand size"),
+        Field("place", "seat", n, "one-hot finishing place this Campaign (zero: not out)"),
+        Field("tokens", "seat", 2 * k, "per Aerodrome token: held face up, held flipped"),
+        Field("pre_used", "seat", k, "per token: used before this Campaign"),
+        Field("plus_one", "seat", 1, "+1VP tokens held / 8"),
+        Field("fractional", "seat", 3, "one-hot fractional token held: 3/4, 1/2, 1/4"),
+        Field("vp", "seat", 1, "Victory Points / the most a player can hold"),
+        Field("hand", "priv", NUM_KINDS, "own Aces per kind (G, 1..10) / deck count"),
+        Field("pending_tokens", "priv", k, "tokens used on the Squadron being built"),
+        Field("pending_cards", "priv", NUM_KINDS, "Aces added to the Squadron being built, "
+              "or chosen to give in a swap, per kind / deck count"),
+        Field("pending_wild", "priv", 10, "one-hot printed value of the wild Ace added"),
+        Field("pending_swap", "priv", k, "one-hot swap token being used"),
+        Field("pending_target", "priv", n, "one-hot swap opponent (from the observer's seat)"),
+    ]  # fmt: skip
+
+
+def observed_width(f: Field, n: int) -> int:
+    return n * f.width if f.kind == "seat" else f.width
+
+
+def observation_size(n: int, k: int) -> int:
+    return sum(observed_width(f, n) for f in field_table(n, k))
+
+
+class SkybirdsObserver:
+    """Keeps one store of every observation field up to date with the engine.
+
+    The store holds public fields once, per-seat fields in absolute seat
+    order and one private block per seat; each seat's observation is a single
+    gather ``store[index[seat]]`` that rotates the per-seat fields to that seat
+    (itself first). The engine bumps version counters when hands, tokens or
+    the finishing order change; the observer keeps a Python mirror of what the
+    store shows and writes only the entries that differ (a step changes a
+    handful), since one NumPy write of a scalar costs far less than a slice
+    assigned from a list.
+    """
+
+    def __init__(self, config: SkybirdsConfig) -> None:
+        self.config = config
+        n, k = config.num_players, len(config.tokens)
+        self.n, self.k = n, k
+        self.fields = field_table(n, k)
+        self.size = observation_size(n, k)
+        self.width = {f.name: f.width for f in self.fields}
+        self.at: dict[str, int] = {}
+        at = 0
+        for f in self.fields:
+            if f.kind != "priv":
+                self.at[f.name] = at
+                at += f.width * (n if f.kind == "seat" else 1)
+        self.private_start = at
+        self.priv_at: dict[str, int] = {}
+        p = 0
+        for f in self.fields:
+            if f.kind == "priv":
+                self.priv_at[f.name] = p
+                p += f.width
+        self.private_width = p
+        self.store = np.zeros(at + n * p, dtype=np.float32)
+        self.index = [self._gather_index(seat) for seat in range(n)]
+        self.scaled = [[c / total for c in range(total + 1)] for total in CARD_COUNTS]
+        """scaled[kind][count]: a count of Aces of a kind over the deck's count."""
+        self.hand_at = [self._private(seat, "hand") for seat in range(n)]
+        self.to_act_at = self.at["to_act"]
+        self.hand_scale = 1.0 / config.hand_size
+        self.vp_scale = 1.0 / config.max_vp
+        self.medallion_scale = 1.0 / config.max_medallions
+        self.max_campaigns = config.max_campaigns
+        self._game: SkybirdsGame | None = None
+        self._clear_mirrors()
+
+    def _clear_mirrors(self) -> None:
+        """Mirrors of an all-zero store (what ``forget`` leaves)."""
+        n, k = self.n, self.k
+        self._hand_versions = [-1] * n
+        self._token_versions = [-1] * n
+        self._finish_epoch = -1
+        self._hands = [[0] * NUM_KINDS for _ in range(n)]
+        self._left = [0] * n
+        self._played = [0] * NUM_KINDS
+        self._tokens = [[MAT] * k for _ in range(n)]
+        self._pre_used = [0] * n
+        self._plus_one = [0] * n
+        self._fractional = [-1] * n
+        self._vp = [0.0] * n
+        self._pool: list[int] = []
+        self._places: list[int] = []
+        self._phase: Phase | None = None
+        self._step: Step | None = None
+        self._flags: tuple[int, bool, bool] = (0, False, False)
+        self._table: Squadron | None = None
+        self._squadron_size = 0
+        self._actor = -1
+        self._passed = [False] * n
+        self._pending_seat = -1
+
+    def _gather_index(self, seat: int) -> np.ndarray:
+        n = self.n
+        out: list[int] = []
+        for f in self.fields:
+            if f.kind == "pub":
+                base = self.at[f.name]
+                out += range(base, base + f.width)
+            elif f.kind == "seat":
+                base = self.at[f.name]
+                for rel in range(n):
+                    block = base + ((seat + rel) % n) * f.width
+                    out += range(block, block + f.width)
+            else:
+                own = self.private_start + seat * self.private_width + self.priv_at[f.name]
+                out += range(own, own + f.width)
+        assert len(out) == self.size
+        return np.asarray(out, dtype=np.intp)
+
+    def _private(self, seat: int, name: str) -> int:
+        return self.private_start + seat * self.private_width + self.priv_at[name]
+
+    # -- reading --
+
+    def encode(self, game: SkybirdsGame, seat: int) -> np.ndarray:
+        """The observation of ``seat``: a fresh float32 vector."""
+        self.sync(game)
+        return self.store[self.index[seat]]
+
+    def forget(self) -> None:
+        """The next :meth:`sync` rebuilds the store (a new game object)."""
+        self._game = None
+
+    def sync(self, game: SkybirdsGame) -> None:
+        """Bring the store up to date with ``game``."""
+        if game is not self._game:
+            self._game = game
+            self.store.fill(0.0)
+            self._clear_mirrors()
+        versions = game.hand_versions
+        if versions != self._hand_versions:
+            for s in range(self.n):
+                if versions[s] != self._hand_versions[s]:
+                    self._write_hand(game, s)
+            self._write_played(game)
+            self._hand_versions = list(versions)
+        versions = game.token_versions
+        if versions != self._token_versions:
+            for s in range(self.n):
+                if versions[s] != self._token_versions[s]:
+                    self._write_tokens(game, s)
+            self._write_pool(game)
+            self._token_versions = list(versions)
+        if game.finish_epoch != self._finish_epoch:
+            self._write_places(game)
+            self._finish_epoch = game.finish_epoch
+        self._write_turn(game)
+        self._write_pending(game)
+
+    # -- writing: only what differs from the mirrors --
+
+    def _write_turn(self, game: SkybirdsGame) -> None:
+        """Phase, step, Campaign flags, the table, whose turn and the passes."""
+        store, at = self.store, self.at
+        phase, step = game.phase, game.step
+        if phase is not self._phase or step is not self._step:
+            self._write_phase(phase, step)
+        if (
+            game.campaign != self._flags[0]
+            or (game.armistice_by >= 0) != self._flags[1]
+            or game.garros_due != self._flags[2]
+        ):
+            flags = (game.campaign, game.armistice_by >= 0, game.garros_due)
+            store[at["campaign"]] = flags[0] / self.max_campaigns
+            store[at["armistice"]] = float(flags[1])
+            store[at["garros_due"]] = float(flags[2])
+            self._flags = flags
+        table = game.table
+        if table is not self._table or game.squadron_size != self._squadron_size:
+            self._write_table(game, table)
+        actor = -1 if phase is Phase.OVER else game.actor
+        if actor != self._actor:
+            to_act = self.to_act_at
+            if self._actor >= 0:
+                store[to_act + self._actor] = 0.0
+            if actor >= 0:
+                store[to_act + actor] = 1.0
+            self._actor = actor
+        passed, shown = game.passed, self._passed
+        if passed != shown:
+            base = at["passed"]
+            if not game.passes:  # a Squadron was played: nobody has passed since
+                store[base : base + self.n] = 0.0
+                self._passed = [False] * self.n
+                return
+            for s in range(self.n):
+                flag = bool(passed[s]) if passed else False
+                if flag != shown[s]:
+                    store[base + s] = float(flag)
+                    shown[s] = flag
+
+    def _write_phase(self, phase: Phase, step: Step) -> None:
+        store, at = self.store, self.at
+        if self._phase is not None and self._step is not None and self._phase is not Phase.OVER:
+            store[at["phase"] + self._phase] = 0.0
+            store[at["step"] + self._step] = 0.0
+        if phase is not Phase.OVER:
+            store[at["phase"] + phase] = 1.0
+            store[at["step"] + step] = 1.0
+        self._phase, self._step = phase, step
+
+    def _write_table(self, game: SkybirdsGame, table: Squadron | None) -> None:
+        store, at = self.store, self.at["table"]
+        old = self._table
+        if old is not None:
+            store[self.at["table_player"] + old.player] = 0.0
+        if table is None:
+            store[at : at + 5] = 0.0
+        else:
+            store[at] = 1.0
+            store[at + 1] = table.size / MAX_SQUADRON
+            store[at + 2] = table.value / 10
+            store[at + 3] = table.medallions * self.medallion_scale
+            store[at + 4] = game.squadron_size / MAX_SQUADRON
+            store[self.at["table_player"] + table.player] = 1.0
+        self._table, self._squadron_size = table, game.squadron_size
+
+    def _write_hand(self, game: SkybirdsGame, seat: int) -> None:
+        store, scaled = self.store, self.scaled
+        base, shown = self.hand_at[seat], self._hands[seat]
+        for kind, count in enumerate(game.hands[seat]):
+            if count != shown[kind]:
+                store[base + kind] = scaled[kind][count]
+                shown[kind] = count
+        left = game.left[seat]
+        if left != self._left[seat]:
+            store[self.at["cards_left"] + seat] = left * self.hand_scale
+            self._left[seat] = left
+
+    def _write_played(self, game: SkybirdsGame) -> None:
+        store, scaled = self.store, self.scaled
+        base, shown = self.at["played"], self._played
+        for kind, count in enumerate(game.played):
+            if count != shown[kind]:
+                store[base + kind] = scaled[kind][count]
+                shown[kind] = count
+
+    def _write_tokens(self, game: SkybirdsGame, s: int) -> None:
+        """Tokens, Pre-Campaign uses, +1VP, fractional token and VP of seat ``s``."""
+        k, store, at = self.k, self.store, self.at
+        base, shown = at["tokens"] + s * 2 * k, self._tokens[s]
+        for i, state in enumerate(game.tokens[s]):
+            if state != shown[i]:
+                store[base + 2 * i] = float(state == FRONT)
+                store[base + 2 * i + 1] = float(state == BACK)
+                shown[i] = state
+        used = game.pre_used[s] if game.pre_used else 0
+        if used != self._pre_used[s]:
+            base = at["pre_used"] + s * k
+            for i in range(k):
+                store[base + i] = float(used >> i & 1)
+            self._pre_used[s] = used
+        if game.plus_one[s] != self._plus_one[s]:
+            store[at["plus_one"] + s] = game.plus_one[s] / PLUS_ONE_TOKENS
+            self._plus_one[s] = game.plus_one[s]
+        fraction = game.fractional[s]
+        if fraction != self._fractional[s]:
+            base = at["fractional"] + 3 * s
+            for f in range(3):
+                store[base + f] = float(fraction == f)
+            self._fractional[s] = fraction
+        points = game.vp(s)
+        if points != self._vp[s]:
+            store[at["vp"] + s] = points * self.vp_scale
+            self._vp[s] = points
+
+    def _write_pool(self, game: SkybirdsGame) -> None:
+        if game.pool != self._pool:
+            base = self.at["fractional_left"]
+            for f in range(3):
+                self.store[base + f] = float(f in game.pool)
+            self._pool = list(game.pool)
+
+    def _write_places(self, game: SkybirdsGame) -> None:
+        if game.finish != self._places:
+            n, base = self.n, self.at["place"]
+            self.store[base : base + n * n] = 0.0
+            for place, s in enumerate(game.finish):
+                self.store[base + s * n + place] = 1.0
+            self._places = list(game.finish)
+
+    def _write_pending(self, game: SkybirdsGame) -> None:
+        """The move being built, in the private block of the player to act."""
+        if self._pending_seat < 0 and not (
+            game.pend_tokens or game.pend_cards or game.pend_token >= 0
+        ):
+            return
+        store = self.store
+        if self._pending_seat >= 0:
+            lo = self._private(self._pending_seat, "pending_tokens")
+            hi = self.private_start + (self._pending_seat + 1) * self.private_width
+            store[lo:hi] = 0.0
+            self._pending_seat = -1
+        seat = game.actor
+        if game.phase == Phase.OVER or not (
+            game.pend_tokens or game.pend_cards or game.pend_token >= 0
+        ):
+            return
+        self._pending_seat = seat
+        for token in game.pend_tokens:
+            store[self._private(seat, "pending_tokens") + token] = 1.0
+        base = self._private(seat, "pending_cards")
+        for kind in set(game.pend_cards):
+            store[base + kind] = self.scaled[kind][game.pend_cards.count(kind)]
+        if game.pend_wild:
+            store[self._private(seat, "pending_wild") + game.pend_wild - 1] = 1.0
+        if game.pend_token >= 0:
+            store[self._private(seat, "pending_swap") + game.pend_token] = 1.0
+        if game.pend_target >= 0:
+            rel = (game.pend_target - seat) % self.n
+            store[self._private(seat, "pending_target") + rel] = 1.0
+
+
+# ---- views -----------------------------------------------------------------------
+
+
+def _squadron_view(s: Squadron | None, agents: list[str], names: tuple[str, ...]) -> Any:
+    if s is None:
+        return None
+    return {
+        "player": agents[s.player],
+        "cards": [data.card_text(c) for c in s.cards],
+        "size": s.size,
+        "value": s.value,
+        "medallions": s.medallions,
+        "tokens": [names[i] for i in s.tokens],
+        "wild": {"printed": s.wild, "declared": s.declare} if s.wild else None,
+    }
+
+
+_AGENTS = {n: [f"player_{s}" for s in range(n)] for n in data.PLAYER_COUNTS}
+
+
+def _token_views(game: SkybirdsGame) -> dict[str, Any]:
+    """The token-dependent part of every view, rebuilt only when a token changes
+    (cached on the game, keyed by its token epoch)."""
+    cached = getattr(game, "_token_view", None)
+    if cached is not None and cached[0] == game.token_epoch:
+        return cached[1]
+    config = game.config
+    n, names = config.num_players, config.names
+    agents = _AGENTS[n]
+    part = {
+        "tokens": {
+            agents[s]: {
+                names[i]: ("front" if st == FRONT else "back")
+                for i, st in enumerate(game.tokens[s])
+                if st
+            }
+            for s in range(n)
+        },
+        "pre_used": {
+            agents[s]: [names[i] for i in range(len(names)) if game.pre_used[s] >> i & 1]
+            for s in range(n)
+        },
+        "plus_one": {agents[s]: game.plus_one[s] for s in range(n)},
+        "fractional": {
+            agents[s]: FRACTIONAL[game.fractional[s]] if game.fractional[s] >= 0 else None
+            for s in range(n)
+        },
+        "fractional_left": [FRACTIONAL[f] for f in game.pool],
+        "vp": {agents[s]: game.vp(s) for s in range(n)},
+    }
+    game._token_view = (game.token_epoch, part)  # type: ignore[attr-defined]
+    return part
+
+
+def view(game: SkybirdsGame, seat: int) -> dict[str, Any]:
+    """What ``seat`` may see, in words and card strings (JSON types). The
+    nested parts are shared between calls: treat a view as read-only."""
+    config = game.config
+    n, names = config.num_players, config.names
+    agents = _AGENTS[n]
+    done = game.over or game.truncated
+    pending = None
+    if not done and game.actor == seat:
+        pending = {
+            "tokens": [names[i] for i in game.pend_tokens],
+            "cards": [data.card_text(c) for c in game.pend_cards],
+            "wild": game.pend_wild or None,
+            "swap_token": names[game.pend_token] if game.pend_token >= 0 else None,
+            "target": agents[game.pend_target] if game.pend_target >= 0 else None,
+        }
+    passed = game.passed
+    out = {
+        "game": "skybirds",
+        "agent": agents[seat],
+        "players": n,
+        "campaign": game.campaign,
+        "max_campaigns": config.max_campaigns,
+        "phase": PHASE_NAMES[game.phase],
+        "step": None if done else STEP_NAMES[game.step],
+        "to_act": None if done else agents[game.actor],
+        "hand": data.cards_text(game.hands[seat]),
+        "garros_due": game.garros_due,
+        "table": _squadron_view(game.table, agents, names),
+        "squadron_size": game.squadron_size if game.table is not None else None,
+        "leader_to_play": game.table is None and not done and game.phase == Phase.DOGFIGHT,
+        "passed": [agents[s] for s in range(n) if passed and passed[s]],
+        "last_dogfight": None
+        if game.last_winner < 0
+        else {
+            "winner": agents[game.last_winner],
+            "squadron": _squadron_view(game.last_squadron, agents, names),
+        },
+        "cards_left": dict(zip(agents, game.left, strict=True)),
+        "played": data.cards_text(game.played),
+        "finish": [agents[s] for s in game.finish],
+        **_token_views(game),
+        "armistice": agents[game.armistice_by] if game.armistice_by >= 0 else None,
+        "pending": pending,
+        "aerodrome": config.aerodrome_rows,
+        "tokens_per_turn": config.tokens_per_turn,
+        "over": game.over,
+        "truncated": game.truncated,
+        "winners": [agents[s] for s in game.winners()] if game.over else [],
+    }
+    return out
+
+
+# ---- text ------------------------------------------------------------------------
+
+
+def aerodrome_track(game: SkybirdsGame, seat: int) -> str:
+    """One player's Aerodrome as a compact track, column by column: ``A1`` held
+    face up, ``a1`` held flipped, ``..`` still on the mat; ``+n`` the +1VP
+    tokens held and the fractional token."""
+    config = game.config
+    columns: list[list[str]] = []
+    last_column = None
+    for i, token in enumerate(config.tokens):
+        state = game.tokens[seat][i]
+        name = token.name
+        mark = name if state == FRONT else name.lower() if state == BACK else "." * len(name)
+        if token.column != last_column:
+            columns.append([])
+            last_column = token.column
+        columns[-1].append(mark)
+    track = " > ".join(" ".join(col) for col in columns)
+    extra = f"  +1VP x{game.plus_one[seat]}"
+    if game.fractional[seat] >= 0:
+        extra += f"  {FRACTIONAL[game.fractional[seat]]}"
+    return track + extra
+
+
+def render_text(game: SkybirdsGame, seat: int | None) -> str:
+    """The table in words: Campaign, the Squadron in play, each player's cards
+    left, VP and Aerodrome track; the hand of ``seat`` (every hand for None)."""
+    n = game.config.num_players
+    agents = [f"player_{s}" for s in range(n)]
+    done = game.over or game.truncated
+    header = f"Skybirds  campaign {game.campaign}/{game.config.max_campaigns}  "
+    header += (
+        "over"
+        if game.over
+        else "truncated"
+        if game.truncated
+        else (f"{PHASE_NAMES[game.phase]} ({STEP_NAMES[game.step]})")
+    )
+    lines = [header]
+    table = game.table
+    if table is not None:
+        cards = " ".join(data.card_text(c) for c in table.cards)
+        extra = (
+            f", tokens {' '.join(game.config.names[i] for i in table.tokens)}"
+            if table.tokens
+            else ""
+        )
+        lines.append(
+            f"squadron: [{cards}] by {agents[table.player]}: size {table.size}, value "
+            f"{table.value}, medallions {table.medallions}{extra}; "
+            f"dogfight size {game.squadron_size}"
+        )
+    elif not done and game.phase == Phase.DOGFIGHT:
+        lines.append(
+            f"{agents[game.actor]} leads a new dogfight"
+            + (" (Roland Garros must start the campaign)" if game.garros_due else "")
+        )
+    if game.armistice_by >= 0:
+        lines.append(f"Armistice taken by {agents[game.armistice_by]}")
+    for s in range(n):
+        mark = ">" if not done and s == game.actor else " "
+        status = (
+            f"out #{game.finish.index(s) + 1}"
+            if s in game.finish
+            else f"{sum(game.hands[s]):>2} aces"
+        )
+        passed = " passed" if game.passed and game.passed[s] else ""
+        line = f"{mark} {agents[s]}: {status:<7} {game.vp(s):>6.2f} VP{passed}  "
+        line += aerodrome_track(game, s)
+        if seat is None or seat == s:
+            line += f"  hand [{' '.join(data.cards_text(game.hands[s]))}]"
+        lines.append(line)
+    if game.over:
+        lines.append("winners: " + ", ".join(agents[s] for s in game.winners()))
+    return "\n".join(lines)

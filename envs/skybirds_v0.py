@@ -1,0 +1,10 @@
+"""Skybirds, version 0: ``env()``, ``raw_env`` and ``parallel_env()`` (PettingZoo's
+turn-based AEC-to-parallel conversion).
+
+See :mod:`flockgym.envs.skybirds.env` for the env's documentation page.
+"""
+
+from .skybirds.env import __doc__ as __doc__
+from .skybirds.env import env, parallel_env, raw_env
+
+__all__ = ["env", "parallel_env", "raw_env"]
