@@ -52,6 +52,16 @@ ENVS: dict[str, EnvEntry] = {
         parallel=True,
         summary="Asrus: simultaneous number cards, closest unique distance wins stones",
     ),
+    "arena_v0": EnvEntry(
+        env_id="arena_v0",
+        module="flockgym.envs.arena_v0",
+        player_counts=tuple(range(2, 7)),
+        default_players=4,
+        heuristic_bot="flockgym.envs.arena.bots:ArenaHeuristicBot",
+        parallel=False,
+        summary="Berzerkerbirdz Extreme Sports Arena: roll and move, challenges for "
+        "maneuvers and worlds",
+    ),
     "astrobirdz_v0": EnvEntry(
         env_id="astrobirdz_v0",
         module="flockgym.envs.astrobirdz_v0",

@@ -122,7 +122,7 @@ def test_a_link_out_of_a_models_folder_is_not_listed(tmp_path: Path):
 
 
 BAD_NEW_GAMES = [
-    ({"env": "chess_v0"}, 400, "unknown env 'chess_v0'; registered envs: asrus_v0"),
+    ({"env": "chess_v0"}, 400, "unknown env 'chess_v0'; registered envs: arena_v0, asrus_v0"),
     ({"env": 3}, 400, "unknown env 3"),
     ({"env": "asrus_v0", "options": {"num_player": 3}}, 400, "unknown option(s) num_player"),
     ({"env": "asrus_v0", "options": {"num_players": 2}}, 400, "allowed values: 3, 4, 5"),

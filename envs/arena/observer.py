@@ -1,0 +1,982 @@
+"""The Arena's observation vector (field by field), its view and its text board.
+
+Everything in the Arena is public except the order of the face-down medal
+stack (and a test's forced dice), so every seat's observation shows the same
+table, arranged from the observer's seat: "per seat" fields list the observer
+first, then its left neighbour, and so on; a card's or medal card's holder is
+named the same way.
+
+The vector is a gather ``store[index[seat]]`` of one shared store kept in
+absolute seat order; :meth:`ArenaObserver.refresh` rewrites only the parts
+whose source changed since the last action (positions, card places, ...).
+:func:`field_table` is the single description of the layout; the env's
+documentation prints the same table. Every entry lies in [0, 1]: counts are
+divided by their real maximum for the configuration (the box's numbers).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .data import FORMS, MEDALS, Box, load_box
+from .encounters import PORTAL_ROWS, PORTAL_TABLES, SLIDE_RESULTS, TASKS
+from .phases import BOARD, BOX, DISCARD, IN_STACK, MOVE, ON_BOARD, PHASE_NAMES, Phase
+from .rules import CHALLENGE_KINDS, ArenaGame
+
+TASK_NAMES = tuple(TASKS)
+TASK_INDEX = {name: i for i, name in enumerate(TASK_NAMES)}
+CARD_SPACES = ("maneuver", "world")
+CHALLENGE_INDEX = {kind: i for i, kind in enumerate(CHALLENGE_KINDS)}
+RECENT_ROLLS = 8
+"""Rolls shown in the vector, newest first (``view`` shows every roll since
+the agent's previous step)."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One observation field. ``kind``: ``pub`` (the same for every observer),
+    ``seat`` (one block per seat, observer first), ``card`` / ``medal`` /
+    ``space`` / ``corner`` (one block per card, medal card, board space or
+    corner; holder columns name seats observer first)."""
+
+    name: str
+    kind: str
+    width: int
+    doc: str
+
+
+@dataclass(frozen=True)
+class Scales:
+    """The real maximum of each unbounded count, for the configuration."""
+
+    move: int
+    need: int
+    total: int
+    bonus: int
+    extra: int
+
+    @classmethod
+    def of(cls, box: Box) -> Scales:
+        k = len(box.medal_cards)
+        top_bonus = max(
+            [c.bonus.amount for c in box.characters]
+            + [c.berzerkerbirdz_bonus.amount for c in box.characters if c.berzerkerbirdz_bonus]
+        )
+        card_bonus = max([c.bonus.amount for c in box.cards if c.bonus] + [0])
+        powers = {kind: 0 for kind in ("movement", "challenge", "defence")}
+        extra_die_cards = 0
+        for gym in box.gyms:
+            if gym.power.kind == "bonus" and gym.power.roll is not None:
+                powers[gym.power.roll] += gym.power.amount * box.gym_power_cards
+            if gym.power.kind == "extra_die":
+                extra_die_cards += box.gym_power_cards
+        extra = k + extra_die_cards
+        trophies = box.trophy_value * box.trophies
+        move = (1 + k) * box.max_sides + trophies + top_bonus + powers["movement"]
+        need = max([c.challenge for c in box.cards] + [c.number for c in box.cards])
+        need = max(need, box.medal_target)
+        dice = (box.challenge_dice + extra) * box.max_sides
+        total = dice + trophies + top_bonus + card_bonus + max(powers.values())
+        return cls(move=move, need=need, total=total, bonus=max(1, max(powers.values())),
+                   extra=max(1, extra))  # fmt: skip
+
+
+def field_table(box: Box, n: int) -> list[Field]:
+    """The observation layout for a box and ``n`` players, in vector order."""
+    s, c, g, h = box.num_spaces, box.num_cards, len(box.gyms), len(box.characters)
+    return [
+        Field("phase", "pub", len(Phase) - 1, "one-hot: " + ", ".join(PHASE_NAMES[:-1])
+              + " (all zero once over)"),
+        Field("task", "pub", len(TASK_NAMES), "one-hot: what a pick phase is for (the table "
+              "row's task, see the docs)"),
+        Field("round", "pub", 1, "full rounds played / max_rounds"),
+        Field("supply", "pub", 1, "trophies in the supply / the box's trophies"),
+        Field("medal_supply", "pub", 3, "bronze, silver, gold medals left / the box's"),
+        Field("medal_stack", "pub", 1, "medal cards in the face-down stack / the box's"),
+        Field("steps_left", "pub", 1, "spaces still to move this move / the largest move"),
+        Field("move_total", "pub", 1, "this move's total / the largest move"),
+        Field("moving", "pub", 2, "1 once the fingerboard left its space this move; 1 if "
+              "it stopped early to challenge"),
+        Field("challenge", "pub", len(CHALLENGE_KINDS) - 1, "one-hot: the challenge under way: "
+              + ", ".join(CHALLENGE_KINDS[1:])),
+        Field("challenge_need", "pub", 1, "the number it must meet / the largest number"),
+        Field("challenge_spent", "pub", 2, "trophies the challenger and the defender spent / "
+              "the box's trophies"),
+        Field("last_encounter", "pub", 9 + 8, "one-hot table (0 Nebula Slide, 1-8 "
+              "AstroPortal) + one-hot result 1-8 of the last encounter"),
+        Field("last_challenge", "pub", 3, "the last challenge: success, total and the "
+              "defender's total / the largest total"),
+        Field("recent_rolls", "pub", 2 * RECENT_ROLLS, "the last 8 rolls, newest first: "
+              "result and sides / the largest die"),
+        Field("position", "seat", s, "one-hot: the space of the fingerboard"),
+        Field("identity", "seat", 3 + h, "one-hot form (astrobirdz, berzerkerbirdz, "
+              "invazorz) + one-hot character"),
+        Field("trophies", "seat", 2, "trophies held; Star Cluster trophies waiting for the "
+              "next roll (/ the box's trophies)"),
+        Field("medals", "seat", 3, "bronze, silver, gold held"),
+        Field("status", "seat", 3, "a turn to lose (upside down); dark matter turns left / "
+              "its most; first turn not yet played"),
+        Field("gym_powers", "seat", g, "gym power cards held per gym / cards per gym"),
+        Field("roles", "seat", 5, "on turn; to act; defender of the challenge; the target "
+              "an effect forces a challenge on; the player a pick places"),
+        Field("roll_prep", "seat", 3, "for the coming roll: gym bonus / the most; gold "
+              "reading; extra dice / the most"),
+        Field("card_holder", "card", 2 + n, "per maneuver then world card: one-hot on the "
+              "board, out of play (box or discarded), or held by a seat"),
+        Field("card_info", "card", 2, "per card: permanently defended; its space / the "
+              "last space id (on the board)"),
+        Field("medal_holder", "medal", 2 + n, "per medal card: one-hot in the stack, on "
+              "the board, or held by a seat"),
+        Field("medal_space", "medal", 1, "per medal card: its space / the last space id"),
+        Field("space_item", "space", 4, "per space: one-hot nothing, a maneuver card, a "
+              "world card, a medal card (all zero: a space that holds no cards)"),
+        Field("space_need", "space", 1, "per space: the number a challenge there must meet "
+              "/ the largest number"),
+        Field("space_named", "space", 1, "per space: its card names the observer's "
+              "character (a homeworld or favourite trick)"),
+        Field("corners", "corner", g + 2, "per corner (1-4): one-hot gym, its trophies / "
+              "the start count, its power cards / cards per gym"),
+        Field("task_card", "pub", c, "one-hot: the card a pick is about (a lost card "
+              "being placed)"),
+    ]  # fmt: skip
+
+
+def item_count(box: Box, f: Field) -> int:
+    return {"card": box.num_cards, "medal": len(box.medal_cards), "space": box.num_spaces,
+            "corner": len(box.corners)}.get(f.kind, 1)  # fmt: skip
+
+
+def observation_size(box: Box, n: int) -> int:
+    total = 0
+    for f in field_table(box, n):
+        total += f.width * (n if f.kind == "seat" else item_count(box, f))
+    return total
+
+
+class ArenaObserver:
+    """The shared store, the per-seat gather indices and the refresh."""
+
+    # What the store shows, as last written (None: not written since invalidate).
+    _game: ArenaGame | None
+    _version: int
+    _p_phase: int
+    _p_task: int
+    _p_task_card: int
+    _p_rolls: int
+    _p_steps: int
+    _p_supply: int
+    _p_kind: int
+    _p_bonus: Any
+    _p_challenge: Any
+    _p_characters: Any
+    _p_counts: Any
+    _p_dark: Any
+    _p_defended: Any
+    _p_encounter: Any
+    _p_first: Any
+    _p_forms: Any
+    _p_gym_cards: Any
+    _p_gym_trophies: Any
+    _p_holder: Any
+    _p_items: Any
+    _p_last_challenge: Any
+    _p_lost: Any
+    _p_medal_holder: Any
+    _p_medal_space: Any
+    _p_medals: Any
+    _p_move: Any
+    _p_named: Any
+    _p_positions: Any
+    _p_powers: Any
+    _p_rare: Any
+    _p_roll_bonus: Any
+    _p_roll_extra: Any
+    _p_roll_gold: Any
+    _p_trophies: Any
+    _p_turn: Any
+
+    def __init__(self, box: Box, n: int) -> None:
+        self.box, self.n = box, n
+        self.scales = Scales.of(box)
+        self.fields = field_table(box, n)
+        self.size = observation_size(box, n)
+        self._layout_store()
+        self.index = [self._gather(o) for o in range(n)]
+        self._out = [np.empty(self.size, dtype=np.float32) for _ in range(n)]
+        self._phase_at, self._task_at = self.at["phase"], self.at["task"]
+        self._steps_at = self.at["steps_left"]
+        self._card_spaces = [sp for sp, kind in enumerate(box.kind_of) if kind in CARD_SPACES]
+        self._supply_at, self._rolls_at = self.at["supply"], self.at["recent_rolls"]
+        self._position_at = self.at["position"]
+        self.invalidate()
+
+    # ---- layout -------------------------------------------------------------------------
+
+    def _layout_store(self) -> None:
+        """Store offsets (absolute seat order): a pub block per pub field, seat
+        fields as ``n x width``, holder fields with seat columns absolute, and
+        ``space_named`` with one column per seat."""
+        box, n = self.box, self.n
+        self.at: dict[str, int] = {}
+        at = 0
+        for f in self.fields:
+            self.at[f.name] = at
+            if f.kind == "seat":
+                at += n * f.width
+            elif f.name == "space_named":
+                at += box.num_spaces * n
+            else:
+                at += item_count(box, f) * f.width
+        self.store = np.zeros(at, dtype=np.float32)
+
+    def _gather(self, o: int) -> np.ndarray:
+        box, n = self.box, self.n
+        idx: list[int] = []
+        rot = [(o + r) % n for r in range(n)]
+        for f in self.fields:
+            base = self.at[f.name]
+            if f.kind == "seat":
+                for s in rot:
+                    idx.extend(range(base + s * f.width, base + (s + 1) * f.width))
+            elif f.name in ("card_holder", "medal_holder"):
+                for item in range(item_count(box, f)):
+                    row = base + item * f.width
+                    idx.extend((row, row + 1))
+                    idx.extend(row + 2 + s for s in rot)
+            elif f.name == "space_named":
+                idx.extend(base + space * n + o for space in range(box.num_spaces))
+            else:
+                idx.extend(range(base, base + item_count(box, f) * f.width))
+        assert len(idx) == self.size
+        return np.asarray(idx, dtype=np.intp)
+
+    # ---- encoding ---------------------------------------------------------------------------
+
+    def encode(self, game: ArenaGame, seat: int) -> np.ndarray:
+        """The observation of ``seat``, refreshing the store once per action
+        applied. It is one buffer per seat, rewritten by the next call: copy it to
+        keep it (the env's ``observe`` does)."""
+        version = game.version
+        if game is not self._game or version != self._version:
+            if (
+                game is self._game
+                and version == self._version + 1
+                and game.phase == MOVE
+                and self._p_phase == MOVE
+                and self._p_turn == (game.turn_seat, game.actor)
+                and game.log_start + len(game.roll_log) == self._p_rolls
+            ):
+                self._refresh_step(game)
+            else:
+                self.refresh(game)
+            self._game, self._version = game, version
+        out = self._out[seat]
+        self.store.take(self.index[seat], out=out)
+        return out  # the env copies it before handing it out
+
+    def _refresh_step(self, g: ArenaGame) -> None:
+        """After one step of a move that leads to the same player's next move
+        decision, only the fingerboard, the steps left and a gym's trophies can
+        have changed (the engine's movement does nothing else)."""
+        st, box = self.store, self.box
+        if self._p_steps != g.steps_left:
+            self._p_steps = g.steps_left
+            st[self._steps_at] = min(1.0, g.steps_left / self.scales.move)
+        move = (g.move_total, g.entered, g.stopped)
+        if self._p_move != move:
+            self._p_move = move
+            st[self._steps_at + 2] = 1.0 if g.entered else 0.0
+        seat = g.turn_seat
+        old, pos = self._p_positions[seat], g.positions[seat]
+        if old != pos:
+            base = self._position_at + seat * box.num_spaces
+            if old >= 0:
+                st[base + old] = 0.0
+            st[base + pos] = 1.0
+            self._p_positions[seat] = pos
+        if g.trophies != self._p_trophies:
+            base = self.at["trophies"]
+            st[base + 2 * seat] = g.trophies[seat] / box.trophies
+            self._p_trophies = g.trophies.copy()
+        if g.gym_trophies != self._p_gym_trophies:
+            self._write_corners(g)
+
+    def invalidate(self) -> None:
+        """Forget the last game: the store is cleared and rebuilt in full at the next
+        encode (after ``reset`` or ``load_state_dict``)."""
+        self._game = None
+        self._version = -1
+        self.store[:] = 0.0
+        self._p_phase = self._p_task = self._p_task_card = -1
+        self._p_rolls = self._p_steps = self._p_supply = -1
+        self._p_counts = self._p_move = self._p_challenge = self._p_turn = None
+        self._p_encounter = None
+        self._p_last_challenge = None
+        self._p_positions = [-1] * self.n
+        none = None
+        self._p_trophies = self._p_bonus = self._p_roll_bonus = self._p_roll_gold = none
+        self._p_roll_extra = self._p_dark = self._p_first = self._p_lost = none
+        self._p_forms = self._p_characters = self._p_medals = self._p_powers = none
+        self._p_holder = self._p_defended = self._p_medal_holder = self._p_medal_space = none
+        self._p_items = self._p_gym_trophies = self._p_gym_cards = none
+        self._p_kind = 0
+        self._p_named = (-1, -1, -1)
+        self._p_rare = None
+
+    def refresh(self, g: ArenaGame) -> None:
+        """Bring the store up to date with ``g``: each group of fields is rewritten
+        only when what it shows changed since the last refresh (the last values
+        are kept as copies: comparing lists costs far less than writing)."""
+        st, at, box, n = self.store, self.at, self.box, self.n
+        sc = self.scales
+        phase = -1 if g.over else int(g.phase)
+        if self._p_phase != phase:
+            if self._p_phase >= 0:
+                st[self._phase_at + self._p_phase] = 0.0
+            if phase >= 0:
+                st[self._phase_at + phase] = 1.0
+            self._p_phase = phase
+        task = TASK_INDEX[g.task] if g.task else -1
+        if self._p_task != task:
+            if self._p_task >= 0:
+                st[self._task_at + self._p_task] = 0.0
+            if task >= 0:
+                st[self._task_at + task] = 1.0
+            self._p_task = task
+        if self._p_supply != g.supply:
+            self._p_supply = g.supply
+            st[self._supply_at] = g.supply / box.trophies
+        counts = (g.rounds, len(g.medal_stack), *g.medal_supply)
+        if self._p_counts != counts:
+            self._p_counts = counts
+            base = at["round"]
+            st[base] = g.rounds / g.config.max_rounds
+            for i in range(3):
+                st[base + 2 + i] = g.medal_supply[i] / max(1, box.medal_supply[i])
+            st[base + 5] = len(g.medal_stack) / max(1, len(box.medal_cards))
+        if self._p_steps != g.steps_left:
+            self._p_steps = g.steps_left
+            st[self._steps_at] = min(1.0, g.steps_left / sc.move)
+        move = (g.move_total, g.entered, g.stopped)
+        if self._p_move != move:
+            self._p_move = move
+            base = self._steps_at
+            st[base + 1] = min(1.0, g.move_total / sc.move)
+            st[base + 2] = 1.0 if g.entered else 0.0
+            st[base + 3] = 1.0 if g.stopped else 0.0
+        placed = g.task_args[0] if g.task == "wormhole_place" and g.task_args else -1
+        challenge = (g.ch_kind, g.ch_item, g.ch_spent[0], g.ch_spent[1], g.ch_defender,
+                     g.forced_target, placed)  # fmt: skip
+        if self._p_challenge != challenge:
+            self._p_challenge = challenge
+            self._write_challenge(g)
+        if self._p_encounter != g.last_encounter:
+            self._p_encounter = list(g.last_encounter)
+            base = at["last_encounter"]
+            st[base : base + 17] = 0.0
+            if g.last_encounter:
+                st[base + g.last_encounter[0]] = 1.0
+                st[base + 9 + g.last_encounter[1] - 1] = 1.0
+        if self._p_last_challenge is not g.last_challenge:
+            self._p_last_challenge = g.last_challenge
+            self._write_last_challenge(g)
+        rolls = g.log_start + len(g.roll_log)
+        if self._p_rolls != rolls:
+            self._write_recent_rolls(g, rolls)
+        turn = (-1, -1) if g.over else (g.turn_seat, g.actor)
+        if self._p_turn != turn:
+            base = at["roles"]
+            if self._p_turn is not None:
+                st[base + self._p_turn[0] * 5] = st[base + self._p_turn[1] * 5 + 1] = 0.0
+            if not g.over:
+                st[base + turn[0] * 5] = st[base + turn[1] * 5 + 1] = 1.0
+            self._p_turn = turn if not g.over else None
+        if g.positions != self._p_positions:
+            spaces, base, old = box.num_spaces, self._position_at, self._p_positions
+            for s, pos in enumerate(g.positions):
+                if pos != old[s]:
+                    if old[s] >= 0:
+                        st[base + s * spaces + old[s]] = 0.0
+                    if pos >= 0:
+                        st[base + s * spaces + pos] = 1.0
+            self._p_positions = g.positions.copy()
+        if g.trophies != self._p_trophies or g.bonus_trophies != self._p_bonus:
+            base, total = at["trophies"], box.trophies
+            for s in range(n):
+                st[base + 2 * s] = g.trophies[s] / total
+                st[base + 2 * s + 1] = g.bonus_trophies[s] / total
+            self._p_trophies, self._p_bonus = g.trophies.copy(), g.bonus_trophies.copy()
+        rare = (
+            g.roll_bonus, g.roll_gold, g.roll_extra, g.dark, g.first_turn, g.lost_turns,
+            g.forms, g.characters, g.medals, g.powers, g.card_holder, g.defended,
+            g.medal_holder, g.medal_space, g.space_item, g.gym_trophies, g.gym_cards,
+        )  # fmt: skip
+        if rare != self._p_rare:  # one comparison for the groups that seldom change
+            self._refresh_rare(g)
+            # the copies each group keeps of what it shows, in the same order
+            self._p_rare = (
+                self._p_roll_bonus, self._p_roll_gold, self._p_roll_extra, self._p_dark,
+                self._p_first, self._p_lost, self._p_forms, self._p_characters, self._p_medals,
+                self._p_powers, self._p_holder, self._p_defended, self._p_medal_holder,
+                self._p_medal_space, self._p_items, self._p_gym_trophies, self._p_gym_cards,
+            )  # fmt: skip
+        task_card = g.task_args[0] if g.task == "slide_return" and g.task_args else -1
+        if self._p_task_card != task_card:
+            if self._p_task_card >= 0:
+                st[at["task_card"] + self._p_task_card] = 0.0
+            if task_card >= 0:
+                st[at["task_card"] + task_card] = 1.0
+            self._p_task_card = task_card
+
+    def _refresh_rare(self, g: ArenaGame) -> None:
+        """The groups that seldom change, each rewritten if it did."""
+        st, at, box, n = self.store, self.at, self.box, self.n
+        sc = self.scales
+        if (
+            g.roll_bonus != self._p_roll_bonus
+            or g.roll_gold != self._p_roll_gold
+            or g.roll_extra != self._p_roll_extra
+        ):
+            self._p_roll_bonus, self._p_roll_gold = g.roll_bonus.copy(), g.roll_gold.copy()
+            self._p_roll_extra = g.roll_extra.copy()
+            st[at["roll_prep"] : at["roll_prep"] + n * 3] = [
+                v
+                for s in range(n)
+                for v in (
+                    min(1.0, g.roll_bonus[s] / sc.bonus),
+                    float(g.roll_gold[s]),
+                    min(1.0, g.roll_extra[s] / sc.extra),
+                )
+            ]
+        if g.dark != self._p_dark or g.first_turn != self._p_first or g.lost_turns != self._p_lost:
+            self._p_dark, self._p_first = g.dark.copy(), g.first_turn.copy()
+            self._p_lost = g.lost_turns.copy()
+            dark = box.dark_matter_turns + 1
+            st[at["status"] : at["status"] + n * 3] = [
+                v
+                for s in range(n)
+                for v in (float(g.lost_turns[s] > 0), g.dark[s] / dark, float(g.first_turn[s]))
+            ]
+        if g.forms != self._p_forms or g.characters != self._p_characters:
+            self._p_forms, self._p_characters = g.forms.copy(), g.characters.copy()
+            self._write_identity(g)
+            self._p_items = None  # which cards name whose character: rewrite every space
+        if g.medals != self._p_medals:
+            self._p_medals = [m.copy() for m in g.medals]
+            st[at["medals"] : at["medals"] + n * 3] = [float(v) for m in g.medals for v in m]
+        if g.powers != self._p_powers:
+            self._p_powers = [p.copy() for p in g.powers]
+            per = box.gym_power_cards
+            st[at["gym_powers"] : at["gym_powers"] + n * len(box.gyms)] = [
+                v / per for p in g.powers for v in p
+            ]
+        if g.card_holder != self._p_holder or g.defended != self._p_defended:
+            self._write_cards(g)
+        if g.medal_holder != self._p_medal_holder or g.medal_space != self._p_medal_space:
+            self._write_medal_cards(g)
+        if g.space_item != self._p_items:
+            self._write_spaces(g)
+        if g.gym_trophies != self._p_gym_trophies or g.gym_cards != self._p_gym_cards:
+            self._write_corners(g)
+
+    def _write_recent_rolls(self, g: ArenaGame, rolls: int) -> None:
+        """The last rolls, newest first: the ones shown move back by the number of
+        new rolls, which are written in front."""
+        st, top, width = self.store, self.box.max_sides, 2 * RECENT_ROLLS
+        base = self._rolls_at
+        new = rolls - self._p_rolls
+        if self._p_rolls < 0 or new >= RECENT_ROLLS or new > len(g.roll_log):
+            st[base : base + width] = 0.0
+            fresh = g.roll_log[-RECENT_ROLLS:]
+        else:
+            st[base + 2 * new : base + width] = st[base : base + width - 2 * new].copy()
+            fresh = g.roll_log[-new:]
+        for i, roll in enumerate(reversed(fresh)):
+            st[base + 2 * i] = roll[3] / top
+            st[base + 2 * i + 1] = roll[2] / top
+        self._p_rolls = rolls
+
+    def _write_challenge(self, g: ArenaGame) -> None:
+        """The challenge under way and the seats it (or a pick) names."""
+        st, at, box = self.store, self.at, self.box
+        base = at["challenge"]
+        kind = CHALLENGE_INDEX[g.ch_kind]
+        if kind != self._p_kind:
+            if self._p_kind > 0:
+                st[base + self._p_kind - 1] = 0.0
+            if kind > 0:
+                st[base + kind - 1] = 1.0
+            self._p_kind = kind
+        need = 0.0
+        if kind and g.ch_kind != "standard":
+            need = g.challenge_need(g.ch_kind, g.ch_item) / self.scales.need
+        st[at["challenge_need"]] = need
+        st[at["challenge_spent"]] = g.ch_spent[0] / box.trophies
+        st[at["challenge_spent"] + 1] = g.ch_spent[1] / box.trophies
+        roles = at["roles"]
+        placed = g.task_args[0] if g.task == "wormhole_place" and g.task_args else -1
+        named = (g.ch_defender, g.forced_target, placed)
+        for column, (old, seat) in enumerate(zip(self._p_named, named, strict=True), start=2):
+            if old != seat:
+                if old >= 0:
+                    st[roles + old * 5 + column] = 0.0
+                if seat >= 0:
+                    st[roles + seat * 5 + column] = 1.0
+        self._p_named = named
+
+    def _write_last_challenge(self, g: ArenaGame) -> None:
+        lc, total, st = g.last_challenge, self.scales.total, self.store
+        base = self.at["last_challenge"]
+        if lc is None:
+            st[base] = st[base + 1] = st[base + 2] = 0.0
+            return
+        st[base] = 1.0 if lc["success"] else 0.0
+        st[base + 1] = min(1.0, max(0.0, lc["total"] / total))
+        st[base + 2] = min(1.0, max(0.0, lc.get("defender_total", 0) / total))
+
+    def _write_identity(self, g: ArenaGame) -> None:
+        box, st = self.box, self.store
+        width = 3 + box.num_characters
+        base = self.at["identity"]
+        st[base : base + self.n * width] = 0.0
+        for s in range(self.n):
+            st[base + s * width + g.forms[s]] = 1.0
+            st[base + s * width + 3 + g.characters[s]] = 1.0
+
+    def _write_cards(self, g: ArenaGame) -> None:
+        """Rewrite the rows of the cards whose holder or defended mark changed."""
+        box, st, n = self.box, self.store, self.n
+        width = 2 + n
+        base, info = self.at["card_holder"], self.at["card_info"]
+        last = max(1, box.num_spaces - 1)
+        old_holder, old_defended = self._p_holder, self._p_defended
+        if old_holder is None:
+            changed: Any = range(box.num_cards)
+        else:  # find the few that moved in one pass
+            changed = [
+                card
+                for card, (h, oh, d, od) in enumerate(
+                    zip(g.card_holder, old_holder, g.defended, old_defended, strict=True)
+                )
+                if h != oh or d != od
+            ]
+        for card in changed:
+            holder = g.card_holder[card]
+            row = base + card * width
+            st[row : row + width] = 0.0
+            st[row + (0 if holder == BOARD else 1 if holder in (BOX, DISCARD) else 2 + holder)] = 1
+            st[info + card * 2] = float(g.defended[card] >= 0)
+            st[info + card * 2 + 1] = g.card_space[card] / last if holder == BOARD else 0.0
+        self._p_holder, self._p_defended = g.card_holder.copy(), g.defended.copy()
+
+    def _write_medal_cards(self, g: ArenaGame) -> None:
+        """Rewrite the rows of the medal cards that moved."""
+        box, st, n = self.box, self.store, self.n
+        width = 2 + n
+        base, space_at = self.at["medal_holder"], self.at["medal_space"]
+        last = max(1, box.num_spaces - 1)
+        old_holder, old_space = self._p_medal_holder, self._p_medal_space
+        if old_holder is None:
+            changed: Any = range(len(box.medal_cards))
+        else:
+            changed = [
+                k
+                for k, (h, oh, sp, osp) in enumerate(
+                    zip(g.medal_holder, old_holder, g.medal_space, old_space, strict=True)
+                )
+                if h != oh or sp != osp
+            ]
+        for k in changed:
+            holder = g.medal_holder[k]
+            row = base + k * width
+            st[row : row + width] = 0.0
+            st[row + (0 if holder == IN_STACK else 1 if holder == ON_BOARD else 2 + holder)] = 1.0
+            st[space_at + k] = g.medal_space[k] / last if holder == ON_BOARD else 0.0
+        self._p_medal_holder, self._p_medal_space = g.medal_holder.copy(), g.medal_space.copy()
+
+    def _write_spaces(self, g: ArenaGame) -> None:
+        """Rewrite the spaces whose card changed (every space after a character change)."""
+        box, st, n = self.box, self.store, self.n
+        item_at, need_at = self.at["space_item"], self.at["space_need"]
+        named_at = self.at["space_named"]
+        names = [box.characters[c].name for c in g.characters]
+        c_count = box.num_cards
+        printed = g.config.world_challenge == "printed"
+        old = self._p_items
+        if old is None:
+            changed: Any = self._card_spaces
+        else:
+            changed = [
+                sp for sp, (a, b) in enumerate(zip(g.space_item, old, strict=True)) if a != b
+            ]
+        for space in changed:
+            item = g.space_item[space]
+            st[item_at + space * 4 : item_at + space * 4 + 4] = 0.0
+            st[named_at + space * n : named_at + space * n + n] = 0.0
+            if item < 0:
+                st[item_at + space * 4] = 1.0
+                need = 0.0
+            elif item < c_count:
+                card = box.cards[item]
+                st[item_at + space * 4 + (2 if card.is_world else 1)] = 1.0
+                value = card.number if card.is_world and printed else card.challenge
+                need = value / self.scales.need
+                for s, name in enumerate(names):
+                    if card.character == name:
+                        st[named_at + space * n + s] = 1.0
+            else:
+                st[item_at + space * 4 + 3] = 1.0
+                need = box.medal_target / self.scales.need
+            st[need_at + space] = need
+        self._p_items = g.space_item.copy()
+
+    def _write_corners(self, g: ArenaGame) -> None:
+        """Rewrite the corners whose trophies or power cards changed."""
+        box, st = self.box, self.store
+        gyms = len(box.gyms)
+        width = gyms + 2
+        base = self.at["corners"]
+        old_trophies, old_cards = self._p_gym_trophies, self._p_gym_cards
+        for corner, gym in enumerate(g.gym_at):
+            if (
+                old_trophies is not None
+                and old_trophies[corner] == g.gym_trophies[corner]
+                and old_cards[gym] == g.gym_cards[gym]
+            ):
+                continue
+            row = base + corner * width
+            st[row : row + width] = 0.0
+            st[row + gym] = 1.0
+            st[row + gyms] = g.gym_trophies[corner] / max(1, box.gym_trophies)
+            st[row + gyms + 1] = g.gym_cards[gym] / box.gym_power_cards
+        self._p_gym_trophies, self._p_gym_cards = g.gym_trophies.copy(), g.gym_cards.copy()
+
+
+# ---- the view -------------------------------------------------------------------------------
+
+
+def place_name(holder: int, space: int, agents: list[str], medal: bool = False) -> str:
+    """Where a card is, in words: ``space 17``, an agent id, ``box``, ``discarded``,
+    ``stack``."""
+    if holder >= 0:
+        return agents[holder]
+    if holder == (ON_BOARD if medal else BOARD):
+        return f"space {space}"
+    if medal:
+        return "stack"
+    return "box" if holder == BOX else "discarded"
+
+
+def die_text(sides: int) -> str:
+    return f"d{sides}"
+
+
+def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
+    """What ``seat`` may see (everything but the medal stack's order and forced
+    dice), in words, ids and card names, as JSON types: enough to draw the
+    board (space ids, squares, the graph, what lies on each space) from it alone."""
+    box = g.box
+    c_count = box.num_cards
+
+    def who(s: int) -> str | None:
+        return agents[s] if s >= 0 else None
+
+    spaces = []
+    for sp in box.spaces:
+        # every space has every key (None where it does not apply): one schema
+        entry: dict[str, Any] = {
+            "id": sp.id, "kind": sp.kind, "region": sp.region, "at": list(sp.at),
+            "next": list(sp.next),
+            "players": [a for s, a in enumerate(agents) if g.positions[s] == sp.id],
+            "entrance": sp.entrance, "step": sp.step, "card": None, "medal_card": None,
+            "challenge": None, "corner": None, "gym": None, "gym_trophies": None,
+            "gym_power_cards": None,
+        }  # fmt: skip
+        if sp.kind in ("maneuver", "world"):
+            item = g.space_item[sp.id]
+            if 0 <= item < c_count:
+                entry["card"] = box.cards[item].name
+                entry["challenge"] = g.challenge_need(box.cards[item].kind, item)
+            elif item >= c_count:
+                entry["medal_card"] = box.medal_cards[item - c_count].name
+                entry["challenge"] = box.medal_target
+        if sp.kind == "gym":
+            corner = box.corners.index(sp.id)
+            gym = g.gym_at[corner]
+            entry.update(corner=corner + 1, gym=box.gyms[gym].name,
+                         gym_trophies=g.gym_trophies[corner],
+                         gym_power_cards=g.gym_cards[gym])  # fmt: skip
+        spaces.append(entry)
+    players = {}
+    for s, agent in enumerate(agents):
+        char = box.characters[g.characters[s]]
+        players[agent] = {
+            "character": char.name,
+            "form": FORMS[g.forms[s]],
+            "bonus": dict(char.bonus_in(g.forms[s]).__dict__),
+            "position": g.positions[s],
+            "trophies": g.trophies[s],
+            "star_cluster_trophies": g.bonus_trophies[s],
+            "medals": [MEDALS[i] for i in range(3) if g.medals[s][i]],
+            "maneuvers": [box.cards[c].name for c in sorted(g.maneuvers_of[s])],
+            "worlds": [box.cards[c].name for c in sorted(g.worlds_of[s])],
+            "defended_worlds": [
+                box.cards[c].name for c in sorted(g.worlds_of[s]) if g.defended[c] == s
+            ],
+            "gym_powers": [
+                box.gyms[gym].name for gym, count in enumerate(g.powers[s]) for _ in range(count)
+            ],
+            "medal_cards": [
+                box.medal_cards[k].name for k, h in enumerate(g.medal_holder) if h == s
+            ],
+            "lost_turns": g.lost_turns[s],
+            "upside_down": g.upside_down[s],
+            "dark_matter_turns": g.dark[s],
+            "first_turn": g.first_turn[s],
+            "start_corner": g.start_corner[s],
+            "roll_prep": {
+                "bonus": g.roll_bonus[s],
+                "gold_reading": g.roll_gold[s],
+                "extra_dice": g.roll_extra[s],
+                "medal_dice": [box.medal_cards[k].name for k in g.roll_cards[s]],
+            },
+        }
+    challenge = None
+    if g.ch_kind:
+        challenge = {
+            "kind": g.ch_kind,
+            "challenger": agents[g.turn_seat],
+            "defender": who(g.ch_defender),
+            "item": box.medal_cards[g.ch_item].name if g.ch_kind == "medal"
+            else box.cards[g.ch_item].name,
+            "need": None if g.ch_kind == "standard" else g.challenge_need(g.ch_kind, g.ch_item),
+            "spent": list(g.ch_spent),
+        }  # fmt: skip
+    return {
+        "game": "arena",
+        "agent": agents[seat],
+        "phase": PHASE_NAMES[g.phase],
+        "task": g.task or None,
+        "task_text": TASKS[g.task].text if g.task else None,
+        "task_card": box.cards[g.task_args[0]].name
+        if g.task == "slide_return" and g.task_args
+        else None,
+        "task_player": who(g.task_args[0]) if g.task == "wormhole_place" and g.task_args else None,
+        "to_act": None if g.over else agents[g.actor],
+        "on_turn": None if g.over else agents[g.turn_seat],
+        "round": g.rounds,
+        "max_rounds": g.config.max_rounds,
+        "first_player": agents[g.first_player],
+        "steps_left": g.steps_left,
+        "move_total": g.move_total,
+        "entered": g.entered,
+        "stopped": g.stopped,
+        "forced_target": who(g.forced_target),
+        "players": players,
+        # the reset scenario's keys, with the same names and forms: a view's
+        # values given back to reset(options=...) set up this table again
+        "characters": {a: p["character"] for a, p in players.items()},
+        "forms": {a: p["form"] for a, p in players.items()},
+        "positions": {a: p["position"] for a, p in players.items()},
+        "trophies": {a: p["trophies"] for a, p in players.items()},
+        "maneuvers": {a: p["maneuvers"] for a, p in players.items()},
+        "worlds": {a: p["worlds"] for a, p in players.items()},
+        "medals": {a: p["medals"] for a, p in players.items()},
+        "gym_powers": {a: p["gym_powers"] for a, p in players.items()},
+        "medal_cards": {a: p["medal_cards"] for a, p in players.items()},
+        "gyms": [box.gyms[gym].name for gym in g.gym_at],
+        "turn": g.rounds + 1,
+        "board": {
+            "spaces": spaces,
+            "corners": list(box.corners),
+            "portals": list(box.portals),
+            "slide_ends": list(box.slide_ends),
+            "portal_front": box.portal_front,
+            "portal_exit_outside": box.portal_exit_outside,
+            "portal_exit_inside": box.portal_exit_inside,
+        },
+        "cards": {
+            c.name: place_name(g.card_holder[c.id], g.card_space[c.id], agents) for c in box.cards
+        },
+        "medal_card_places": {
+            m.name: place_name(g.medal_holder[m.id], g.medal_space[m.id], agents, medal=True)
+            for m in box.medal_cards
+        },
+        "medal_stack": len(g.medal_stack),
+        "supply": g.supply,
+        "medal_supply": dict(zip(MEDALS, g.medal_supply, strict=True)),
+        "challenge": challenge,
+        "last_challenge": challenge_record(g, agents),
+        "last_encounter": encounter_record(g),
+        "last_rolls": [
+            {"player": agents[r[0]], "purpose": r[1], "die": die_text(r[2]), "result": r[3]}
+            for r in g.rolls_since(seat)
+        ],
+        "over": g.over,
+        "winners": [agents[s] for s in g.winners_] if g.over else [],
+        "win_reason": g.win_reason or None,
+        "options": {
+            "max_rounds": g.config.max_rounds,
+            "world_challenge": g.config.world_challenge,
+            "dark_matter": g.config.dark_matter,
+            "data": g.config.data,
+        },
+    }
+
+
+@functools.lru_cache(maxsize=16)
+def box_tables(data_path: str | None, world_challenge: str = "offset") -> dict[str, Any]:
+    """The content and numbers of the box of option ``data`` as JSON types (for
+    bots and user interfaces, from the view's ``options``): every card, gym,
+    medal card and character, the dice and the numbers of the rules. Shared:
+    do not modify it."""
+    box = load_box(data_path)
+
+    def bonus(b: Any) -> dict[str, Any] | None:
+        return None if b is None else {"form": FORMS[b.form], "amount": b.amount}
+
+    return {
+        "cards": {
+            c.name: {
+                "kind": c.kind, "character": c.character, "number": c.number,
+                "challenge": c.number if c.is_world and world_challenge == "printed"
+                else c.challenge,
+                "bonus": bonus(c.bonus),
+            }
+            for c in box.cards
+        },
+        "gyms": {g.name: {"colour": g.colour, "power": dict(g.power.__dict__)} for g in box.gyms},
+        "medal_cards": {
+            m.name: {"trophy": m.trophy, "extra_die": list(m.extra_die)} for m in box.medal_cards
+        },
+        "characters": {
+            c.name: {
+                "invazorz": c.invazorz, "detail": c.detail, "colour": c.colour,
+                "bonus": dict(c.bonus.__dict__),
+                "berzerkerbirdz_bonus": None if c.berzerkerbirdz_bonus is None
+                else dict(c.berzerkerbirdz_bonus.__dict__),
+            }
+            for c in box.characters
+        },
+        "dice": {
+            "movement": dict(zip(FORMS, box.movement_die, strict=True)),
+            "challenge": dict(zip(FORMS, box.challenge_die, strict=True)),
+            "nebula_slide": dict(zip(FORMS, box.slide_die, strict=True)),
+            "first_turn": box.first_turn_die,
+        },
+        "rules": {
+            "trophies": box.trophies,
+            "challenge_dice": box.challenge_dice, "trophy_value": box.trophy_value,
+            "maneuvers_for_worlds": box.maneuvers_for_worlds, "medal_target": box.medal_target,
+            "win_worlds": box.win_worlds, "win_defended": box.win_defended,
+            "dark_matter_value": box.dark_matter_value,
+            "medal_levels": [dict(m.__dict__) for m in box.medal_levels],
+        },
+    }  # fmt: skip
+
+
+def challenge_record(g: ArenaGame, agents: list[str]) -> dict[str, Any] | None:
+    lc = g.last_challenge
+    if lc is None:
+        return None
+    box = g.box
+    item = box.medal_cards[lc["item"]].name if lc["kind"] == "medal" else box.cards[lc["item"]].name
+    out = {
+        "challenger": agents[lc["challenger"]],
+        "kind": lc["kind"],
+        "item": item,
+        "defender": agents[lc["defender"]] if lc["defender"] >= 0 else None,
+        "dice": list(lc["dice"]),
+        "total": lc["total"],
+        "need": lc["need"] if lc["kind"] != "standard" else None,
+        "success": lc["success"],
+    }
+    if "defender_total" in lc:
+        out["defender_dice"] = list(lc["defender_dice"])
+        out["defender_total"] = lc["defender_total"]
+    return out
+
+
+def encounter_record(g: ArenaGame) -> dict[str, Any] | None:
+    if not g.last_encounter:
+        return None
+    table, result = g.last_encounter
+    if table == 0:
+        return {"table": "Nebula Slide", "roll": result, "result": SLIDE_RESULTS[result]}
+    return {
+        "table": PORTAL_TABLES[table],
+        "table_roll": table,
+        "roll": result,
+        "result": PORTAL_ROWS[(table, (result + 1) // 2)],
+    }
+
+
+# ---- the text board -----------------------------------------------------------------------------
+
+KIND_LETTER = {"gym": "G", "maneuver": "M", "world": "W", "portal": "P", "slide": "S",
+               "entrance": "E"}  # fmt: skip
+
+
+def render_text(view: dict[str, Any]) -> str:
+    """The board as text from a view: each square shows its kind and space id and,
+    below, the seats on it (0-5) or ``*`` for a card, ``m`` for a medal card;
+    then the players (the viewing seat marked ``(you)``), the cards on the spaces,
+    and the rolls made since the viewing seat's last step."""
+    spaces = view["board"]["spaces"]
+    rows = 1 + max(s["at"][0] for s in spaces)
+    cols = 1 + max(s["at"][1] for s in spaces)
+    grid = [["      " for _ in range(cols)] for _ in range(2 * rows)]
+    for s in spaces:
+        r, c = s["at"]
+        grid[2 * r][c] = f"{KIND_LETTER[s['kind']]}{s['id']:<3}  "
+        seats = "".join(p.split("_")[1] for p in s["players"])
+        mark = "*" if s.get("card") else "m" if s.get("medal_card") else " "
+        grid[2 * r + 1][c] = f"{(seats or mark):<6}"[:6]
+    players = view["players"]
+    lines = [
+        f"Berzerkerbirdz Extreme Sports Arena  round {view['round'] + 1}/{view['max_rounds']}  "
+        f"phase {view['phase']}  to act {view['to_act']}  supply {view['supply']} trophies",
+    ]
+    lines += ["".join(row).rstrip() for row in grid]
+    for agent, p in players.items():
+        mark = ">" if agent == view["to_act"] else " "
+        extras = []
+        if p["upside_down"]:
+            extras.append("upside down")
+        if p["dark_matter_turns"]:
+            extras.append(f"dark matter {p['dark_matter_turns']}")
+        you = " (you)" if agent == view["agent"] else ""
+        lines.append(
+            f"{mark} {agent}{you}: {p['character']} ({p['form']}) on {p['position']}  "
+            f"trophies {p['trophies']}  medals {','.join(p['medals']) or '-'}  "
+            f"maneuvers {len(p['maneuvers'])}  worlds {len(p['worlds'])} "
+            f"(defended {len(p['defended_worlds'])})"
+            + (f"  [{'; '.join(extras)}]" if extras else "")
+        )
+    cards = [
+        f"{s['id']}: {s['card'] or 'medal card ' + s['medal_card']} ({s['challenge']})"
+        for s in spaces
+        if s.get("card") or s.get("medal_card")
+    ]
+    lines.append("on the board: " + ", ".join(cards))
+    if view["last_encounter"]:
+        e = view["last_encounter"]
+        lines.append(f"last encounter: {e['table']} {e['roll']}: {e['result']}")
+    if view["last_challenge"]:
+        lc = view["last_challenge"]
+        lines.append(
+            f"last challenge: {lc['challenger']} for {lc['item']} ({lc['kind']}) rolled "
+            f"{lc['dice']} = {lc['total']}: {'won' if lc['success'] else 'failed'}"
+        )
+    if view["last_rolls"]:
+        rolls = [
+            f"{r['player']} {r['purpose']} {r['die']}={r['result']}" for r in view["last_rolls"]
+        ]
+        lines.append("rolls since your last step: " + ", ".join(rolls))
+    if view["over"]:
+        lines.append(f"game over ({view['win_reason']}); winners: {', '.join(view['winners'])}")
+    return "\n".join(lines)
