@@ -24,11 +24,32 @@ def _astrobirdz(text: str) -> bool:
     return not text.startswith("choose ")
 
 
+def _always(text: str) -> bool:
+    return True
+
+
+SKYBIRDS_PRIVATE = ("target ", "give ")
+
+
+def _skybirds(text: str) -> bool:
+    # Squadrons ("5 5", "G 4"), passes, tokens used, taken and traded, +1VP, and
+    # the steps of a Squadron built with tokens ("add 5", "wild 7", "declare 5",
+    # "done": its Aces all land on the table) are in the open; a Pre-Campaign
+    # swap's opponent and the Aces given ("target player_2", "give 5") are seen
+    # only in the two hands involved, never in a third seat's view.
+    return not text.startswith(SKYBIRDS_PRIVATE)
+
+
 PUBLIC_MOVES: dict[str, Callable[[str], bool]] = {
     # Every commitment is face down until the turn resolves; the resolved turn
     # (every play) is in each seat's view as ``last_turn``.
     "asrus_v0": _never,
     "astrobirdz_v0": _astrobirdz,
+    "skybirds_v0": _skybirds,
+    # Everything on the Arena's board is public (positions, cards held, trophies,
+    # medals, gym powers, medal cards held, every roll); only the medal stack's
+    # order is not, and no move names it.
+    "arena_v0": _always,
 }
 
 
