@@ -354,8 +354,9 @@ def test_hot_seat_views_differ_only_in_each_seats_own_fields(client: CheckedClie
     assert len(played["tokens"]) == 2 and client.states_checked > 20
 
 
-def test_the_new_games_have_card_notes(client: CheckedClient):
+def test_the_new_games_have_card_notes_and_drawn_tables(client: CheckedClient):
     envs = {e["id"]: e for e in client.envs()}
+    assert envs["skybirds_v0"]["renderer"] == "skybirds"
     sky = dict(map(tuple, envs["skybirds_v0"]["help"]))
     assert "G Roland Garros" in sky and "Armistice (8/8 VP, ribbon 1)" in sky
     assert "wild" in sky["B3 (3/2 VP, ribbon 1-2-3)"]
