@@ -357,6 +357,7 @@ def test_hot_seat_views_differ_only_in_each_seats_own_fields(client: CheckedClie
 def test_the_new_games_have_card_notes_and_drawn_tables(client: CheckedClient):
     envs = {e["id"]: e for e in client.envs()}
     assert envs["skybirds_v0"]["renderer"] == "skybirds"
+    assert envs["arena_v0"]["renderer"] == "arena"
     sky = dict(map(tuple, envs["skybirds_v0"]["help"]))
     assert "G Roland Garros" in sky and "Armistice (8/8 VP, ribbon 1)" in sky
     assert "wild" in sky["B3 (3/2 VP, ribbon 1-2-3)"]
