@@ -11,6 +11,7 @@ folder, or to ``FLOCKGYM_SCREENSHOTS`` (``docs/img`` regenerates the docs').
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import socket
@@ -39,6 +40,19 @@ FLAGS = [
     "--disable-sync",
 ]
 GAME_SECONDS = 90
+CLICKABLE = ", ".join(
+    f"#table {what}"
+    for what in (
+        "button.card.playable",  # a card in the hand
+        "button.token.playable",  # a Skybirds token on the seat's own Aerodrome
+        "button.chip.playable",  # an Arena card, gym power or medal card
+        "button.name-player",  # a player an effect names (an Arena effect, a Skybirds swap)
+        ".space.playable",  # an Arena board space (go, place, start, challenge there)
+    )
+)
+"""What a person clicks on the table itself, where the move is that thing."""
+SHOT_AT = {"skybirds_v0": 24, "arena_v0": 5}
+"""The click before which each table's screenshot is taken (a table with something on it)."""
 
 
 @pytest.fixture(scope="module")
@@ -110,18 +124,35 @@ def open_setup(page, server: str, env_id: str, seats: list[str], query: str = "f
     page.wait_for_selector("body[data-ready='1']")
     page.click("nav button[data-go='setup']")
     page.select_option("#env", env_id)
-    players = small_options(env_id)["num_players"]
-    page.select_option("#opt-num_players", str(players))
+    options = small_options(env_id)
+    page.select_option("#opt-num_players", str(options["num_players"]))
+    rest = {k: v for k, v in options.items() if k != "num_players"}
+    if rest:
+        page.click("details.more summary")
+    for name, value in rest.items():  # the short game's options, as a person sets them
+        field = page.locator(f"#opt-{name}")
+        if field.evaluate("el => el.tagName") == "SELECT":
+            field.select_option(json.dumps(value))
+        else:
+            field.fill(json.dumps(value))
     for index, seat in enumerate(seats):
         page.select_option(f"#seat-{index}", seat)
     page.fill("#seed", "11")
 
 
-def click_through(page, rng: random.Random, shot: Path | None = None) -> int:
-    """Play the seats of this page until the summary shows; return the clicks."""
+def click_through(
+    page,
+    rng: random.Random,
+    shot: Path | None = None,
+    shot_at: int = 3,
+    stop_after: int | None = None,
+) -> int:
+    """Play the seats of this page until the summary shows (or ``stop_after``
+    clicks); return the clicks (the screenshot ``shot`` is taken before click
+    number ``shot_at``)."""
     clicks = 0
     deadline = time.monotonic() + GAME_SECONDS
-    while not page.is_visible("#summary"):
+    while not page.is_visible("#summary") and clicks != stop_after:
         assert time.monotonic() < deadline, "the game did not end in time"
         if page.is_visible("#take-seat"):
             page.click("#take-seat")
@@ -129,9 +160,9 @@ def click_through(page, rng: random.Random, shot: Path | None = None) -> int:
         # A choice is waiting for the person only with two or more moves (a
         # single one is played for them); then the page holds still until a click.
         if page.locator("#moves button.move:enabled").count() > 1:
-            if shot is not None and clicks == 3:
+            if shot is not None and clicks == shot_at:
                 page.screenshot(path=str(shot), full_page=True)
-            cards = page.locator("#table button.card.playable")
+            cards = page.locator(CLICKABLE)
             moves = page.locator("#moves button.move:not(.dim):enabled")
             target = (
                 cards.nth(rng.randrange(cards.count()))
@@ -154,16 +185,11 @@ def click_through(page, rng: random.Random, shot: Path | None = None) -> int:
 @pytest.mark.parametrize("env_id", list_envs())
 def test_a_whole_game_by_clicking(page, server: str, env_id: str, tmp_path: Path):
     players = small_options(env_id)["num_players"]
-    bot = (
-        "bot:heuristic"
-        if page.context and env_id in ("asrus_v0", "astrobirdz_v0")
-        else "bot:random"
-    )
-    open_setup(page, server, env_id, ["human"] + [bot] * (players - 1))
+    open_setup(page, server, env_id, ["human"] + ["bot:heuristic"] * (players - 1))
     page.click("#start")
     page.wait_for_selector("#table .view-table, #table .zone")
     shot = shots_folder(tmp_path) / f"play-{env_id.rsplit('_', 1)[0]}.png"
-    clicks = click_through(page, random.Random(1), shot)
+    clicks = click_through(page, random.Random(1), shot, SHOT_AT.get(env_id, 3))
     assert clicks > 0 and shot.exists()
     summary = page.inner_text("#summary")
     assert "deal seed 11" in summary and "saved as" in summary
@@ -224,3 +250,30 @@ def test_the_generic_renderer_plays_a_whole_game(page, server: str, tmp_path: Pa
     assert page.locator("#table .zone").count() == 0
     clicks = click_through(page, random.Random(3), shots_folder(tmp_path) / "play-generic.png")
     assert clicks > 0 and "won" in page.inner_text("#summary h2")
+
+
+@pytest.mark.parametrize("env_id", ["skybirds_v0", "arena_v0"])
+def test_the_new_tables_at_phone_width_in_the_dark(browser, server: str, env_id: str, tmp_path):
+    """Skybirds and the Arena at a phone's width in the dark colour scheme: the page
+    does not scroll sideways (the table scrolls inside itself if it must)."""
+    page = browser.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(color_scheme="dark")
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    game = env_id.rsplit("_", 1)[0]
+    try:
+        open_setup(page, server, env_id, ["human", "bot:heuristic"])
+        page.click("#start")
+        page.wait_for_selector("#table .zone")
+        shot = shots_folder(tmp_path) / f"play-{game}-phone-dark.png"
+        shot_at = min(SHOT_AT[env_id], 10)
+        click_through(page, random.Random(4), shot, shot_at, stop_after=shot_at + 1)
+        assert shot.exists()
+        width = page.evaluate("document.scrollingElement.scrollWidth")
+        assert width <= 390, f"the page is {width}px wide at a 390px phone"
+        page.click("#leave")
+        page.wait_for_selector("#summary")
+    finally:
+        page.close()
+    assert not errors, errors

@@ -42,8 +42,18 @@ function short(name, size = 10) {
 
 // The move a click on space ``id`` means: go there, put something there, or
 // start on that corner.
+// start on that corner; or challenge for (or pick) the card lying there.
 function spaceMove(state, space) {
-  return state.legal.find((m) => m.text === `to ${space.id}` || m.text === `place ${space.id}` || (space.corner && m.text === `corner ${space.corner}`));
+  const here = state.view.players[state.agent].position === space.id;
+  return state.legal.find(
+    (m) =>
+      m.text === `to ${space.id}` ||
+      m.text === `place ${space.id}` ||
+      (space.corner && m.text === `corner ${space.corner}`) ||
+      (space.card && (m.text === `pick ${space.card}` || (here && m.text === `challenge ${space.kind} ${space.card}`))) ||
+      (space.medal_card && here && m.text === "challenge medal") ||
+      (space.gym && here && m.text === "train"),
+  );
 }
 
 function centre(space) {
@@ -178,6 +188,14 @@ function cardChip(state, name, kind, owner, ui, extra = "") {
   return move ? h("button", { ...attrs, type: "button", onclick: () => ui.pick(move) }, name) : h("span", attrs, name);
 }
 
+// A gym power card or medal card a player holds: clickable for its holder where
+// the move uses it ("use Halfpipe Hall", "add Stunt Die").
+function useChip(state, agent, text, kind, label, ui) {
+  const move = ui.playing && agent === state.agent ? state.legal.find((m) => m.text === text) : null;
+  const attrs = { class: `chip ${kind}${move ? " playable" : ""}`, title: move ? `click: ${text}` : label };
+  return move ? h("button", { ...attrs, type: "button", onclick: () => ui.pick(move) }, label) : h("span", attrs, label);
+}
+
 function playerBox(state, agent, ui) {
   const v = state.view;
   const p = v.players[agent];
@@ -193,10 +211,11 @@ function playerBox(state, agent, ui) {
     status.push(`next roll: ${[prep.bonus ? `+${prep.bonus}` : "", prep.gold_reading ? "gold reading" : "", prep.extra_dice ? `+${prep.extra_dice} dice` : "", ...prep.medal_dice].filter(Boolean).join(", ")}`);
   }
   const defended = new Set(p.defended_worlds);
+  const named = ui.playing ? state.legal.find((m) => m.text === agent) : null; // an effect names a player
   return h(
     "div",
     { class: `seat-box${agent === v.to_act ? " to-act" : ""}${agent === state.agent ? " me" : ""}`, dataset: { agent } },
-    h("h4", {}, h("span", { class: `dot p${seatIndex(agent)}` }), ` ${ui.label(agent)}`),
+    h("h4", {}, h("span", { class: `dot p${seatIndex(agent)}` }), ` ${ui.label(agent)}`, named ? h("button", { type: "button", class: "move name-player", onclick: () => ui.pick(named) }, `choose ${agent}`) : null),
     h("div", { class: "muted", text: `${p.character} · ${p.form} · ${p.bonus.kind} +${p.bonus.amount}${p.position >= 0 ? ` · on ${p.position}` : ""}` }),
     h(
       "div",
@@ -207,7 +226,7 @@ function playerBox(state, agent, ui) {
     ),
     p.maneuvers.length ? h("div", { class: "chips" }, p.maneuvers.map((c) => cardChip(state, c, "maneuver", agent === state.agent ? null : agent, ui))) : null,
     p.worlds.length ? h("div", { class: "chips" }, p.worlds.map((c) => cardChip(state, c, "world", agent === state.agent ? null : agent, ui, defended.has(c) ? " defended" : ""))) : null,
-    p.gym_powers.length || p.medal_cards.length ? h("div", { class: "chips" }, p.gym_powers.map((g) => h("span", { class: "chip power", title: "gym power card", text: `power: ${g}` })), p.medal_cards.map((m) => h("span", { class: "chip medal-card", title: "medal card", text: `medal card: ${m}` }))) : null,
+    p.gym_powers.length || p.medal_cards.length ? h("div", { class: "chips" }, p.gym_powers.map((g) => useChip(state, agent, `use ${g}`, "power", `power: ${g}`, ui)), p.medal_cards.map((m) => useChip(state, agent, `add ${m}`, "medal-card", `medal card: ${m}`, ui))) : null,
     status.length ? h("div", { class: "muted", text: status.join(" · ") }) : null,
   );
 }
@@ -268,7 +287,7 @@ export function draw(root, state, ui) {
   const challenge = challengeZone(v, ui);
   if (challenge) root.append(challenge);
   root.append(h("div", { class: "seats-row" }, state.seats.map((s) => playerBox(state, s.agent, ui))));
-  if (state.legal.some((m) => /^(to|place|corner) /.test(m.text))) root.append(h("p", { class: "muted", text: "Click a highlighted space on the board (or a button below)." }));
+  if (ui.playing && state.legal.length > 1) root.append(h("p", { class: "muted", text: "Click a highlighted space on the board, a highlighted card or a player's button where the move is one (or a move button below)." }));
   if (v.over) root.append(h("p", { class: "zone", text: `Game over (${v.win_reason}): ${v.winners.map(ui.label).join(", ")} won.` }));
 }
 

@@ -127,10 +127,11 @@ function seatBox(state, agent, ui) {
   if (v.table && v.table.player === agent) marks.push("played the Squadron");
   if (v.passed.includes(agent)) marks.push("passed");
   if (v.armistice === agent) marks.push("took the Armistice");
+  const target = state.legal.find((m) => m.text === `target ${agent}`); // a swap's opponent
   return h(
     "div",
     { class: `seat-box${agent === v.to_act ? " to-act" : ""}${agent === state.agent ? " me" : ""}`, dataset: { agent } },
-    h("h4", { text: ui.label(agent) }),
+    h("h4", {}, ui.label(agent), target ? h("button", { type: "button", class: "move name-player", onclick: () => ui.pick(target) }, "swap with") : null),
     h(
       "div",
       {},
