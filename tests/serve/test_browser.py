@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import socket
 import tempfile
 import threading
@@ -162,6 +163,7 @@ def click_through(
         if page.locator("#moves button.move:enabled").count() > 1:
             if shot is not None and clicks == shot_at:
                 page.screenshot(path=str(shot), full_page=True)
+                assert "[object" not in page.inner_text("#table")  # no value drawn as text
             cards = page.locator(CLICKABLE)
             moves = page.locator("#moves button.move:not(.dim):enabled")
             target = (
@@ -201,6 +203,49 @@ def test_a_whole_game_by_clicking(page, server: str, env_id: str, tmp_path: Path
     expect(page.locator("#replay-position")).to_contain_text("move 1 of")
     page.click("#replay-last")
     expect(page.locator("#replay-position")).to_contain_text("the end")
+    if env_id in ("skybirds_v0", "arena_v0"):
+        replay_every_frame(page, summary)
+
+
+def replay_every_frame(page, summary: str) -> None:
+    """Draw every view of the saved game (each frame, from every seat) with the
+    game's drawn table, in the page: a drawing error fails the test, and no
+    value may be drawn as ``[object ...]``."""
+    name = re.search(r"saved as (\S+\.json)", summary).group(1)
+    report = page.evaluate(DRAW_EVERY_FRAME, name)
+    assert report["frames"] > 10 and not report["problems"], report
+
+
+DRAW_EVERY_FRAME = """async (name) => {
+  const get = async (path) => (await fetch(path)).json();
+  const record = await get(`/api/saved/${name}`);
+  const game = record.env.split("_")[0];
+  const module = await import(`/static/games/${game}.js`);
+  const { seatLabel } = await import("/static/dom.js");
+  const count = record.moves.length;
+  const frames = await Promise.all(
+    Array.from({ length: count + 1 }, (_, k) => get(`/api/saved/${name}/frames/${k}`)));
+  const problems = [];
+  for (const frame of frames) {
+    for (const [agent, view] of Object.entries(frame.views)) {
+      const st = { game_id: `check:${name}`, env: record.env, seats: record.seats, agent,
+        status: "running", move_number: frame.move_number, to_act: frame.to_act, view,
+        legal: [], log: [], result: null };
+      const ui = { pick: () => {}, select: () => {}, label: (a) => seatLabel(st, a),
+        history: { data: {}, save: () => {} }, playing: false };
+      const root = document.createElement("div");
+      try {
+        module.draw(root, st, ui);
+        if (module.scoreSheet) module.scoreSheet(root, st, ui);
+        const where = `${frame.move_number} ${agent}`;
+        if (root.textContent.includes("[object")) problems.push(`${where}: [object`);
+      } catch (err) {
+        problems.push(`${frame.move_number} ${agent}: ${err}`);
+      }
+    }
+  }
+  return { frames: frames.length, problems: problems.slice(0, 5) };
+}"""
 
 
 def test_astrobirdz_hot_seat_at_phone_width_in_the_dark(browser, server: str, tmp_path):

@@ -255,7 +255,7 @@ function challengeZone(v, ui) {
         h("span", { text: `${ui.label(lc.challenger)} for ${against} (${lc.kind}):` }),
         lc.dice.map((d) => die(d)),
         h("strong", { text: `= ${lc.total}` }),
-        lc.defender_dice ? [h("span", { text: " against " }), lc.defender_dice.map((d) => die(d)), h("strong", { text: `= ${lc.defender_total}` })] : null,
+        lc.defender_dice ? [h("span", { text: " against " }), ...lc.defender_dice.map((d) => die(d)), h("strong", { text: `= ${lc.defender_total}` })] : null,
         lc.need !== null ? h("span", { text: ` needs ${lc.need}` }) : null,
         h("span", { class: lc.success ? "pill winner" : "pill", text: lc.success ? "won" : "failed" }),
       ),
