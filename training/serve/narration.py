@@ -36,8 +36,10 @@ PHASE_WORDS = {
     "surfette_partner": "trades with ",
     "astroboard": "AstroBoard power with ",
     "choose_trump": "names the trump colour: ",
+    "pick_player": "names ",
 }
-"""Words before a move's string where the string alone reads oddly (Astrobirdz phases)."""
+"""Words before a move's string where the string alone reads oddly (Astrobirdz phases;
+the Arena's effect naming a player)."""
 
 
 def signed(value: float) -> str:

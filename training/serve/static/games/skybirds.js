@@ -128,6 +128,7 @@ function seatBox(state, agent, ui) {
   if (v.passed.includes(agent)) marks.push("passed");
   if (v.armistice === agent) marks.push("took the Armistice");
   const target = state.legal.find((m) => m.text === `target ${agent}`); // a swap's opponent
+  const plusOne = agent === state.agent ? state.legal.find((m) => m.text === "+1VP") : null;
   return h(
     "div",
     { class: `seat-box${agent === v.to_act ? " to-act" : ""}${agent === state.agent ? " me" : ""}`, dataset: { agent } },
@@ -137,7 +138,7 @@ function seatBox(state, agent, ui) {
       {},
       h("span", { class: "pill", text: `${fmt(v.vp[agent])} VP` }),
       place >= 0 ? h("span", { class: "pill winner", text: `out ${PLACES[place]}` }) : h("span", { class: "pill", text: `${left} Ace${left === 1 ? "" : "s"}` }),
-      h("span", { class: "pill", title: "+1VP tokens held", text: `+1VP ×${v.plus_one[agent]}` }),
+      plusOne ? h("button", { type: "button", class: "move name-player", title: "take a +1VP token", onclick: () => ui.pick(plusOne) }, `take +1VP (×${v.plus_one[agent]})`) : h("span", { class: "pill", title: "+1VP tokens held", text: `+1VP ×${v.plus_one[agent]}` }),
       v.fractional[agent] ? h("span", { class: "pill", title: "fractional VP token", text: v.fractional[agent] }) : null,
     ),
     agent !== state.agent && place < 0 ? h("div", { class: "cards backs", title: `${left} Aces in hand` }, Array.from({ length: Math.min(left, 16) }, () => h("span", { class: "card back mini" }))) : null,
