@@ -200,7 +200,7 @@ export function draw(root, state, ui) {
       { class: "zone" },
       h("strong", { text: `Campaign ${v.campaign} of at most ${v.max_campaigns}` }),
       h("span", { text: ` · ${PHASES[v.phase] || v.phase}${step}` }),
-      v.armistice ? h("span", { class: "pill", text: `Armistice taken by ${ui.label(v.armistice)}: the Great War is ending` }) : null,
+      v.armistice ? [" ", h("span", { class: "pill", text: `Armistice taken by ${ui.label(v.armistice)}${v.over ? "" : ": the Great War is ending"}` })] : null,
       v.fractional_left.length ? h("span", { class: "muted", text: ` · fractional tokens left ${v.fractional_left.join(" ")}` }) : null,
     ),
     squadronZone(v, ui),
@@ -213,7 +213,7 @@ export function draw(root, state, ui) {
   if (v.truncated) root.append(h("p", { class: "zone", text: `The Great War was cut short after ${v.max_campaigns} Campaigns: nobody won.` }));
 }
 
-// The score sheet: VP with what they are made of, and this Campaign's places.
+// The score sheet: VP with what they are made of (the places are on the table).
 export function scoreSheet(root, state, ui) {
   const v = state.view;
   const rows = v.aerodrome.reduce((acc, r) => ({ ...acc, [r.token]: r }), {});
@@ -222,7 +222,7 @@ export function scoreSheet(root, state, ui) {
     h(
       "table",
       { class: "grid scores" },
-      h("thead", {}, h("tr", {}, h("th", { text: "player" }), h("th", { text: "VP" }), h("th", { text: "tokens" }), h("th", { text: "place" }))),
+      h("thead", {}, h("tr", {}, h("th", { text: "player" }), h("th", { text: "VP" }), h("th", { text: "made of", title: "tokens at the side they show (↓ flipped), +1VP and fractional tokens" }))),
       h(
         "tbody",
         {},
@@ -230,8 +230,7 @@ export function scoreSheet(root, state, ui) {
           const tokens = Object.entries(held(v, a)).map(([t, side]) => `${t}${side === "back" ? "↓" : ""} ${side === "back" ? rows[t].vp_back : rows[t].vp_front}`);
           if (v.plus_one[a]) tokens.push(`+1VP×${v.plus_one[a]}`);
           if (v.fractional[a]) tokens.push(v.fractional[a]);
-          const place = v.finish.indexOf(a);
-          return h("tr", { class: a === state.agent ? "mine" : null }, h("th", { text: ui.label(a) }), h("td", { text: fmt(v.vp[a]) }), h("td", { class: "muted", text: tokens.join(", ") || "-" }), h("td", { text: place >= 0 ? PLACES[place] : "-" }));
+          return h("tr", { class: a === state.agent ? "mine" : null }, h("th", { text: ui.label(a) }), h("td", { text: fmt(v.vp[a]) }), h("td", { class: "muted", text: tokens.join(", ") || "-" }));
         }),
       ),
     ),
