@@ -39,7 +39,7 @@ STATE_FIELDS = {
 PRIVATE_MOVES: dict[str, tuple[str, ...]] = {
     "asrus_v0": ("",),  # every commitment, until the turn is revealed
     "astrobirdz_v0": ("choose ",),  # cards chosen to discard, pass or trade
-    "skybirds_v0": ("target ", "give "),  # a Pre-Campaign swap's opponent and Aces given
+    "skybirds_v0": ("give ",),  # the Aces given in a Pre-Campaign swap
     "arena_v0": (),  # everything on the board is public
 }
 """Per env, the action strings (by prefix) no other seat may read when they are made;

@@ -306,8 +306,8 @@ def test_a_crashing_game_does_not_take_the_others_down(client: CheckedClient):
 
 
 def test_skybirds_swap_choices_stay_with_the_two_hands(client: CheckedClient):
-    """A Pre-Campaign swap's opponent and the Aces given are read only by the one who
-    swapped; the token used, every Squadron and pass are read by every seat."""
+    """The Aces given in a Pre-Campaign swap are read only by the one who swapped; the
+    token used, the opponent chosen, every Squadron and pass are read by every seat."""
     created = client.new_game("skybirds_v0", [HUMAN, HUMAN, HUMAN], options={"num_players": 3})
     gid = created["game_id"]
     tokens = {s["agent"]: s["token"] for s in created["seats"]}
@@ -337,7 +337,7 @@ def test_skybirds_swap_choices_stay_with_the_two_hands(client: CheckedClient):
         if agent == "player_0":
             assert seen[:3] == made[:3]
         else:
-            assert seen[0] == "use A3" and seen[1] is None and seen[2] is None
+            assert seen[0] == "use A3" and seen[1] == made[1] and seen[2] is None
     assert state["view"]["phase"] == "dogfight"
 
 

@@ -27,6 +27,7 @@ from playwright.sync_api import expect
 from serve_helpers import small_options
 
 from flockgym.envs import list_envs
+from flockgym.envs.skybirds import data
 from flockgym.training.serve import ServerConfig, create_app
 
 CHROMIUM = Path(os.environ.get("FLOCKGYM_CHROMIUM", "/usr/bin/chromium"))
@@ -41,6 +42,10 @@ FLAGS = [
     "--disable-sync",
 ]
 GAME_SECONDS = 90
+BROWSER_OPTIONS: dict[str, dict[str, int]] = {"skybirds_v0": {"max_campaigns": 2}}
+"""Game options typed into the setup form on top of the small options, so that a
+clicked game stays short: a Skybirds Great War plays two Campaigns (the second with
+the tokens taken in the first), then the cap truncates it."""
 CLICKABLE = ", ".join(
     f"#table {what}"
     for what in (
@@ -52,7 +57,7 @@ CLICKABLE = ", ".join(
     )
 )
 """What a person clicks on the table itself, where the move is that thing."""
-SHOT_AT = {"skybirds_v0": 24, "arena_v0": 5}
+SHOT_AT = {"skybirds_v0": 12, "arena_v0": 5}
 """The click before which each table's screenshot is taken (a table with something on it)."""
 
 
@@ -125,7 +130,7 @@ def open_setup(page, server: str, env_id: str, seats: list[str], query: str = "f
     page.wait_for_selector("body[data-ready='1']")
     page.click("nav button[data-go='setup']")
     page.select_option("#env", env_id)
-    options = small_options(env_id)
+    options = {**small_options(env_id), **BROWSER_OPTIONS.get(env_id, {})}
     page.select_option("#opt-num_players", str(options["num_players"]))
     rest = {k: v for k, v in options.items() if k != "num_players"}
     if rest:
@@ -284,6 +289,22 @@ def test_a_checkpoint_seat_and_a_bad_option(page, server: str):
     page.click("#start")
     page.wait_for_selector("#table .zone")
     assert "models/loose/astrobirdz_v0.zip" in page.inner_text("#table")
+
+
+def test_the_skybirds_table_draws_the_squadron_hands_and_each_aerodrome(page, server: str):
+    open_setup(page, server, "skybirds_v0", ["human", "bot:heuristic"])
+    page.click("#start")
+    page.wait_for_selector("#table .seat-box")
+    assert page.locator("#table .view-table").count() == 0  # the drawn table, not the generic
+    tokens = len(data.DEFAULT_AERODROME_ROWS)
+    expect(page.locator("#table .seat-box")).to_have_count(2)
+    expect(page.locator("#table .seat-box [data-token]")).to_have_count(2 * tokens)
+    expect(page.locator("#table .hand .card")).to_have_count(16)
+    text = page.inner_text("#table")
+    assert "Campaign 1 of at most" in text and "squadron in play (to beat)" in text.lower()
+    # Clicking a playable Ace plays its one move, or keeps the moves made with it.
+    page.locator("#table button.card.playable").first.click()
+    page.wait_for_function("document.querySelector('#table .card') !== null")
 
 
 def test_the_generic_renderer_plays_a_whole_game(page, server: str, tmp_path: Path):

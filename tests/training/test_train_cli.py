@@ -180,6 +180,8 @@ def test_list_names_every_env_and_the_shipped_files_from_any_folder(
     out = capsys.readouterr().out
     for env_id in list_envs():
         assert f"{env_id}: " in out
+        # every game ships its training config as package data
+        assert f"configs: {env_id.rsplit('_', 1)[0]}/ppo" in out
     assert "configs: asrus/ppo" in out and "checkpoints: asrus/ppo_5p" in out
     assert "other configs: quickstart" in out
 

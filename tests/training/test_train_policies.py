@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from training_helpers import winning_bot
 
 from flockgym.envs import list_envs, make
 from flockgym.envs.core.play import play_game
@@ -99,7 +100,7 @@ def test_a_checkpoint_sits_at_the_table_as_a_bot(env_id: str, tmp_path: Path) ->
     env = make(env_id)
     bots = {}
     for seat, agent in enumerate(env.possible_agents):
-        spec = f"{ckpt}@sample" if seat % 2 else "random"
+        spec = f"{ckpt}@sample" if seat % 2 else winning_bot(env_id)
         bots[agent] = make_participant(spec, env_id).new_bot(seat)
     record = play_game(env, bots, seed=1)
     assert record.winners

@@ -16,7 +16,7 @@ import pytest
 import torch
 import yaml
 from tensorboard.backend.event_processing.event_accumulator import SCALARS, EventAccumulator
-from training_helpers import baseline_bots, tiny_config
+from training_helpers import baseline_bots, short_options, tiny_config
 
 from flockgym.training import checkpoints, files, load_policy, make_participant
 from flockgym.training import train as train_module
@@ -99,6 +99,7 @@ def test_smoke_run_writes_a_self_describing_folder(env_id: str, tmp_path: Path) 
     config = tiny_config(
         env_id,
         tmp_path,
+        env={"id": env_id, "options": short_options(env_id)},
         total_steps=2048,
         opponents__snapshot_every=1024,
         eval={"every": 1024, "games": 2, "opponents": baseline_bots(env_id), "tournament_games": 2},

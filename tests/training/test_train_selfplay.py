@@ -36,8 +36,8 @@ def expected_return(env: SelfPlayEnv, reward: str, start_points: dict[str, float
     if reward == "win":
         winners = [env.agents.index(a) for a in env.raw.winners]
         return win_rewards(len(env.agents), winners)[seat]
-    if reward == "rank":
-        return rank_rewards(scores)[seat]
+    if reward == "rank":  # a truncated game pays no rank reward (docs/api.md)
+        return 0.0 if env.raw.is_truncated() else rank_rewards(scores)[seat]
     return scores[seat] - start_points[env.learner]
 
 

@@ -26,6 +26,26 @@ def baseline_bots(env_id: str) -> list[str]:
     return ["random", "heuristic"] if heuristic_available(env_id) else ["random"]
 
 
+RANDOM_PLAY_TRUNCATES = {"skybirds_v0"}
+"""Envs whose random games run into the game's own limit instead of ending: random
+Skybirds players use up the tokens they would need and almost never take the
+Armistice, so their Great Wars run to ``max_campaigns`` (a truncation: no winner)."""
+
+SHORT_GAMES: dict[str, dict[str, Any]] = {"skybirds_v0": {"max_campaigns": 3}}
+"""Options that keep a training test's episodes short where random play runs long
+(a random 4-player Skybirds Great War of 30 Campaigns is about 2,800 actions)."""
+
+
+def winning_bot(env_id: str) -> str:
+    """A bot whose games end with a winner: the heuristic where random play truncates."""
+    return "heuristic" if env_id in RANDOM_PLAY_TRUNCATES else "random"
+
+
+def short_options(env_id: str) -> dict[str, Any]:
+    """Env options for episodes that end within a few thousand training steps."""
+    return dict(SHORT_GAMES.get(env_id, {}))
+
+
 def tiny_raw_config(env_id: str, out: Path, **changes: Any) -> dict[str, Any]:
     """A config dict for a run of a few thousand steps on 2 envs."""
     raw: dict[str, Any] = {

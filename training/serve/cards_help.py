@@ -89,8 +89,8 @@ def skybirds_help() -> Help:
     return [
         ("Squadron", "1-6 equal Aces; the others follow with the same size and more Medallions, "
          "or as many and a higher value, or pass; when all others passed, its player leads"),
-        ("Medallions", "every 9 and the 10 carry one; a single Ace with a Medallion may be played "
-         "whatever the Squadron Size"),
+        ("9 and 10", "carry a Medallion each: a single Ace with a Medallion may be played "
+         "whatever the Squadron Size, and more Medallions beat a higher value"),
         ("G Roland Garros", "must start the Campaign: alone he wins the Dogfight at once, with a "
          "set he takes its value"),
         ("going out", "the first players out take a token of their Aerodrome (ribbon: the "

@@ -28,16 +28,13 @@ def _always(text: str) -> bool:
     return True
 
 
-SKYBIRDS_PRIVATE = ("target ", "give ")
-
-
 def _skybirds(text: str) -> bool:
-    # Squadrons ("5 5", "G 4"), passes, tokens used, taken and traded, +1VP, and
-    # the steps of a Squadron built with tokens ("add 5", "wild 7", "declare 5",
-    # "done": its Aces all land on the table) are in the open; a Pre-Campaign
-    # swap's opponent and the Aces given ("target player_2", "give 5") are seen
-    # only in the two hands involved, never in a third seat's view.
-    return not text.startswith(SKYBIRDS_PRIVATE)
+    # Squadrons ("5 5", "G 4"), passes, tokens used, taken and traded, +1VP, the
+    # steps of a Squadron built with tokens ("add 5", "wild 7", "declare 5",
+    # "done": its Aces all land on the table) and a Pre-Campaign swap's opponent
+    # ("target player_2": made at the table, it shows no card) are in the open;
+    # the Aces given in the swap ("give 5") show only in the two hands involved.
+    return not text.startswith("give ")
 
 
 PUBLIC_MOVES: dict[str, Callable[[str], bool]] = {

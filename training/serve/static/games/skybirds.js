@@ -59,7 +59,7 @@ function counted(cards) {
 }
 
 function squadronZone(v, ui) {
-  const zone = h("div", { class: "zone squadron" }, h("h4", { text: v.squadron_size ? `Squadron in play · Squadron Size ${v.squadron_size}` : "Squadron in play" }));
+  const zone = h("div", { class: "zone squadron" }, h("h4", { text: v.squadron_size ? `Squadron in play (to beat) · Squadron Size ${v.squadron_size}` : "Squadron in play (to beat)" }));
   if (v.table) {
     zone.append(h("div", { class: "cards" }, v.table.cards.map((c) => ace(c)), h("div", { class: "rule" }, h("strong", { text: squadronLine(v.table, ui) }), h("div", { text: v.passed.length ? `passed: ${v.passed.map(ui.label).join(", ")}` : "nobody has passed yet" }))));
   } else if (v.leader_to_play) {
@@ -178,7 +178,7 @@ function hand(state, ui) {
         : () => {},
     });
   });
-  const zone = h("div", { class: "zone my-hand" }, h("h4", { text: `Your hand (${state.agent}): ${v.hand.length} Aces` }), h("div", { class: "cards" }, cards.length ? cards : h("span", { class: "muted", text: "no Aces left" })));
+  const zone = h("div", { class: "zone my-hand" }, h("h4", { text: `Your hand (${state.agent}): ${v.hand.length} Aces` }), h("div", { class: "cards hand" }, cards.length ? cards : h("span", { class: "muted", text: "no Aces left" })));
   if (v.pending && (v.pending.tokens.length || v.pending.cards.length || v.pending.wild || v.pending.swap_token)) {
     const p = v.pending;
     const bits = [];
