@@ -4,10 +4,10 @@ Each env plays random legal games through the AEC loop the way a training
 loop drives it: ``agent_iter`` / ``last()`` (observation and action mask built
 at every step) / ``step``. The peers run the same loop in the same process:
 PettingZoo's ``connect_four_v3`` and ``leduc_holdem_v4``, OpenSpiel's
-``oh_hell`` (4 players) with ``information_state_tensor`` computed at every
-decision (chance nodes sampled, not counted as steps), and RLCard's
-``doudizhu`` (the climbing game PettingZoo dropped; its state features are
-built at every step). Ratios are taken
+``oh_hell`` (4 players) with ``information_state_tensor`` and ``backgammon``
+with ``observation_tensor`` computed at every decision (chance nodes sampled,
+not counted as steps), and RLCard's ``doudizhu`` (the climbing game PettingZoo
+dropped; its state features are built at every step). Ratios are taken
 against the peers measured in this same run, so machine load cancels out.
 
     python benchmarks/throughput.py [--seconds 6] [--rounds 3] [--env asrus_v0 ...]
@@ -16,8 +16,8 @@ Each env plays ``--rounds`` interleaved slices of its time, so that a change of
 load on a shared machine falls on the peers and the envs alike.
 
 Needs the ``bench`` extra (pygame-ce for PettingZoo's classic envs, rlcard for
-leduc and doudizhu, open-spiel for oh_hell); a peer that cannot be imported is
-reported and skipped.
+leduc and doudizhu, open-spiel for oh_hell and backgammon); a peer that
+cannot be imported is reported and skipped.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from flockgym.envs import entry, list_envs, make
 BENCH_OPTIONS: dict[str, dict[str, Any]] = {
     "asrus_v0": {"num_players": 5},
     "astrobirdz_v0": {"num_players": 4},
+    "arena_v0": {"num_players": 4},
     "skybirds_v0": {"num_players": 4},
 }
 """The configuration each env is measured at (others: their default players)."""
@@ -43,6 +44,7 @@ BENCH_OPTIONS: dict[str, dict[str, Any]] = {
 GOALS: dict[str, list[tuple[str, float]]] = {
     "asrus_v0": [("connect_four_v3", 5.0)],
     "astrobirdz_v0": [("connect_four_v3", 3.0), ("open_spiel oh_hell 4p", 3.0)],
+    "arena_v0": [("connect_four_v3", 2.0)],
     "skybirds_v0": [("connect_four_v3", 3.0), ("rlcard doudizhu", 10.0)],
 }
 """Speed goals: at least this many times the named peer's steps per second."""
@@ -113,6 +115,31 @@ def run_open_spiel_oh_hell(seconds: float, seed: int = 0) -> Measurement:
     return Measurement("open_spiel oh_hell 4p", steps, games, time.perf_counter() - start)
 
 
+def run_open_spiel_backgammon(seconds: float, seed: int = 0) -> Measurement:
+    """OpenSpiel backgammon (a roll-and-move board game, the Arena's nearest peer):
+    random play, observation tensor per decision, dice sampled as chance nodes."""
+    import pyspiel
+
+    game = pyspiel.load_game("backgammon")
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+                continue
+            state.observation_tensor(state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+            steps += 1
+        games += 1
+    return Measurement("open_spiel backgammon", steps, games, time.perf_counter() - start)
+
+
 def run_rlcard_doudizhu(seconds: float, seed: int = 0) -> Measurement:
     """RLCard's doudizhu (3 players): random legal actions; RLCard builds each
     state's features (observation and legal actions) at every step."""
@@ -156,8 +183,9 @@ def peer_runners() -> list[Runner]:
         import pyspiel  # noqa: F401 - only to know whether it is installed
 
         runners.append(run_open_spiel_oh_hell)
+        runners.append(run_open_spiel_backgammon)
     except ImportError as err:
-        print(f"skipped open_spiel oh_hell: {err}")
+        print(f"skipped open_spiel oh_hell and backgammon: {err}")
     try:
         import rlcard  # noqa: F401 - only to know whether it is installed
 

@@ -40,6 +40,8 @@ transformation, victory).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -120,12 +122,14 @@ class ArenaConfig:
                 f"{', '.join(DARK_MATTER_MODES)}"
             )
 
-    @property
+    @functools.cached_property
     def box(self) -> Box:
+        """The box of ``data``, read and checked once per config: a game's box
+        does not change under it when the file is edited."""
         return data.load_box(self.data)
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
 
 class ForcedDiceError(ValueError):
@@ -637,11 +641,17 @@ class _Fields:
 
     def ints(self, key: str, length: int | None, low: int, high: int) -> list[int]:
         values = self.listing(key, length)
-        return [self.integer(key, low, high, v, f"{key}[{i}]") for i, v in enumerate(values)]
+        for i, v in enumerate(values):
+            if type(v) is not int or not low <= v <= high:  # the slow check names it
+                self.integer(key, low, high, v, f"{key}[{i}]")
+        return list(values)
 
     def bools(self, key: str, length: int) -> list[bool]:
         values = self.listing(key, length)
-        return [self.boolean(key, v, f"{key}[{i}]") for i, v in enumerate(values)]
+        for i, v in enumerate(values):
+            if type(v) is not bool:
+                self.boolean(key, v, f"{key}[{i}]")
+        return list(values)
 
     def names(self, key: str, value: Any, index: dict[str, int], what: str, name: str) -> list[int]:
         values = self.listing(key, None, value, name)

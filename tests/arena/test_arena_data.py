@@ -286,3 +286,19 @@ def test_malformed_box_names_the_entry_and_the_field(change, message):
 def test_box_error_names_the_file():
     with pytest.raises(BoxError, match=r"^arena box box.yaml: "):
         parse_box(box_with(set_in(["maneuvers", 2, "number"], -1)), "box.yaml")
+
+
+def test_the_box_and_the_config_ship_with_the_package(tmp_path: Path, monkeypatch) -> None:
+    """The shipped box is package data of ``flockgym.envs.arena`` (read from the
+    package, not from a checkout), and ``arena/ppo`` is found from any folder."""
+    import importlib.resources
+
+    from flockgym.training.shipped import resolve_config
+
+    shipped = importlib.resources.files("flockgym.envs.arena") / "arena.yaml"
+    assert shipped.is_file()
+    assert parse_box(shipped.read_text(encoding="utf-8"), "arena.yaml") == default_box()
+    monkeypatch.chdir(tmp_path)
+    config = resolve_config("arena/ppo")
+    assert config.parent.name == "arena" and config.is_file()
+    assert yaml.safe_load(config.read_text())["env"]["id"] == "arena_v0"

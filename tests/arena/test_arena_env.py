@@ -413,3 +413,13 @@ def test_a_views_scenario_keys_set_the_table_up_again():
               "gym_powers", "medal_cards", "gyms", "first_player", "turn"):  # fmt: skip
         assert w[k] == v[k], k
     assert all(w["board"]["spaces"][s]["card"] == c for s, c in scenario["board"].items())
+
+
+def test_the_server_shows_every_arena_move_to_every_seat():
+    """Nothing of the Arena is hidden: the play server's move log names each
+    move to every seat (other games' log says only "moved")."""
+    pytest.importorskip("starlette")
+    from flockgym.training.serve.disclosure import is_public
+
+    for text in ("corner 2", "spend 2", "challenge player_2 world Hoverion", "pick Hoverion"):
+        assert is_public("arena_v0", text)

@@ -28,9 +28,9 @@ from flockgym.training.serve import ServerConfig, create_app
 SMALL_OPTIONS: dict[str, dict[str, Any]] = {
     "asrus_v0": {"num_players": 3},
     "astrobirdz_v0": {"num_players": 2},
-    # the shorter Great War (about 140 moves at two players) and a three-round Arena
+    # the shorter Great War (about 140 moves at two players) and a two-round Arena
     "skybirds_v0": {"num_players": 2, "short_game": True},
-    "arena_v0": {"num_players": 2, "max_rounds": 3},
+    "arena_v0": {"num_players": 2, "max_rounds": 2},
 }
 STATE_FIELDS = {
     "game_id", "env", "options", "seats", "agent", "status", "move_number", "to_act",

@@ -42,10 +42,14 @@ FLAGS = [
     "--disable-sync",
 ]
 GAME_SECONDS = 90
-BROWSER_OPTIONS: dict[str, dict[str, int]] = {"skybirds_v0": {"max_campaigns": 2}}
+BROWSER_OPTIONS: dict[str, dict[str, int]] = {
+    "skybirds_v0": {"max_campaigns": 2},
+    "arena_v0": {"max_rounds": 3},
+}
 """Game options typed into the setup form on top of the small options, so that a
 clicked game stays short: a Skybirds Great War plays two Campaigns (the second with
-the tokens taken in the first), then the cap truncates it."""
+the tokens taken in the first), then the cap truncates it; the Arena three rounds
+(enough choices for a person to click the board several times)."""
 CLICKABLE = ", ".join(
     f"#table {what}"
     for what in (
@@ -57,7 +61,7 @@ CLICKABLE = ", ".join(
     )
 )
 """What a person clicks on the table itself, where the move is that thing."""
-SHOT_AT = {"skybirds_v0": 12, "arena_v0": 5}
+SHOT_AT = {"skybirds_v0": 12, "arena_v0": 3}
 """The click before which each table's screenshot is taken (a table with something on it)."""
 
 

@@ -17,6 +17,7 @@ def result(heuristic: float, random: float, seats: int) -> TournamentResult:
 def test_table_sizes_are_the_smallest_default_and_largest() -> None:
     assert table_sizes("asrus_v0") == [3, 5, 9]
     assert table_sizes("astrobirdz_v0") == [2, 4, 6]
+    assert table_sizes("arena_v0") == [2, 4, 6]
 
 
 def test_the_heuristic_must_clear_every_field() -> None:

@@ -31,7 +31,10 @@ RANDOM_PLAY_TRUNCATES = {"skybirds_v0"}
 Skybirds players use up the tokens they would need and almost never take the
 Armistice, so their Great Wars run to ``max_campaigns`` (a truncation: no winner)."""
 
-SHORT_GAMES: dict[str, dict[str, Any]] = {"skybirds_v0": {"max_campaigns": 3}}
+SHORT_GAMES: dict[str, dict[str, Any]] = {
+    "skybirds_v0": {"max_campaigns": 3},
+    "arena_v0": {"max_rounds": 4},  # the default 40 rounds are hundreds of moves
+}
 """Options that keep a training test's episodes short where random play runs long
 (a random 4-player Skybirds Great War of 30 Campaigns is about 2,800 actions)."""
 
