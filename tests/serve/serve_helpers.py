@@ -28,18 +28,30 @@ from flockgym.training.serve import ServerConfig, create_app
 SMALL_OPTIONS: dict[str, dict[str, Any]] = {
     "asrus_v0": {"num_players": 3},
     "astrobirdz_v0": {"num_players": 2},
-    # Two rounds: the Arena's default 40 are hundreds of moves.
+    # the shorter Great War (about 140 moves at two players) and a two-round Arena
+    "skybirds_v0": {"num_players": 2, "short_game": True},
     "arena_v0": {"num_players": 2, "max_rounds": 2},
 }
 STATE_FIELDS = {
     "game_id", "env", "options", "seats", "agent", "status", "move_number", "to_act",
     "to_act_kind", "view", "legal", "log", "seed", "result", "error",
 }  # fmt: skip
-HIDDEN_UNTIL_RESOLVED = {"asrus_v0"}
-"""Envs whose moves no other seat may read when they are made."""
-SECRET_MOVES = ("choose ", "give ")
-"""Moves no other seat may read: Astrobirdz's cards to discard, pass or trade,
-Skybirds' Aces given in a Pre-Campaign swap."""
+PRIVATE_MOVES: dict[str, tuple[str, ...]] = {
+    "asrus_v0": ("",),  # every commitment, until the turn is revealed
+    "astrobirdz_v0": ("choose ",),  # cards chosen to discard, pass or trade
+    "skybirds_v0": ("give ",),  # the Aces given in a Pre-Campaign swap
+    "arena_v0": (),  # everything on the board is public
+}
+"""Per env, the action strings (by prefix) no other seat may read when they are made;
+every other move of another seat must be shown with its string. Written from the
+rules pages, apart from the server's own table (disclosure.py)."""
+SEAT_FIELDS: dict[str, set[str]] = {
+    "skybirds_v0": {"agent", "hand", "pending"},
+    "arena_v0": {"agent", "last_rolls"},
+}
+"""Per env, the only fields in which two seats' views of one table may differ: the
+rest is public and must be the same in every seat's view (envs not listed: not
+checked this way)."""
 
 
 def small_options(env_id: str) -> dict[str, Any]:
@@ -140,6 +152,7 @@ def check_seat_state(state: dict[str, Any], game: Any, since: int = 0) -> None:
     assert set(state) <= STATE_FIELDS, set(state) - STATE_FIELDS
     raw, agent = game.raw, state["agent"]
     assert state["view"] == json.loads(json.dumps(raw.view(agent)))
+    check_private_fields(state["view"], game, agent)
     acting = not game.finished and raw.agent_selection == agent
     legal = raw.legal_actions(agent) if acting else []
     assert state["legal"] == [{"id": a, "text": raw.action_to_string(agent, a)} for a in legal]
@@ -149,21 +162,54 @@ def check_seat_state(state: dict[str, Any], game: Any, since: int = 0) -> None:
     for logged in state["log"]:
         move = moves[logged["n"]]
         assert logged["agent"] == move["agent"]
-        if move["agent"] == agent:
-            assert logged["text"] == move["text"]
-        elif game.env_id in HIDDEN_UNTIL_RESOLVED or move["text"].startswith(SECRET_MOVES):
+        private = PRIVATE_MOVES.get(game.env_id, ("",))
+        if move["agent"] == agent or not move["text"].startswith(private):
+            assert logged["text"] == move["text"], logged
+        else:
             assert logged["text"] is None, logged
     if not (game.finished or game.seed_given):
         assert state["seed"] is None
     assert "token" not in json.dumps(state["seats"])
 
 
+def check_private_fields(view: dict[str, Any], game: Any, agent: str) -> None:
+    """Outside its seat's own fields a view equals every other seat's view; the seat's
+    own fields hold only what is its own (Skybirds: its hand; the move it is building
+    only while it is the one to act)."""
+    raw = game.raw
+    own = SEAT_FIELDS.get(game.env_id)
+    if own is None:
+        return
+    for other in raw.possible_agents:
+        theirs = json.loads(json.dumps(raw.view(other)))
+        assert set(theirs) == set(view)
+        for key in set(view) - own:
+            assert view[key] == theirs[key], (key, agent, other)
+    if game.env_id == "skybirds_v0":
+        from flockgym.envs.skybirds.data import cards_text
+
+        seat = raw.possible_agents.index(agent)
+        assert view["hand"] == cards_text(raw.game.hands[seat])
+        if view["pending"] is not None:
+            assert raw.agent_selection == agent and not game.finished
+    if game.env_id == "arena_v0":
+        assert all(
+            set(roll) == {"player", "purpose", "die", "result"} for roll in view["last_rolls"]
+        )
+
+
 def play_whole_game(
-    client: CheckedClient, env_id: str, seats: list[dict[str, Any]], seed: int = 1
+    client: CheckedClient,
+    env_id: str,
+    seats: list[dict[str, Any]],
+    seed: int = 1,
+    ends: tuple[str, ...] = ("over",),
+    **body: Any,
 ) -> dict[str, Any]:
     """Create a game and play it to the end through the API: the people's seats by
-    random legal moves (alternately by id and by string), the bots one request each."""
-    created = client.new_game(env_id, seats, seed=seed)
+    random legal moves (alternately by id and by string), the bots one request each.
+    ``ends``: the statuses it may end with (``truncated`` for a game capped short)."""
+    created = client.new_game(env_id, seats, seed=seed, **body)
     game_id = created["game_id"]
     tokens = {s["agent"]: s["token"] for s in created["seats"] if "token" in s}
     any_token = next(iter(tokens.values()))
@@ -182,7 +228,7 @@ def play_whole_game(
         state = response.json()
     for token in tokens.values():
         final = client.state(game_id, token).json()
-        assert final["status"] == "over" and final["result"]["saved_as"]
+        assert final["status"] in ends and final["result"]["saved_as"]
     return {"game_id": game_id, "tokens": tokens, "state": state}
 
 

@@ -300,3 +300,68 @@ def test_a_crashing_game_does_not_take_the_others_down(client: CheckedClient):
     assert state["status"] == "crashed" and "on fire" in state["error"]
     ok = client.bot(healthy["game_id"], healthy["seats"][1]["token"], move_number=0)
     assert ok.status_code == 200 and ok.json()["move_number"] == 1
+
+
+# ---- the games drawn since: Skybirds and the Arena -----------------------------------------
+
+
+def test_skybirds_swap_choices_stay_with_the_two_hands(client: CheckedClient):
+    """The Aces given in a Pre-Campaign swap are read only by the one who swapped; the
+    token used, the opponent chosen, every Squadron and pass are read by every seat."""
+    created = client.new_game("skybirds_v0", [HUMAN, HUMAN, HUMAN], options={"num_players": 3})
+    gid = created["game_id"]
+    tokens = {s["agent"]: s["token"] for s in created["seats"]}
+    game = client.game(gid)
+    game.env.reset(seed=3, options={"tokens": {"player_0": {"A3": "front"}}})
+    made: list[str] = []
+    state = client.state(gid, tokens["player_0"]).json()
+    while len(made) < 3 or state["view"]["phase"] == "pre_campaign":
+        actor = state["to_act"]
+        mine = client.state(gid, tokens[actor]).json()
+        texts = [m["text"] for m in mine["legal"]]
+        wanted = next(
+            (t for t in texts if t == "use A3" or t.startswith(("target ", "give "))), texts[0]
+        )
+        if actor == "player_0":
+            made.append(wanted)
+        move = next(m for m in mine["legal"] if m["text"] == wanted)
+        response = client.move(
+            gid, tokens[actor], move_number=mine["move_number"], action=move["id"]
+        )
+        assert response.status_code == 200, response.text
+        state = response.json()
+    assert made[0] == "use A3" and made[1].startswith("target ") and made[2].startswith("give ")
+    for agent, token in tokens.items():
+        log = {e["n"]: e["text"] for e in client.state(gid, token).json()["log"]}
+        seen = [log[n] for n, m in enumerate(game.log.moves) if m["agent"] == "player_0"]
+        if agent == "player_0":
+            assert seen[:3] == made[:3]
+        else:
+            assert seen[0] == "use A3" and seen[1] == made[1] and seen[2] is None
+    assert state["view"]["phase"] == "dogfight"
+
+
+@pytest.mark.parametrize("env_id", ["skybirds_v0", "arena_v0"])
+def test_hot_seat_views_differ_only_in_each_seats_own_fields(client: CheckedClient, env_id: str):
+    """Every seat a person: each state sent is checked against every other seat's view
+    (see check_private_fields), a whole game long."""
+    # random people rarely end a Great War: two Campaigns, then the cap truncates it
+    options = {"num_players": 2, "max_campaigns": 2} if env_id == "skybirds_v0" else None
+    played = play_whole_game(
+        client, env_id, [HUMAN, HUMAN], seed=6, ends=("over", "truncated"),
+        options=options or small_options(env_id),
+    )  # fmt: skip
+    assert len(played["tokens"]) == 2 and client.states_checked > 20
+
+
+def test_the_new_games_have_card_notes_and_drawn_tables(client: CheckedClient):
+    envs = {e["id"]: e for e in client.envs()}
+    assert envs["skybirds_v0"]["renderer"] == "skybirds"
+    assert envs["arena_v0"]["renderer"] == "arena"
+    sky = dict(map(tuple, envs["skybirds_v0"]["help"]))
+    assert "G Roland Garros" in sky and "Armistice (8/8 VP, ribbon 1)" in sky
+    assert "wild" in sky["B3 (3/2 VP, ribbon 1-2-3)"]
+    arena = dict(map(tuple, envs["arena_v0"]["help"]))
+    assert arena["Halfpipe Hall (red gym)"] == "+4 to one challenge roll"
+    assert arena["Stunt Die"] == "an extra die for a challenge roll"
+    assert "wormhole" in arena["Nebula Slide"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import socket
 import tempfile
 import threading
@@ -42,11 +43,26 @@ FLAGS = [
 ]
 GAME_SECONDS = 90
 BROWSER_OPTIONS: dict[str, dict[str, int]] = {
-    "skybirds_v0": {"max_campaigns": 1},
-    "arena_v0": {"max_rounds": 2},
+    "skybirds_v0": {"max_campaigns": 2},
+    "arena_v0": {"max_rounds": 3},
 }
-"""Game options typed into the setup form so that a clicked game fits GAME_SECONDS
-(a Skybirds Great War runs for many Campaigns: one is played, then it is truncated)."""
+"""Game options typed into the setup form on top of the small options, so that a
+clicked game stays short: a Skybirds Great War plays two Campaigns (the second with
+the tokens taken in the first), then the cap truncates it; the Arena three rounds
+(enough choices for a person to click the board several times)."""
+CLICKABLE = ", ".join(
+    f"#table {what}"
+    for what in (
+        "button.card.playable",  # a card in the hand
+        "button.token.playable",  # a Skybirds token on the seat's own Aerodrome
+        "button.chip.playable",  # an Arena card, gym power or medal card
+        "button.name-player",  # a player an effect names (an Arena effect, a Skybirds swap)
+        ".space.playable",  # an Arena board space (go, place, start, challenge there)
+    )
+)
+"""What a person clicks on the table itself, where the move is that thing."""
+SHOT_AT = {"skybirds_v0": 12, "arena_v0": 3}
+"""The click before which each table's screenshot is taken (a table with something on it)."""
 
 
 @pytest.fixture(scope="module")
@@ -118,22 +134,35 @@ def open_setup(page, server: str, env_id: str, seats: list[str], query: str = "f
     page.wait_for_selector("body[data-ready='1']")
     page.click("nav button[data-go='setup']")
     page.select_option("#env", env_id)
-    players = small_options(env_id)["num_players"]
-    page.select_option("#opt-num_players", str(players))
-    if env_id in BROWSER_OPTIONS:
+    options = {**small_options(env_id), **BROWSER_OPTIONS.get(env_id, {})}
+    page.select_option("#opt-num_players", str(options["num_players"]))
+    rest = {k: v for k, v in options.items() if k != "num_players"}
+    if rest:
         page.click("details.more summary")
-        for name, value in BROWSER_OPTIONS[env_id].items():
-            page.fill(f"#opt-{name}", json.dumps(value))
+    for name, value in rest.items():  # the short game's options, as a person sets them
+        field = page.locator(f"#opt-{name}")
+        if field.evaluate("el => el.tagName") == "SELECT":
+            field.select_option(json.dumps(value))
+        else:
+            field.fill(json.dumps(value))
     for index, seat in enumerate(seats):
         page.select_option(f"#seat-{index}", seat)
     page.fill("#seed", "11")
 
 
-def click_through(page, rng: random.Random, shot: Path | None = None) -> int:
-    """Play the seats of this page until the summary shows; return the clicks."""
+def click_through(
+    page,
+    rng: random.Random,
+    shot: Path | None = None,
+    shot_at: int = 3,
+    stop_after: int | None = None,
+) -> int:
+    """Play the seats of this page until the summary shows (or ``stop_after``
+    clicks); return the clicks (the screenshot ``shot`` is taken before click
+    number ``shot_at``)."""
     clicks = 0
     deadline = time.monotonic() + GAME_SECONDS
-    while not page.is_visible("#summary"):
+    while not page.is_visible("#summary") and clicks != stop_after:
         assert time.monotonic() < deadline, "the game did not end in time"
         if page.is_visible("#take-seat"):
             page.click("#take-seat")
@@ -141,9 +170,10 @@ def click_through(page, rng: random.Random, shot: Path | None = None) -> int:
         # A choice is waiting for the person only with two or more moves (a
         # single one is played for them); then the page holds still until a click.
         if page.locator("#moves button.move:enabled").count() > 1:
-            if shot is not None and clicks == 3:
+            if shot is not None and clicks == shot_at:
                 page.screenshot(path=str(shot), full_page=True)
-            cards = page.locator("#table button.card.playable")
+                assert "[object" not in page.inner_text("#table")  # no value drawn as text
+            cards = page.locator(CLICKABLE)
             moves = page.locator("#moves button.move:not(.dim):enabled")
             target = (
                 cards.nth(rng.randrange(cards.count()))
@@ -166,16 +196,11 @@ def click_through(page, rng: random.Random, shot: Path | None = None) -> int:
 @pytest.mark.parametrize("env_id", list_envs())
 def test_a_whole_game_by_clicking(page, server: str, env_id: str, tmp_path: Path):
     players = small_options(env_id)["num_players"]
-    bot = (
-        "bot:heuristic"
-        if page.context and env_id in ("asrus_v0", "astrobirdz_v0", "skybirds_v0")
-        else "bot:random"
-    )
-    open_setup(page, server, env_id, ["human"] + [bot] * (players - 1))
+    open_setup(page, server, env_id, ["human"] + ["bot:heuristic"] * (players - 1))
     page.click("#start")
     page.wait_for_selector("#table .view-table, #table .zone")
     shot = shots_folder(tmp_path) / f"play-{env_id.rsplit('_', 1)[0]}.png"
-    clicks = click_through(page, random.Random(1), shot)
+    clicks = click_through(page, random.Random(1), shot, SHOT_AT.get(env_id, 3))
     assert clicks > 0 and shot.exists()
     summary = page.inner_text("#summary")
     assert "deal seed 11" in summary and "saved as" in summary
@@ -187,6 +212,49 @@ def test_a_whole_game_by_clicking(page, server: str, env_id: str, tmp_path: Path
     expect(page.locator("#replay-position")).to_contain_text("move 1 of")
     page.click("#replay-last")
     expect(page.locator("#replay-position")).to_contain_text("the end")
+    if env_id in ("skybirds_v0", "arena_v0"):
+        replay_every_frame(page, summary)
+
+
+def replay_every_frame(page, summary: str) -> None:
+    """Draw every view of the saved game (each frame, from every seat) with the
+    game's drawn table, in the page: a drawing error fails the test, and no
+    value may be drawn as ``[object ...]``."""
+    name = re.search(r"saved as (\S+\.json)", summary).group(1)
+    report = page.evaluate(DRAW_EVERY_FRAME, name)
+    assert report["frames"] > 10 and not report["problems"], report
+
+
+DRAW_EVERY_FRAME = """async (name) => {
+  const get = async (path) => (await fetch(path)).json();
+  const record = await get(`/api/saved/${name}`);
+  const game = record.env.split("_")[0];
+  const module = await import(`/static/games/${game}.js`);
+  const { seatLabel } = await import("/static/dom.js");
+  const count = record.moves.length;
+  const frames = await Promise.all(
+    Array.from({ length: count + 1 }, (_, k) => get(`/api/saved/${name}/frames/${k}`)));
+  const problems = [];
+  for (const frame of frames) {
+    for (const [agent, view] of Object.entries(frame.views)) {
+      const st = { game_id: `check:${name}`, env: record.env, seats: record.seats, agent,
+        status: "running", move_number: frame.move_number, to_act: frame.to_act, view,
+        legal: [], log: [], result: null };
+      const ui = { pick: () => {}, select: () => {}, label: (a) => seatLabel(st, a),
+        history: { data: {}, save: () => {} }, playing: false };
+      const root = document.createElement("div");
+      try {
+        module.draw(root, st, ui);
+        if (module.scoreSheet) module.scoreSheet(root, st, ui);
+        const where = `${frame.move_number} ${agent}`;
+        if (root.textContent.includes("[object")) problems.push(`${where}: [object`);
+      } catch (err) {
+        problems.push(`${frame.move_number} ${agent}: ${err}`);
+      }
+    }
+  }
+  return { frames: frames.length, problems: problems.slice(0, 5) };
+}"""
 
 
 def test_astrobirdz_hot_seat_at_phone_width_in_the_dark(browser, server: str, tmp_path):
@@ -227,6 +295,22 @@ def test_a_checkpoint_seat_and_a_bad_option(page, server: str):
     assert "models/loose/astrobirdz_v0.zip" in page.inner_text("#table")
 
 
+def test_the_skybirds_table_draws_the_squadron_hands_and_each_aerodrome(page, server: str):
+    open_setup(page, server, "skybirds_v0", ["human", "bot:heuristic"])
+    page.click("#start")
+    page.wait_for_selector("#table .seat-box")
+    assert page.locator("#table .view-table").count() == 0  # the drawn table, not the generic
+    tokens = len(data.DEFAULT_AERODROME_ROWS)
+    expect(page.locator("#table .seat-box")).to_have_count(2)
+    expect(page.locator("#table .seat-box [data-token]")).to_have_count(2 * tokens)
+    expect(page.locator("#table .hand .card")).to_have_count(16)
+    text = page.inner_text("#table")
+    assert "Campaign 1 of at most" in text and "squadron in play (to beat)" in text.lower()
+    # Clicking a playable Ace plays its one move, or keeps the moves made with it.
+    page.locator("#table button.card.playable").first.click()
+    page.wait_for_function("document.querySelector('#table .card') !== null")
+
+
 def test_the_generic_renderer_plays_a_whole_game(page, server: str, tmp_path: Path):
     """What an env registered tomorrow gets: its view as a table, its moves as buttons."""
     open_setup(page, server, "astrobirdz_v0", ["human", "bot:random"], query="fast&generic")
@@ -238,17 +322,28 @@ def test_the_generic_renderer_plays_a_whole_game(page, server: str, tmp_path: Pa
     assert clicks > 0 and "won" in page.inner_text("#summary h2")
 
 
-def test_the_skybirds_table_draws_the_squadron_hands_and_each_aerodrome(page, server: str):
-    open_setup(page, server, "skybirds_v0", ["human", "bot:heuristic"])
-    page.click("#start")
-    page.wait_for_selector("#table .seat-box")
-    assert page.locator("#table .view-table").count() == 0  # the drawn table, not the generic
-    tokens = len(data.DEFAULT_AERODROME_ROWS)
-    expect(page.locator("#table .seat-box")).to_have_count(2)
-    expect(page.locator("#table .seat-box [data-token]")).to_have_count(2 * tokens)
-    expect(page.locator("#table .hand .card")).to_have_count(16)
-    text = page.inner_text("#table")
-    assert "Campaign 1 of at most 1" in text and "squadron to beat" in text.lower()
-    # Clicking a playable Ace plays its one move, or keeps the moves made with it.
-    page.locator("#table button.card.playable").first.click()
-    page.wait_for_function("document.querySelector('#table .card') !== null")
+@pytest.mark.parametrize("env_id", ["skybirds_v0", "arena_v0"])
+def test_the_new_tables_at_phone_width_in_the_dark(browser, server: str, env_id: str, tmp_path):
+    """Skybirds and the Arena at a phone's width in the dark colour scheme: the page
+    does not scroll sideways (the table scrolls inside itself if it must)."""
+    page = browser.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(color_scheme="dark")
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    game = env_id.rsplit("_", 1)[0]
+    try:
+        open_setup(page, server, env_id, ["human", "bot:heuristic"])
+        page.click("#start")
+        page.wait_for_selector("#table .zone")
+        shot = shots_folder(tmp_path) / f"play-{game}-phone-dark.png"
+        shot_at = min(SHOT_AT[env_id], 10)
+        click_through(page, random.Random(4), shot, shot_at, stop_after=shot_at + 1)
+        assert shot.exists()
+        width = page.evaluate("document.scrollingElement.scrollWidth")
+        assert width <= 390, f"the page is {width}px wide at a 390px phone"
+        page.click("#leave")
+        page.wait_for_selector("#summary")
+    finally:
+        page.close()
+    assert not errors, errors

@@ -128,3 +128,19 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path, monkeypatch, capsys):
         assert main(["replay", str(path), "--show", "tables"]) == 141
         monkeypatch.undo()
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_skybirds_tells_dogfights_finishers_and_tokens():
+    _, shown, _ = play("skybirds_v0", {"num_players": 2, "short_game": True}, 5)
+    assert re.search(r"dogfight won by .* with \[[0-9G ]+\] \(size \d, value \d+", shown)
+    assert re.search(r"player_\d \(heuristic\) goes out: place 1|you \(player_0\) goes out", shown)
+    assert re.search(r" takes (A\d|\+1VP|B\d|C\d|D\d|1 \+1VP)", shown)
+    assert "campaign 2 dealt (VP: " in shown
+    assert "the special cards of skybirds_v0" in shown and "Roland Garros" in shown
+
+
+def test_the_arena_tells_rolls_moves_and_challenges():
+    _, shown, _ = play("arena_v0", {"num_players": 2, "max_rounds": 4}, 2)
+    assert re.search(r"player_1 \(heuristic\) rolls d[68] \(movement\): \d", shown)
+    assert re.search(r"player_1 \(heuristic\) to space \d+ \(", shown)
+    assert "the special cards of arena_v0" in shown and "Nebula Slide" in shown

@@ -3,7 +3,10 @@ play and the page's help both show it.
 
 Each entry is ``(card, what it does)``. Astrobirdz's birds come from its own
 data table (their printed powers); the turn's trump rule is always on the
-table itself. An env without an entry gets a pointer to its rules page.
+table itself. Skybirds lists the shipped Aerodrome's tokens from its table,
+the Arena the shipped box's gyms and medal cards (an Aerodrome or box given by
+option is on the table itself: each token's bonus, each card's number). An
+env without an entry gets a pointer to its rules page.
 """
 
 from __future__ import annotations
@@ -54,39 +57,102 @@ def astrobirdz_help() -> Help:
 
 
 SKYBIRDS_BONUSES = {
-    "medallion": "add one Medallion to your Squadron",
+    "medallion": "one more Medallion on an Ace of the Squadron",
     "follow_equal": "follow with a Squadron equal to the one on the table",
-    "swap_one": "before a Campaign: give an Ace of your choice to an opponent, take one at random",
-    "run": "play consecutive values as a Squadron (worth the highest; never with Garros)",
-    "tiebreaker": "no bonus; claiming it takes the largest fractional VP token left",
-    "wild": "one Ace of your Squadron is wild: declare its value",
-    "two_medallions": "add two Medallions to your Squadron",
-    "unmatched": "two or three unmatched Aces as a Squadron (worth the lowest)",
-    "swap_two": "before a Campaign: swap two Aces of your choice for two random Aces of an "
-    "opponent",
-    "size_change": "your Squadron may be one Ace larger or smaller than the Squadron Size",
+    "swap_one": "before the Campaign: give an Ace of your choice to an opponent, take one "
+    "of theirs at random",
+    "run": "play consecutive values as a Squadron (worth its highest; never with Garros)",
+    "tiebreaker": "no bonus: claiming it takes the largest fractional VP token left",
+    "wild": "one Ace of the Squadron is wild: declare its value",
+    "two_medallions": "two more Medallions on an Ace of the Squadron",
+    "unmatched": "two or three unmatched Aces as a Squadron of that size (worth the lowest)",
+    "swap_two": "before the Campaign: give two Aces of your choice to an opponent, take two "
+    "of theirs at random",
+    "size_change": "the Squadron may be one Ace larger or smaller than the Squadron Size",
     "armistice": "taking it ends the Great War after this Dogfight",
+    "none": "no bonus, only its VP",
 }
+"""Each Aerodrome bonus in a few words (the table's ``bonus`` column)."""
 
 
 def skybirds_help() -> Help:
     from flockgym.envs.skybirds import data
 
     tokens = [
-        (f"{row['token']} (ribbon {row['ribbon']}, {row['vp_front']}/{row['vp_back']} VP)",
-         SKYBIRDS_BONUSES.get(row["bonus"], "no bonus"))
-        for row in data.DEFAULT_AERODROME_ROWS
+        (
+            f"{t.name} ({t.vp_front}/{t.vp_back} VP, ribbon "
+            f"{'-'.join(str(p) for p in range(1, t.ribbon + 1))})",
+            SKYBIRDS_BONUSES.get(t.bonus, t.bonus),
+        )
+        for t in data.AERODROME
+    ]
+    return [
+        ("Squadron", "1-6 equal Aces; the others follow with the same size and more Medallions, "
+         "or as many and a higher value, or pass; when all others passed, its player leads"),
+        ("9 and 10", "carry a Medallion each: a single Ace with a Medallion may be played "
+         "whatever the Squadron Size, and more Medallions beat a higher value"),
+        ("G Roland Garros", "must start the Campaign: alone he wins the Dogfight at once, with a "
+         "set he takes its value"),
+        ("going out", "the first players out take a token of their Aerodrome (ribbon: the "
+         "places allowed; a token needs one of the tokens before it) or a +1VP token"),
+        ("tokens", "each bonus may be used twice from the next Campaign: the first use flips "
+         "it (back VP), the second returns it to the Aerodrome"),
+        ("trading", "after a Campaign: 2, 3 or 4 +1VP tokens buy a 1-2-3, 1-2 or 1 token"),
+        *tokens,
+    ]  # fmt: skip
+
+
+ARENA_POWERS = {
+    "transform": "an Astrobirdz becomes a Berzerkerbirdz (before a roll)",
+    "gold_reading": "the dice of one challenge or defence read as with a gold medal",
+    "extra_die": "one more die on your next challenge roll",
+}
+
+
+def arena_power_text(power: dict[str, object]) -> str:
+    kind = power["kind"]
+    if kind == "bonus":
+        return f"+{power['amount']} to one {power['roll']} roll"
+    if kind == "trophies":
+        return f"take {power['amount']} trophies from the supply"
+    return ARENA_POWERS.get(str(kind), str(kind))
+
+
+def arena_help() -> Help:
+    from flockgym.envs.arena.observer import box_tables
+
+    tables = box_tables(None)
+    rules = tables["rules"]
+    medals = ", ".join(
+        f"{m['medal']} ({m['maneuvers']} maneuvers): a die of 1"
+        f"{'' if m['below'] == 1 else '-' + str(m['below'])} reads {m['reads']}"
+        for m in rules["medal_levels"]
+    )
+    gyms = [
+        (f"{name} ({gym['colour']} gym)", arena_power_text(gym["power"]))
+        for name, gym in tables["gyms"].items()
+    ]
+    medal_cards = [
+        (name, f"{card['trophy']} trophy at once" if card["trophy"]
+         else f"an extra die for a {' or '.join(card['extra_die'])} roll")
+        for name, card in tables["medal_cards"].items()
     ]  # fmt: skip
     return [
-        ("G Roland Garros", "must start the Campaign: alone he wins the Dogfight at once, with "
-         "a set he takes its value (G 4: size 2, value 4)"),
-        ("9 and 10", "carry a Medallion: played alone they beat any Squadron with fewer "
-         "Medallions, whatever its size"),
-        ("Dogfight", "follow with as many Aces of a higher value, or more Medallions; pass and "
-         "come back later; the last to play leads the next"),
-        ("tokens", "taken by going out (by place and prerequisites); each bonus can be used "
-         "twice: flipped (-1 VP), then back on the Aerodrome"),
-        *tokens,
+        ("winning", f"holding {rules['win_worlds']} worlds, or {rules['win_defended']} worlds "
+         "permanently defended, wins at once; otherwise the most worlds after max_rounds"),
+        ("trophies", f"spend them for +{rules['trophy_value']} each on a roll; each gym passed "
+         "gives one while it has any"),
+        ("challenges", f"{rules['challenge_dice']} dice against the card's challenge number; "
+         f"worlds need {rules['maneuvers_for_worlds']} maneuver cards; a medal card needs a "
+         f"die of {rules['medal_target']}; a player on your space: both roll (higher wins), "
+         "or their card's number for your homeworld or favourite trick"),
+        ("medals", medals),
+        ("Nebula Slide", "the two slide ends are joined by the wormhole: go through, come out "
+         "at the other end and roll on the slide table"),
+        ("AstroPortal", "a move ending on a portal space: a d8 picks the encounter table, a "
+         "d6 its row"),
+        *gyms,
+        *medal_cards,
     ]  # fmt: skip
 
 
@@ -94,6 +160,7 @@ GAME_HELP: dict[str, Callable[[], Help]] = {
     "asrus_v0": asrus_help,
     "astrobirdz_v0": astrobirdz_help,
     "skybirds_v0": skybirds_help,
+    "arena_v0": arena_help,
 }
 
 

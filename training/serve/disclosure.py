@@ -29,21 +29,24 @@ def _always(text: str) -> bool:
 
 
 def _skybirds(text: str) -> bool:
-    # Squadrons, passes, tokens used, the swap's opponent, tokens taken and trades
-    # are made in the open (the Aces of a Squadron built step by step are all
-    # played); the Aces given in a Pre-Campaign swap ("give 5") are not.
+    # Squadrons ("5 5", "G 4"), passes, tokens used, taken and traded, +1VP, the
+    # steps of a Squadron built with tokens ("add 5", "wild 7", "declare 5",
+    # "done": its Aces all land on the table) and a Pre-Campaign swap's opponent
+    # ("target player_2": made at the table, it shows no card) are in the open;
+    # the Aces given in the swap ("give 5") show only in the two hands involved.
     return not text.startswith("give ")
 
 
 PUBLIC_MOVES: dict[str, Callable[[str], bool]] = {
-    # A board game of open information: every move, target and card chosen is
-    # seen by the whole table (each seat's view shows the board and every hand).
-    "arena_v0": _always,
     # Every commitment is face down until the turn resolves; the resolved turn
     # (every play) is in each seat's view as ``last_turn``.
     "asrus_v0": _never,
     "astrobirdz_v0": _astrobirdz,
     "skybirds_v0": _skybirds,
+    # Everything on the Arena's board is public (positions, cards held, trophies,
+    # medals, gym powers, medal cards held, every roll); only the medal stack's
+    # order is not, and no move names it.
+    "arena_v0": _always,
 }
 
 

@@ -5,8 +5,10 @@ A :class:`Narrator` follows one seat. It is told each move as it is made
 lets that seat read it) and, between moves, compares the seat's new view with
 the last one (:meth:`Narrator.catch_up`): for Astrobirdz the completed trick
 with its winner and the turn's scoring item by item, for Asrus the revealed
-turn and the lottery. Everything it says comes from that seat's view, so it
-can never tell more than the seat may see.
+turn and the lottery, for Skybirds each Dogfight won, each player going out,
+every token taken, flipped or returned and each new Campaign, for the Arena
+every roll, move, encounter and challenge with its dice. Everything it says
+comes from that seat's view, so it can never tell more than the seat may see.
 """
 
 from __future__ import annotations
@@ -34,8 +36,10 @@ PHASE_WORDS = {
     "surfette_partner": "trades with ",
     "astroboard": "AstroBoard power with ",
     "choose_trump": "names the trump colour: ",
+    "pick_player": "names ",
 }
-"""Words before a move's string where the string alone reads oddly (Astrobirdz phases)."""
+"""Words before a move's string where the string alone reads oddly (Astrobirdz phases;
+the Arena's effect naming a player)."""
 
 
 def signed(value: float) -> str:
@@ -68,6 +72,8 @@ class Narrator:
         self.changes: Callable[[dict[str, Any], dict[str, Any]], list[str]] = {
             "astrobirdz_v0": self._astrobirdz,
             "asrus_v0": self._asrus,
+            "skybirds_v0": self._skybirds,
+            "arena_v0": self._arena,
         }.get(self.env_id, lambda old, new: [])
 
     def who(self, agent: str) -> str:
@@ -144,3 +150,108 @@ class Narrator:
                 f"{' each' if len(lottery['winners']) > 1 else ''} of {lottery['amount']}"
             )
         return lines
+
+    # -- Skybirds --
+
+    def _skybirds(self, old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+        lines = []
+        fight = new.get("last_dogfight")
+        if fight and fight != old.get("last_dogfight"):
+            lines.append(
+                f"dogfight won by {self.who(fight['winner'])} with "
+                f"{squadron_text(fight['squadron'])}"
+            )
+        if new["campaign"] == old["campaign"]:
+            for place, agent in enumerate(new["finish"], start=1):
+                if agent not in old["finish"]:
+                    lines.append(f"{self.who(agent)} goes out: place {place}")
+        for agent, held in new["tokens"].items():
+            lines += self._token_changes(agent, old["tokens"][agent], held)
+            gained = new["plus_one"][agent] - old["plus_one"][agent]
+            if gained:
+                word = "takes" if gained > 0 else "spends"
+                lines.append(f"{self.who(agent)} {word} {abs(gained)} +1VP token(s)")
+            if new["fractional"][agent] and not old["fractional"][agent]:
+                lines.append(f"{self.who(agent)} takes the {new['fractional'][agent]} VP token")
+        if new["armistice"] and not old["armistice"]:
+            lines.append(f"{self.who(new['armistice'])} takes the Armistice: the Great War ends")
+        if new["campaign"] != old["campaign"] and not new["over"]:
+            vp = ", ".join(f"{a} {v:g}" for a, v in new["vp"].items())
+            lines.append(f"campaign {new['campaign']} dealt (VP: {vp})")
+        return lines
+
+    def _token_changes(self, agent: str, old: dict[str, str], new: dict[str, str]) -> list[str]:
+        lines = []
+        for token, side in new.items():
+            if token not in old:
+                lines.append(f"{self.who(agent)} takes {token}")
+            elif side != old[token]:
+                lines.append(f"{self.who(agent)} uses {token}: flipped")
+        for token in old:
+            if token not in new:
+                lines.append(f"{self.who(agent)}'s {token} goes back to the Aerodrome")
+        return lines
+
+    # -- the Arena --
+
+    def _arena(self, old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+        lines = []
+        rolls, before = new["last_rolls"], old["last_rolls"]
+        fresh = rolls[len(before) :] if rolls[: len(before)] == before else rolls
+        for r in fresh:
+            lines.append(
+                f"{self.who(r['player'])} rolls {r['die']} ({r['purpose']}): {r['result']}"
+            )
+        spaces = new["board"]["spaces"]
+        for agent, p in new["players"].items():
+            was = old["players"][agent]
+            if p["position"] != was["position"] and p["position"] >= 0:
+                lines.append(f"{self.who(agent)} to {space_text(spaces[p['position']])}")
+            if p["form"] != was["form"] or p["character"] != was["character"]:
+                lines.append(f"{self.who(agent)} is now {p['character']} ({p['form']})")
+            for medal in p["medals"]:
+                if medal not in was["medals"]:
+                    lines.append(f"{self.who(agent)} gains a {medal} medal")
+            if len(p["worlds"]) != len(was["worlds"]):
+                lines.append(f"{self.who(agent)} holds {len(p['worlds'])} world(s)")
+        encounter = new.get("last_encounter")
+        if encounter and encounter != old.get("last_encounter"):
+            lines.append(
+                f"encounter, {encounter['table']} {encounter['roll']}: {encounter['result']}"
+            )
+        challenge = new.get("last_challenge")
+        if challenge and challenge != old.get("last_challenge"):
+            lines.append(self._challenge_text(challenge))
+        return lines
+
+    def _challenge_text(self, c: dict[str, Any]) -> str:
+        against = (
+            f"{self.who(c['defender'])}'s {c['item']}" if c["defender"] else f"the {c['item']}"
+        )
+        dice = "+".join(str(d) for d in c["dice"])
+        text = f"{self.who(c['challenger'])} challenges for {against} ({c['kind']}): {dice}"
+        text += f" = {c['total']}"
+        if "defender_total" in c:
+            text += f" against {c['defender_total']}"
+        elif c["need"] is not None:
+            text += f", needs {c['need']}"
+        return text + (": won" if c["success"] else ": failed")
+
+
+def squadron_text(squadron: dict[str, Any]) -> str:
+    """``[5 5] (size 2, value 5, 1 Medallion, tokens A1)``."""
+    extra = f", tokens {' '.join(squadron['tokens'])}" if squadron["tokens"] else ""
+    if squadron["wild"]:
+        extra += f", wild {squadron['wild']['printed']} as {squadron['wild']['declared']}"
+    medals = squadron["medallions"]
+    return (
+        f"[{' '.join(squadron['cards'])}] (size {squadron['size']}, value {squadron['value']}"
+        f"{f', {medals} Medallion(s)' if medals else ''}{extra})"
+    )
+
+
+def space_text(space: dict[str, Any]) -> str:
+    """``space 17 (maneuver Kickflip Kaboom, 11)``: a board space with what lies on it."""
+    what = space["gym"] or space["card"] or space["medal_card"] or ""
+    need = f", {space['challenge']}" if space["challenge"] is not None else ""
+    return f"space {space['id']} ({space['kind']}{' ' + what if what else ''}{need})"
