@@ -102,6 +102,19 @@ def test_the_shipped_checkpoint_plays_at_its_own_table(client: CheckedClient):
     assert response.json()["to_act"] == "player_0" and response.json()["move_number"] == 5
 
 
+def test_a_whole_astrobirdz_game_against_the_heuristic_and_the_shipped_bot(
+    client: CheckedClient,
+):
+    """What `make play` offers a person: Astrobirdz against the heuristic and a checkpoint."""
+    envs = {e["id"]: e for e in client.envs()}
+    assert "shipped/astrobirdz/ppo_4p.zip" in {m["id"] for m in envs["astrobirdz_v0"]["models"]}
+    shipped = {"kind": "bot", "bot": "model", "model": "shipped/astrobirdz/ppo_4p.zip"}
+    seats = [HUMAN, shipped, HEURISTIC, shipped]
+    played = play_whole_game(client, "astrobirdz_v0", seats, seed=4, options={"num_players": 4})
+    names = [s["name"] for s in played["state"]["seats"]]
+    assert names[1] == names[3] == "shipped/astrobirdz/ppo_4p.zip" and names[2] == "heuristic"
+
+
 def test_a_link_out_of_a_models_folder_is_not_listed(tmp_path: Path):
     outside = write_checkpoint(tmp_path / "outside" / "a.zip", "asrus_v0", {"num_players": 3})
     folder = tmp_path / "models"
