@@ -273,7 +273,9 @@ for _yaml_class in (StrictLoader, StrictDumper):
 
 def read_yaml(text: str) -> Any:
     """A YAML text read strictly (see :class:`StrictLoader`); nothing is executed."""
-    return yaml.load(text, Loader=StrictLoader)  # a SafeLoader: plain data only
+    # StrictLoader is a SafeLoader subclass: tags such as !!python/object are
+    # refused, so a config can only ever be plain data (tested).
+    return yaml.load(text, Loader=StrictLoader)
 
 
 def read_text(path: Path) -> str:

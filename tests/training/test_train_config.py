@@ -250,3 +250,14 @@ def test_a_config_that_is_not_utf8_is_refused_naming_the_byte(tmp_path: Path) ->
     with pytest.raises(ConfigError) as info:
         load_config(path)
     assert "is not UTF-8 text" in str(info.value) and "0xe9 at offset 5" in str(info.value)
+
+
+def test_a_config_can_not_build_python_objects() -> None:
+    """The config reader is a safe loader: a tag that would call code is refused."""
+    import yaml
+
+    from flockgym.training.config import read_yaml
+
+    for text in ("!!python/object/apply:os.system ['true']", "x: !!python/name:os.system"):
+        with pytest.raises(yaml.YAMLError, match="python"):
+            read_yaml(text)
