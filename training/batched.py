@@ -46,6 +46,7 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from flockgym.envs import OptionError
+from flockgym.envs.core.bots import random_legal_actions
 
 from .policies import PolicyBot
 from .selfplay import MAX_REDEALS, SelfPlayEnv
@@ -387,11 +388,12 @@ class VectorAsrusGames:
             rows = np.repeat(games[heuristic], n - 1)
             at = seats[heuristic][opponents[heuristic]]
             self.planned[rows, at] = self.heuristic.act(engine.views(rows, at))
-        for b in games[kinds == "random"].tolist():
-            for s in range(n):
-                if s != self.learner_seat[b]:
-                    legal = np.flatnonzero(masks[b, s])
-                    self.planned[b, s] = self.rngs[b][s].choice(legal)
+        random_games = games[kinds == "random"]
+        if random_games.size:
+            rows = np.repeat(random_games, n - 1)
+            at = seats[kinds == "random"][opponents[kinds == "random"]]
+            generators = [self.rngs[b][s] for b, s in zip(rows.tolist(), at.tolist(), strict=True)]
+            self.planned[rows, at] = random_legal_actions(masks[rows, at], generators)
         policy_games = games[kinds == "policy"]
         if policy_games.size:
             self._decide_policies(policy_games, masks)

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from flockgym.envs import OptionError
+from flockgym.envs.core.bots import random_legal_actions
 from flockgym.envs.core.rng import make_rng
 
 from .vector_engines import VECTOR_ENGINES, vector_engine_problem
@@ -111,10 +112,11 @@ class VectorBlock:
             games = live[rows]
             actions[games, seats] = self.heuristic.act(engine.views(games, seats))
         rows, seats = np.nonzero(kinds == "random")
-        for b, s in zip(live[rows].tolist(), seats.tolist(), strict=True):
-            rng = self.rngs[b][s]
-            assert rng is not None
-            actions[b, s] = rng.choice(np.flatnonzero(masks[b, s]))
+        if rows.size:
+            games = live[rows]
+            pairs = zip(games.tolist(), seats.tolist(), strict=True)
+            generators = [self.rngs[b][s] for b, s in pairs]
+            actions[games, seats] = random_legal_actions(masks[games, seats], generators)
         rows, seats = np.nonzero(kinds == "policy")
         if rows.size:
             self._decide_policies(live[rows], seats, masks, actions)
