@@ -61,7 +61,13 @@ What the script does, in one run
    exact dealing (each step: observations, masks, random legal actions, step;
    finished games are dealt again at once). The paths run in ``--rounds``
    interleaved slices; the ratios are to the scalar env in this run.
-3. A profile of the scalar path (cProfile): where its time goes, by function
+   For reference only, the scalar env with its default options (every rule
+   card and Berzerkerbirdz power, the training config's game) in the same loop.
+3. Where the prototype's time goes (observations, masks, the random action,
+   the step), per decision at each B, and, for scale, what one masked
+   policy forward of the training config's net costs per decision in
+   one-thread torch at batch 1, 8 and each B.
+4. A profile of the scalar path (cProfile): where its time goes, by function
    and by file.
 
     nice -n 5 python benchmarks/prototypes/astrobirdz_batched.py \
@@ -564,8 +570,9 @@ class Tally:
 class ScalarPath:
     """The AEC env, game after game, random legal moves (observation and mask each step)."""
 
-    def __init__(self, players: int, seed: int) -> None:
-        self.env = make("astrobirdz_v0", num_players=players, **PLAIN_OPTIONS)
+    def __init__(self, players: int, seed: int, options: dict[str, Any] | None = None) -> None:
+        options = PLAIN_OPTIONS if options is None else options
+        self.env = make("astrobirdz_v0", num_players=players, **options)
         self.rng = np.random.default_rng(seed)
         self.seed = seed
         self.games = 0
@@ -655,6 +662,65 @@ def short_file(filename: str) -> str:
     return parts[-1]
 
 
+def prototype_breakdown(players: int, games: int, seed: int, steps: int) -> dict[str, float]:
+    """CPU microseconds per decision in each call of a prototype step."""
+    path = BatchedPath(players, games, seed, "fast")
+    engine, rng = path.engine, path.rng
+    spent: dict[str, float] = defaultdict(float)
+    clock = time.process_time
+    for _ in range(steps):
+        t0 = clock()
+        engine.observations()
+        t1 = clock()
+        masks = engine.masks()
+        t2 = clock()
+        actions = uniform_true(masks, rng)
+        t3 = clock()
+        engine.step(actions)
+        t4 = clock()
+        spent["observations"] += t1 - t0
+        spent["masks"] += t2 - t1
+        spent["random action"] += t3 - t2
+        spent["step"] += t4 - t3
+    return {k: 1e6 * v / (steps * games) for k, v in spent.items()}
+
+
+def policy_forward_cost(size: int, actions: int, batches: list[int], seconds: float) -> list[str]:
+    """CPU microseconds per decision of a masked MLP forward in one-thread torch
+    (the shape of ``configs/astrobirdz/ppo.yaml``: separate 256x256 actor and
+    critic, as SB3 builds them), for scale beside the env's cost per decision."""
+    try:
+        import torch
+    except ImportError:  # the train extra is not installed
+        return ["torch not installed: policy forward not timed"]
+    torch.set_num_threads(1)
+
+    def mlp(out: int) -> torch.nn.Module:
+        return torch.nn.Sequential(
+            torch.nn.Linear(size, 256), torch.nn.Tanh(), torch.nn.Linear(256, 256),
+            torch.nn.Tanh(), torch.nn.Linear(256, out),
+        )  # fmt: skip
+
+    actor, critic = mlp(actions), mlp(1)
+    lines = []
+    for batch in batches:
+        obs = torch.rand(batch, size)
+        mask = torch.rand(batch, actions) < 0.2
+        mask[:, 0] = True
+        calls = 0
+        with torch.no_grad():
+            actor(obs), critic(obs)  # warm up: the first call allocates
+            start = time.process_time()
+            while time.process_time() - start < seconds:
+                logits = actor(obs).masked_fill(~mask, -1e8)
+                torch.multinomial(torch.softmax(logits, dim=1), 1)
+                critic(obs)
+                calls += 1
+        per = 1e6 * (time.process_time() - start) / (calls * batch)
+        lines.append(f"batch {batch:>5}: {per:7.1f} us per decision")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
@@ -685,6 +751,8 @@ def main() -> None:
 
     scalar = ScalarPath(n, args.seed)
     tallies = [Tally("scalar env (AEC loop)", scalar.run)]
+    full = ScalarPath(n, args.seed, options={})
+    tallies.append(Tally("scalar env, default options *", full.run))
     for games in args.batches:
         path = BatchedPath(n, games, args.seed, "fast")
         tallies.append(Tally(f"prototype B={games}, fast deal", path.run, games))
@@ -704,6 +772,20 @@ def main() -> None:
             f"{t.name:32} {t.decisions:>10} {t.seconds:>7.1f} {t.per_second:>12,.0f} "
             f"{t.per_second / base:>8.1f}x  {rounds}"
         )
+    print(
+        "* every rule card and Berzerkerbirdz power on (the training config's options): "
+        "for reference, not the prototype's game"
+    )
+    print("\nprototype, CPU us per decision by call (200 steps each, fast deal):")
+    for games in args.batches:
+        parts = prototype_breakdown(n, games, args.seed, steps=200)
+        total = sum(parts.values())
+        shown = "  ".join(f"{k} {v:5.2f}" for k, v in parts.items())
+        print(f"  B={games:>5}: total {total:5.2f}  {shown}")
+    layout = ActionLayout(n)
+    print("\npolicy forward (actor + critic, mask, sample; torch, one thread), for scale:")
+    for line in policy_forward_cost(observation_size(n), layout.size, [1, 8, *args.batches], 1.0):
+        print(f"  {line}")
     profile_scalar(n, args.profile_seconds, args.seed, top=14)
 
 
