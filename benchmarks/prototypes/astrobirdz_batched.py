@@ -62,7 +62,9 @@ What the script does, in one run
    finished games are dealt again at once). The paths run in ``--rounds``
    interleaved slices; the ratios are to the scalar env in this run.
    For reference only, the scalar env with its default options (every rule
-   card and Berzerkerbirdz power, the training config's game) in the same loop.
+   card and Berzerkerbirdz power, the training config's game) in the same
+   loop, with random moves and with the heuristic bot (view and act) at every
+   seat.
 3. Where the prototype's time goes (observations, masks, the random action,
    the step), per decision at each B, and, for scale, what one masked
    policy forward of the training config's net costs per decision in
@@ -88,7 +90,7 @@ from typing import Any
 
 import numpy as np
 
-from flockgym.envs import make
+from flockgym.envs import make, make_bot
 from flockgym.envs.astrobirdz import data
 from flockgym.envs.astrobirdz.actions import GUESS_OFFSET, NUM_TRICKS, PLAYER_OFFSET, ActionLayout
 from flockgym.envs.astrobirdz.observer import (
@@ -570,12 +572,19 @@ class Tally:
 class ScalarPath:
     """The AEC env, game after game, random legal moves (observation and mask each step)."""
 
-    def __init__(self, players: int, seed: int, options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        players: int,
+        seed: int,
+        options: dict[str, Any] | None = None,
+        heuristic: bool = False,
+    ) -> None:
         options = PLAIN_OPTIONS if options is None else options
         self.env = make("astrobirdz_v0", num_players=players, **options)
         self.rng = np.random.default_rng(seed)
         self.seed = seed
         self.games = 0
+        self.bot = make_bot("astrobirdz_v0", "heuristic", seed=seed) if heuristic else None
 
     def run(self, seconds: float) -> int:
         env, rng = self.env, self.rng
@@ -588,8 +597,12 @@ class ScalarPath:
                 if terminated or truncated:
                     env.step(None)
                     continue
-                legal = np.flatnonzero(observation["action_mask"])
-                env.step(int(legal[rng.integers(legal.size)]))
+                if self.bot is not None:
+                    view = env.unwrapped.view(env.agent_selection)
+                    env.step(self.bot.act(observation, view))
+                else:
+                    legal = np.flatnonzero(observation["action_mask"])
+                    env.step(int(legal[rng.integers(legal.size)]))
                 decisions += 1
             self.games += 1
         return decisions
@@ -753,6 +766,8 @@ def main() -> None:
     tallies = [Tally("scalar env (AEC loop)", scalar.run)]
     full = ScalarPath(n, args.seed, options={})
     tallies.append(Tally("scalar env, default options *", full.run))
+    bots = ScalarPath(n, args.seed, options={}, heuristic=True)
+    tallies.append(Tally("  + heuristic bot every seat *", bots.run))
     for games in args.batches:
         path = BatchedPath(n, games, args.seed, "fast")
         tallies.append(Tally(f"prototype B={games}, fast deal", path.run, games))
@@ -773,8 +788,8 @@ def main() -> None:
             f"{t.per_second / base:>8.1f}x  {rounds}"
         )
     print(
-        "* every rule card and Berzerkerbirdz power on (the training config's options): "
-        "for reference, not the prototype's game"
+        "* every rule card and Berzerkerbirdz power on (the training config's options; "
+        "the heuristic reads the view at each decision): for reference, not the prototype's game"
     )
     print("\nprototype, CPU us per decision by call (200 steps each, fast deal):")
     for games in args.batches:
