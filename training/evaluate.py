@@ -79,6 +79,10 @@ class TournamentResult:
     standings: list[Standing]
     partial: bool = False
     deals_planned: int = 0
+    no_winner: int = 0
+    """Games that ended without a winner: cut off by a step cap (``max_steps``)
+    or a rule's own limit (e.g. Skybirds' ``max_campaigns``). They count as
+    played, with no win for anyone: a high count says the table rarely finishes."""
 
     def __post_init__(self) -> None:
         self.deals_planned = self.deals_planned or self.deals
@@ -108,7 +112,13 @@ class TournamentResult:
             f"**{self.env_id}** ({options or 'default options'}), {self.num_players} seats, "
             f"seating `{self.seating}`: {self.deals} deals x {self.tables_per_deal} tables = "
             f"{self.games} games, seed {self.seed}. Equal players would each win "
-            f"{1 / self.num_players:.1%} of their games.",
+            f"{1 / self.num_players:.1%} of their games."
+            + (
+                f" {self.no_winner} of the games ended without a winner (cut off by a "
+                "step or round cap)."
+                if self.no_winner
+                else ""
+            ),
             "",
             "| player | games | win rate (95% CI) | mean points (95% CI) | Elo |",
             "| --- | ---: | ---: | ---: | ---: |",
@@ -172,6 +182,7 @@ class DealTally:
     seat_games: np.ndarray
     pair_wins: np.ndarray
     tables_left: int
+    no_winner: int = 0
 
     @classmethod
     def empty(cls, participants: int, tables: int) -> DealTally:
@@ -326,6 +337,7 @@ def summarise(
         standings,
         partial=partial,
         deals_planned=planned,
+        no_winner=sum(r.no_winner for r in rows),
     )
 
 
@@ -530,6 +542,7 @@ def tally_game(
     """Add one game to the per-deal sums and the pairwise comparison counts."""
     winners = set(winners_list)
     share = 1.0 / len(winners) if winners else 0.0
+    deal.no_winner += 0 if winners else 1
     for agent, p in zip(agents, table, strict=True):
         deal.wins[p] += share if agent in winners else 0.0
         deal.points[p] += scores[agent]

@@ -61,6 +61,7 @@ def test_the_vectorised_engine_plays_the_same_games(checkpoint: Path, sample: in
         vector = tournament("asrus_v0", players, 2, engine="vector", **run)
         sequential = tournament("asrus_v0", players, 2, batch=False, **run)
         assert figures(vector) == figures(sequential)
+        assert vector.no_winner == sequential.no_winner
 
 
 def test_the_engine_is_chosen_or_refused_by_name() -> None:
@@ -171,3 +172,16 @@ def test_eval_engine_option(capsys, tmp_path: Path) -> None:
     assert "astrobirdz_v0 has no vectorised engine" in capsys.readouterr().err
     argv = ["eval", "--env", "asrus_v0", "--players", "heuristic,random", "--games", "2"]
     assert main([*argv, "--engine", "scalar", "--out", str(tmp_path), "--no-progress"]) == 0
+
+
+def test_games_cut_off_without_a_winner_are_counted_and_said() -> None:
+    players = [make_participant(s, "asrus_v0") for s in ("heuristic", "random")]
+    capped = tournament("asrus_v0", players, 3, env_options={"max_steps": 5})
+    assert capped.no_winner == capped.games == 30
+    assert all(s.win_rate == 0.0 for s in capped.standings)
+    assert "30 of the games ended without a winner (cut off by a step or round cap)" in (
+        capped.to_markdown()
+    )
+    assert capped.to_json()["no_winner"] == 30
+    played = tournament("asrus_v0", players, 3)
+    assert played.no_winner == 0 and "without a winner" not in played.to_markdown()
