@@ -57,7 +57,8 @@ What the script does, in one run
 2. Decisions per CPU-second (this process's ``time.process_time``): the scalar
    env (``make("astrobirdz_v0", ...)``) through the AEC loop (``agent_iter`` /
    ``last()`` with observation and mask / ``step``, random legal moves), and
-   the prototype at B = 64, 256, 1024 games with fast dealing and at 256 with
+   the prototype at B = 8 (the shipped training config's n_envs), 64, 256 and
+   1024 games with fast dealing and at 256 with
    exact dealing (each step: observations, masks, random legal actions, step;
    finished games are dealt again at once). The paths run in ``--rounds``
    interleaved slices; the ratios are to the scalar env in this run.
@@ -739,7 +740,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per slice")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--batches", type=int, nargs="+", default=[64, 256, 1024])
+    parser.add_argument("--batches", type=int, nargs="+", default=[8, 64, 256, 1024])
     parser.add_argument("--check-games", type=int, default=300)
     parser.add_argument("--profile-seconds", type=float, default=4.0)
     parser.add_argument("--seed", type=int, default=0)
