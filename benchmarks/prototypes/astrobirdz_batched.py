@@ -800,7 +800,9 @@ def main() -> None:
         print(f"  B={games:>5}: total {total:5.2f}  {shown}")
     layout = ActionLayout(n)
     print("\npolicy forward (actor + critic, mask, sample; torch, one thread), for scale:")
-    for line in policy_forward_cost(observation_size(n), layout.size, [1, 8, *args.batches], 1.0):
+    for line in policy_forward_cost(
+        observation_size(n), layout.size, sorted({1, 8, *args.batches}), 1.0
+    ):
         print(f"  {line}")
     profile_scalar(n, args.profile_seconds, args.seed, top=14)
 
