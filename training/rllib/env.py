@@ -143,7 +143,8 @@ class FlockgymMultiAgentEnv(MultiAgentEnv):
             int(config.get("snapshots", 0)),
         )
         self.reward_scale = float(config.get("reward_scale", 1.0))
-        self.rng = make_rng(None)
+        # Seeded, so that a seating drawn before the first seeded reset is too.
+        self.rng = make_rng(0)
         self.episode = 0
         self.next_seating: dict[str, str] | None = None
         self.seating: dict[str, str] = dict.fromkeys(self.possible_agents, LEARNER)
@@ -177,9 +178,8 @@ class FlockgymMultiAgentEnv(MultiAgentEnv):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new game; ``seed`` restarts this env's generator (seatings, deals, bots)."""
         if seed is not None:
+            # A seating drawn already stays: RLlib has mapped its agents by it.
             self.rng = make_rng(seed)
-            self.episode = 0
-            self.next_seating = None
         self.seating = self.plan_next_episode()
         self.next_seating = None
         self.agents = [a for a in self.possible_agents if is_module(self.seating[a])]
@@ -323,7 +323,13 @@ class FlockgymMultiAgentEnv(MultiAgentEnv):
 
 def seating_of(episode: Any) -> dict[str, str]:
     """The seating an RLlib episode was created with (see :func:`policy_mapping`)."""
-    return episode.custom_data.get(SEATING_KEY, {})
+    try:
+        return episode.custom_data.get(SEATING_KEY, {})
+    except AttributeError:
+        # RLlib's ``episode.cut()`` calls the mapping function while building the
+        # successor chunk, before its custom data exists; it keeps the agents'
+        # modules of the chunk it continues, whatever this returns.
+        return {}
 
 
 def policy_mapping(agent_id: str, episode: Any, **kwargs: Any) -> str:
