@@ -24,18 +24,33 @@ def sub_env(env: Any, env_index: int) -> Any:
 
 
 class FlockgymCallbacks(RLlibCallback):
-    def on_episode_created(self, *, episode: Any, env: Any = None, env_index: int = 0, **kw: Any) -> None:
+    def on_episode_created(
+        self, *, episode: Any, env: Any = None, env_index: int = 0, **kw: Any
+    ) -> None:
         episode.custom_data[SEATING_KEY] = sub_env(env, env_index).plan_next_episode()
 
     def on_episode_end(
-        self, *, episode: Any, env: Any = None, env_index: int = 0, metrics_logger: Any = None, **kw: Any
+        self,
+        *,
+        episode: Any,
+        env: Any = None,
+        env_index: int = 0,
+        metrics_logger: Any = None,
+        **kw: Any,
     ) -> None:
         result = sub_env(env, env_index).last_result
         if not result or metrics_logger is None:
             return
         opponent = result["opponent"]
-        metrics_logger.log_value(("flockgym", f"win/{opponent}"), result["win"], reduce="mean", window=100)
-        metrics_logger.log_value(("flockgym", f"episodes/{opponent}"), 1, reduce="sum", clear_on_reduce=True)
         metrics_logger.log_value(
-            ("flockgym", "illegal_actions"), result["illegal_actions"], reduce="sum", clear_on_reduce=True
+            ("flockgym", f"win/{opponent}"), result["win"], reduce="mean", window=100
+        )
+        metrics_logger.log_value(
+            ("flockgym", f"episodes/{opponent}"), 1, reduce="sum", clear_on_reduce=True
+        )
+        metrics_logger.log_value(
+            ("flockgym", "illegal_actions"),
+            result["illegal_actions"],
+            reduce="sum",
+            clear_on_reduce=True,
         )

@@ -118,9 +118,10 @@ class FlockgymMultiAgentEnv(MultiAgentEnv):
         config = dict(config or {})
         unknown = sorted(set(config) - self.KEYS)
         if unknown or "env_id" not in config:
+            missing = "" if "env_id" in config else ", no env_id"
             raise OptionError(
-                f"env_config: unknown keys {unknown or '-'}{'' if 'env_id' in config else ', no env_id'}"
-                f"; allowed: {', '.join(sorted(self.KEYS))} (env_id required)"
+                f"env_config: unknown keys {unknown or '-'}{missing}; allowed: "
+                f"{', '.join(sorted(self.KEYS))} (env_id required)"
             )
         from flockgym.training.policies import make_participant
 

@@ -128,7 +128,9 @@ class RLlibPPOLearner(MaskablePPOLearner):
     ) -> list[str]:
         problems = []
         if ray_missing():
-            problems.append(f"algo.name = 'rllib_ppo' needs ray[rllib], not installed: {EXTRA_HINT}")
+            problems.append(
+                f"algo.name = 'rllib_ppo' needs ray[rllib], not installed: {EXTRA_HINT}"
+            )
         if params.minibatch_size > params.train_batch_size:
             problems.append(
                 f"algo.minibatch_size = {params.minibatch_size} is larger than "

@@ -20,6 +20,7 @@ action (frozen snapshots with ``opponents.snapshot_play: greedy``).
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -38,7 +39,7 @@ def mlp(sizes: list[int], activation: str) -> nn.Sequential:
     """Linear layers of ``sizes``, each followed by the activation (SB3's layout:
     indices 0, 2, 4, ... are the linear layers)."""
     layers: list[nn.Module] = []
-    for n_in, n_out in zip(sizes[:-1], sizes[1:], strict=True):
+    for n_in, n_out in itertools.pairwise(sizes):
         layers += [nn.Linear(n_in, n_out), ACTIVATIONS[activation]()]
     return nn.Sequential(*layers)
 

@@ -216,7 +216,9 @@ class RLlibRun:
         """The learner as flockgym's policy network (what evaluation plays)."""
         if self._policy is None:
             size, actions = self.shapes
-            network = self.learner.network(self.learner.network_config(self.config.algo), size, actions)
+            network = self.learner.network(
+                self.learner.network_config(self.config.algo), size, actions
+            )
             network.load_state_dict(self.learner_weights())
             self._policy = network
         return self._policy
@@ -395,9 +397,7 @@ def train_loop(
                 shared.crossed(previous, step, config.output.checkpoint_every)
                 and step < config.total_steps
             ):
-                shared.save_checkpoint(
-                    model, learner, config, run_dir, step, snapshots, "training"
-                )
+                shared.save_checkpoint(model, learner, config, run_dir, step, snapshots, "training")
                 checkpointed = step
         bar.close()
         if stop.signum is not None and step < config.total_steps:
@@ -474,4 +474,3 @@ def log_iteration(model: RLlibRun, run_dir: Path, step: int, result: dict[str, A
             },
         },
     )
-
