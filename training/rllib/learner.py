@@ -12,7 +12,8 @@ an ``rllib_ppo`` one. A resumable checkpoint holds, besides the weights, the
 optimizer's ``state_dict`` (``optimizer.pth``, Adam's moments as tensors) and
 the run's counters (``learner.json``); resuming rebuilds the algorithm from
 the run's config and copies them in. RLlib's own ``restore_from_path`` is
-never used: it unpickles files from the checkpoint folder.
+never used: it rebuilds Python objects from the files of its checkpoint folder,
+which would run code from them.
 """
 
 from __future__ import annotations

@@ -22,10 +22,11 @@ Ray: a local instance on 127.0.0.1 with the dashboard off and
 running cluster to attach to (``flockgym train --address``). Whatever happens
 (an error, Ctrl-C), ``ray.shutdown()`` runs before the loop returns.
 
-Resuming: RLlib's checkpoints are never read (RLlib unpickles them); the
-algorithm is rebuilt from the run's config, and the learner's weights, its
-Adam state and the counters are copied in from flockgym's weights-only
-checkpoint, the snapshot modules from the run's snapshot files. The sampling
+Resuming: RLlib's checkpoints are never read (its restore rebuilds Python
+objects from them, which runs code); the algorithm is rebuilt from the run's
+config, and the learner's weights, its Adam state and the counters are copied
+in from flockgym's weights-only checkpoint, the snapshot modules from the
+run's snapshot files. The sampling
 of several Ray processes is not replayed bit for bit: a resumed run continues
 from the same weights and optimizer, not along the same games.
 """
