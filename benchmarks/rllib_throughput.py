@@ -110,20 +110,26 @@ def main() -> None:
     rows = [("adapter alone (no RLlib)", {"env_steps_per_s": adapter_rate(config, 10.0)})]
     with ray_session(config.algo):
         for runners in (1, 2):
-            rows.append((f"rllib {runners} env runner(s)", rllib_rates(config, runners, args.iterations)))
+            figures = rllib_rates(config, runners, args.iterations)
+            rows.append((f"rllib, {runners} env runner{'s' if runners > 1 else ''}", figures))
     base = rows[1][1]["env_steps_per_s"]
     print()
-    print("| setup | env steps/s | vs 1 runner | learner steps/s | sampling env steps/s | s per iteration |")
+    print(
+        "| setup | env steps/s | vs 1 runner | learner steps/s | sampling env steps/s "
+        "| s per iteration |"
+    )
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for name, figures in rows:
-        def cell(key: str, fmt: str = "{:,.0f}") -> str:
-            return fmt.format(figures[key]) if key in figures else "-"
-
         print(
-            f"| {name} | {cell('env_steps_per_s')} | "
-            f"{figures['env_steps_per_s'] / base:.2f}x | {cell('learner_steps_per_s')} | "
-            f"{cell('sampling_env_steps_per_s')} | {cell('iteration_s', '{:.1f}')} |"
+            f"| {name} | {cell(figures, 'env_steps_per_s')} | "
+            f"{figures['env_steps_per_s'] / base:.2f}x | {cell(figures, 'learner_steps_per_s')} | "
+            f"{cell(figures, 'sampling_env_steps_per_s')} | "
+            f"{cell(figures, 'iteration_s', '{:.1f}')} |"
         )
+
+
+def cell(figures: dict[str, float], key: str, fmt: str = "{:,.0f}") -> str:
+    return fmt.format(figures[key]) if key in figures else "-"
 
 
 if __name__ == "__main__":
