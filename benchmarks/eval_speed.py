@@ -1,7 +1,7 @@
 """Tournament speed: the same duplicate tournament played one game after the
-other (the engine before batching), batched in one process, and batched in
-``--jobs`` processes, measured side by side in one run; the results must be
-identical.
+other (the engine before batching), batched on one env per game, and on the
+vectorised engine in one and in ``--jobs`` processes, measured side by side in
+one run; the results must be identical.
 
     python benchmarks/eval_speed.py --deals 200   # the shipped Asrus bot, heuristic, random
 """
@@ -25,8 +25,12 @@ def main() -> None:
     players = [make_participant(spec, "asrus_v0") for spec in args.players.split(",")]
     runs = {
         "one game after the other (before)": {"batch": False},
-        "batched, 1 process": {"jobs": 1},
-        f"batched, {args.jobs} processes": {"jobs": args.jobs},
+        "batched, one env per game, 1 process": {"engine": "scalar"},
+        "batched, vectorised engine, 1 process": {"engine": "vector"},
+        f"batched, vectorised engine, {args.jobs} processes": {
+            "engine": "vector",
+            "jobs": args.jobs,
+        },
     }
     print(f"asrus_v0, players {args.players}, {args.deals} deals, {os.cpu_count()} cores")
     seconds, results = {}, {}
@@ -40,7 +44,7 @@ def main() -> None:
     for name, value in seconds.items():
         print(f"  {name}: {before / value:.2f}x the speed of the first")
     same = len({str(r) for r in results.values()}) == 1
-    print(f"  identical standings in all three: {same}")
+    print(f"  identical standings in all {len(runs)}: {same}")
 
 
 if __name__ == "__main__":

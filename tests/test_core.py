@@ -103,3 +103,21 @@ def test_an_unknown_agent_is_named_with_the_agents(call):
         ValueError, match=r"unknown agent 'player_7'; .* player_0, player_1, player_2"
     ):
         method(*args)
+
+
+def test_random_legal_actions_are_the_random_bots_moves() -> None:
+    """The batched draw gives each row the move RandomBot gives with the same
+    generator, and leaves each generator where the bot leaves it."""
+    from flockgym.envs.core.bots import RandomBot, random_legal_actions
+
+    shapes = np.random.default_rng(0)
+    for trial in range(200):
+        masks = (shapes.random((7, 1 + trial % 40)) < shapes.random()).astype(np.int8)
+        masks[np.arange(7), shapes.integers(0, masks.shape[1], 7)] = 1  # one legal at least
+        bots = [RandomBot(seed=trial * 10 + i) for i in range(7)]
+        expected = [bot.act({"action_mask": m}, {}) for bot, m in zip(bots, masks, strict=True)]
+        rngs = [RandomBot(seed=trial * 10 + i).rng for i in range(7)]
+        assert random_legal_actions(masks, rngs).tolist() == expected
+        assert all(a.random() == b.rng.random() for a, b in zip(rngs, bots, strict=True))
+    with pytest.raises(ValueError, match="allows no action"):
+        random_legal_actions(np.zeros((1, 3)), [RandomBot(0).rng])

@@ -39,7 +39,6 @@ Two engines play the games:
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -47,39 +46,11 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from flockgym.envs import OptionError
+from flockgym.envs.core.bots import random_legal_actions
 
 from .policies import PolicyBot
 from .selfplay import MAX_REDEALS, SelfPlayEnv
-
-ENGINES = ("auto", "scalar", "vector")
-DEALINGS = ("exact", "fast")
-VECTOR_ENGINES = {"asrus_v0": "flockgym.envs.asrus.vector:VectorAsrus"}
-"""Envs with a vectorised engine behind the batched vec env."""
-
-
-def resolve_engine(env_id: str, engine: str) -> str:
-    """``scalar`` or ``vector`` for ``env_id``; ``OptionError`` names what is allowed."""
-    if engine not in ENGINES:
-        raise OptionError(f"engine={engine!r}; allowed: {', '.join(ENGINES)}")
-    if engine == "auto":
-        return "vector" if env_id in VECTOR_ENGINES else "scalar"
-    if engine == "vector" and env_id not in VECTOR_ENGINES:
-        raise OptionError(
-            f"engine='vector': {env_id} has no vectorised engine (envs with one: "
-            f"{', '.join(sorted(VECTOR_ENGINES))}); allowed for {env_id}: auto, scalar"
-        )
-    return engine
-
-
-def vector_engine_problem(env_id: str, env_options: dict[str, Any], dealing: str) -> str:
-    """Why the vector engine of ``env_id`` cannot play these options ('' if it can)."""
-    module_name, class_name = VECTOR_ENGINES[env_id].split(":")
-    engine_class = getattr(importlib.import_module(module_name), class_name)
-    try:
-        engine_class(1, dealing=dealing, **env_options)
-    except OptionError as err:
-        return str(err)
-    return ""
+from .vector_engines import DEALINGS, resolve_engine
 
 
 class BatchedSelfPlayVecEnv(VecEnv):
@@ -417,11 +388,12 @@ class VectorAsrusGames:
             rows = np.repeat(games[heuristic], n - 1)
             at = seats[heuristic][opponents[heuristic]]
             self.planned[rows, at] = self.heuristic.act(engine.views(rows, at))
-        for b in games[kinds == "random"].tolist():
-            for s in range(n):
-                if s != self.learner_seat[b]:
-                    legal = np.flatnonzero(masks[b, s])
-                    self.planned[b, s] = self.rngs[b][s].choice(legal)
+        random_games = games[kinds == "random"]
+        if random_games.size:
+            rows = np.repeat(random_games, n - 1)
+            at = seats[kinds == "random"][opponents[kinds == "random"]]
+            generators = [self.rngs[b][s] for b, s in zip(rows.tolist(), at.tolist(), strict=True)]
+            self.planned[rows, at] = random_legal_actions(masks[rows, at], generators)
         policy_games = games[kinds == "policy"]
         if policy_games.size:
             self._decide_policies(policy_games, masks)

@@ -162,6 +162,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="processes that play the deals (same results for every N; default 1)",
     )
     p.add_argument(
+        "--engine",
+        choices=("auto", "scalar", "vector"),
+        default="auto",
+        help="auto: the env's vectorised engine where it has one that seats every player "
+        "(Asrus; the same games, several times faster), else one env per game (default)",
+    )
+    p.add_argument(
         "--no-progress",
         action="store_true",
         help="no progress (a bar on a terminal, else a line every few seconds)",
@@ -423,6 +430,7 @@ def run_eval(args: argparse.Namespace) -> int:
             seating=args.seating,
             progress=not args.no_progress,
             jobs=args.jobs,
+            engine=args.engine,
         )
     except TournamentInterrupted as stop:
         if stop.result is None:

@@ -378,7 +378,7 @@ def check_batched(config: TrainConfig, given: bool) -> None:
                 "only (set it, or drop the section)"
             )
         return
-    from .batched import resolve_engine, vector_engine_problem
+    from .vector_engines import resolve_engine, vector_engine_problem
 
     try:
         engine = resolve_engine(config.env.id, config.batched.engine)

@@ -38,6 +38,7 @@ from flockgym.envs.core.play import play_game
 from .files import make_folder, write_text_atomic
 from .policies import Participant, PolicyBot, unique_names
 from .progress import Progress
+from .vector_tournament import VectorBlock, resolve_tournament_engine
 
 Seating = Literal["rotate", "field"]
 Z95 = 1.959964
@@ -78,6 +79,10 @@ class TournamentResult:
     standings: list[Standing]
     partial: bool = False
     deals_planned: int = 0
+    no_winner: int = 0
+    """Games that ended without a winner: cut off by a step cap (``max_steps``)
+    or a rule's own limit (e.g. Skybirds' ``max_campaigns``). They count as
+    played, with no win for anyone: a high count says the table rarely finishes."""
 
     def __post_init__(self) -> None:
         self.deals_planned = self.deals_planned or self.deals
@@ -107,7 +112,13 @@ class TournamentResult:
             f"**{self.env_id}** ({options or 'default options'}), {self.num_players} seats, "
             f"seating `{self.seating}`: {self.deals} deals x {self.tables_per_deal} tables = "
             f"{self.games} games, seed {self.seed}. Equal players would each win "
-            f"{1 / self.num_players:.1%} of their games.",
+            f"{1 / self.num_players:.1%} of their games."
+            + (
+                f" {self.no_winner} of the games ended without a winner (cut off by a "
+                "step or round cap)."
+                if self.no_winner
+                else ""
+            ),
             "",
             "| player | games | win rate (95% CI) | mean points (95% CI) | Elo |",
             "| --- | ---: | ---: | ---: | ---: |",
@@ -171,6 +182,7 @@ class DealTally:
     seat_games: np.ndarray
     pair_wins: np.ndarray
     tables_left: int
+    no_winner: int = 0
 
     @classmethod
     def empty(cls, participants: int, tables: int) -> DealTally:
@@ -190,6 +202,9 @@ class Schedule:
     seating: str
     seed: int
     batch: bool
+    engine: str = "scalar"
+    """``vector``: the blocks are played on the env's vectorised engine
+    (:mod:`.vector_tournament`); ``scalar``: one AEC env per game."""
 
     def deal_blocks(self, deals: int) -> list[range]:
         """The deals in blocks of about :data:`GAMES_PER_BLOCK` games: the unit of
@@ -216,16 +231,20 @@ def tournament(
     progress: bool = False,
     jobs: int = 1,
     batch: bool = True,
+    engine: str = "auto",
 ) -> TournamentResult:
     """Play ``deals`` seeded deals at every table of the seating; summarise.
 
     The games of a block of deals are played side by side, and the decisions of
     every seat a trained policy holds are taken in one forward pass per policy
     (``batch=False`` plays one game after the other, as ``play_game`` does, for
-    comparison). ``jobs`` processes share the blocks; the results are the same
-    for every ``jobs``. ``progress`` shows a bar on a terminal and a line every
-    few seconds elsewhere. Ctrl-C raises :class:`TournamentInterrupted` holding
-    the deals finished so far, marked partial.
+    comparison). ``engine='auto'`` plays the blocks on the env's vectorised
+    engine where it has one that can seat every participant (the same games;
+    ``'scalar'`` never does, ``'vector'`` insists). ``jobs`` processes share
+    the blocks; the results are the same for every ``jobs``. ``progress`` shows
+    a bar on a terminal and a line every few seconds elsewhere. Ctrl-C raises
+    :class:`TournamentInterrupted` holding the deals finished so far, marked
+    partial.
     """
     if deals < 2:
         raise ValueError(f"a tournament needs at least 2 deals for its 95% intervals, got {deals}")
@@ -242,7 +261,11 @@ def tournament(
     env = make(env_id, **env_options)
     agents = list(env.possible_agents)
     tables = seating_tables(len(agents), len(participants), seating)
-    schedule = Schedule(env_id, env_options, list(participants), tables, seating, seed, batch)
+    kinds = [p.kind for p in participants]
+    resolved = resolve_tournament_engine(env_id, env_options, kinds, engine) if batch else "scalar"
+    schedule = Schedule(
+        env_id, env_options, list(participants), tables, seating, seed, batch, resolved
+    )
     tallies: dict[int, DealTally] = {}
     meter = Progress(deals * len(tables), "games", enabled=progress, label=f"eval {env_id}")
     try:
@@ -314,6 +337,7 @@ def summarise(
         standings,
         partial=partial,
         deals_planned=planned,
+        no_winner=sum(r.no_winner for r in rows),
     )
 
 
@@ -413,6 +437,8 @@ def play_block(schedule: Schedule, block: range) -> dict[int, DealTally]:
     """Every table of every deal in ``block``; their tallies by deal."""
     k = len(schedule.participants)
     tallies = {deal: DealTally.empty(k, len(schedule.tables)) for deal in block}
+    if schedule.engine == "vector":
+        return play_vector_block(schedule, block, tallies)
     if not schedule.batch:
         env = make(schedule.env_id, **schedule.env_options)
         for deal in block:
@@ -433,6 +459,20 @@ def play_block(schedule: Schedule, block: range) -> dict[int, DealTally]:
         advance(game, waiting, tallies)
     while waiting:
         waiting = decide_in_batches(waiting, tallies)
+    return tallies
+
+
+def play_vector_block(
+    schedule: Schedule, block: range, tallies: dict[int, DealTally]
+) -> dict[int, DealTally]:
+    """The block's games on the vectorised engine, tallied as the scalar ones are."""
+    games = VectorBlock(schedule, block)
+    games.play()
+    agents = list(make(schedule.env_id, **schedule.env_options).possible_agents)
+    for deal, t, winners, points in games.results():
+        scores = {agents[s]: value for s, value in points.items()}
+        tally_game([agents[s] for s in winners], scores, agents, schedule.tables[t], tallies[deal])
+        tallies[deal].tables_left -= 1
     return tallies
 
 
@@ -502,6 +542,7 @@ def tally_game(
     """Add one game to the per-deal sums and the pairwise comparison counts."""
     winners = set(winners_list)
     share = 1.0 / len(winners) if winners else 0.0
+    deal.no_winner += 0 if winners else 1
     for agent, p in zip(agents, table, strict=True):
         deal.wins[p] += share if agent in winners else 0.0
         deal.points[p] += scores[agent]

@@ -28,6 +28,7 @@ It reads only its own seat's ``view`` and the action mask.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -84,11 +85,21 @@ def no_hit(pool: int, hits: int, drawn: int) -> float:
     return chance
 
 
+@lru_cache(maxsize=8192)
+def cards_beating_lead(card: int, trump: int, effect: Effect) -> frozenset[int]:
+    """Every card that wins a two-card trick led by ``card`` (by :func:`trick_winner`
+    itself): the bot asks this of every unseen card at every decision, so it is
+    worked out once per card, trump and rule card."""
+    cards = range(data.NUM_CARDS)
+    return frozenset(u for u in cards if trick_winner([card, u], trump, effect) == 1)
+
+
 def beats_it(card: int, hand: list[int], trump: int, effect: Effect) -> bool:
     """Whether a known hand can beat ``card`` led (following colour if it can)."""
     led = colour_of(card)
     follow = [c for c in hand if colour_of(c) == led]
-    return any(trick_winner([card, c], trump, effect) == 1 for c in (follow or hand))
+    beating = cards_beating_lead(card, trump, effect)
+    return any(c in beating for c in (follow or hand))
 
 
 def lead_win_chance(
@@ -112,7 +123,8 @@ def lead_win_chance(
     opponents -= len(known_hands)
     led = colour_of(card)
     same = [u for u in unknown if colour_of(u) == led]
-    beaters = [u for u in unknown if trick_winner([card, u], trump, effect) == 1]
+    beating = cards_beating_lead(card, trump, effect)
+    beaters = [u for u in unknown if u in beating]
     beat_same = sum(1 for u in beaters if colour_of(u) == led)
     beat_other = len(beaters) - beat_same
     pool = len(unknown)

@@ -32,6 +32,25 @@ def legal_from_mask(observation: dict[str, np.ndarray]) -> np.ndarray:
     return legal
 
 
+def random_legal_actions(masks: np.ndarray, rngs: list[np.random.Generator]) -> np.ndarray:
+    """Row ``i``'s uniformly random legal action drawn from ``rngs[i]``: for each
+    row the very action (and the very generator state after it) that
+    :meth:`RandomBot.act` gives, since ``Generator.choice`` of a 1-D array is
+    ``integers(0, len)`` indexing it. Batched engines seat many random bots this
+    way: one generator call per row, the counting and indexing in numpy."""
+    legal = np.asarray(masks) > 0
+    counts = legal.sum(axis=1)
+    if legal.shape[0] != len(rngs):
+        raise ValueError(f"{legal.shape[0]} masks for {len(rngs)} generators")
+    if (counts == 0).any():
+        raise ValueError("the action mask allows no action: this agent is not to act")
+    pairs = zip(rngs, counts.tolist(), strict=True)
+    picks = np.array([rng.integers(0, count) for rng, count in pairs], dtype=np.int64)
+    # The pick-th legal action of each row: the first column where the running
+    # count of legal actions passes pick.
+    return np.argmax(np.cumsum(legal, axis=1) > picks[:, None], axis=1).astype(np.int64)
+
+
 class RandomBot:
     """Uniformly random legal actions from its own seeded generator."""
 

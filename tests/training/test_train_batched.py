@@ -13,10 +13,11 @@ from training_helpers import baseline_bots, short_options, tiny_config
 from training_policies_helpers import write_checkpoint
 
 from flockgym.envs import OptionError
-from flockgym.training.batched import BatchedSelfPlayVecEnv, resolve_engine
+from flockgym.training.batched import BatchedSelfPlayVecEnv
 from flockgym.training.config import ConfigError, validate_config
 from flockgym.training.selfplay import make_selfplay_env, make_vec_env
 from flockgym.training.train import train
+from flockgym.training.vector_engines import resolve_engine
 
 INFO_KEYS = ("game_result", "TimeLimit.truncated", "terminal_observation", "action_mask")
 

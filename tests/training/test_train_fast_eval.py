@@ -1,6 +1,7 @@
-"""Fast evaluation: batched decisions play the same games as one game after the
-other, any number of processes gives the same result, progress off a terminal,
-Ctrl-C keeps the finished deals, and a tournament needs two participants."""
+"""Fast evaluation: batched decisions and the vectorised engine play the same
+games as one game after the other, any number of processes gives the same
+result, progress off a terminal, Ctrl-C keeps the finished deals, and a
+tournament needs two participants."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from pathlib import Path
 import pytest
 from training_policies_helpers import write_checkpoint
 
+from flockgym.envs import OptionError, make_bot
+from flockgym.envs.asrus.env import raw_env as asrus_env
 from flockgym.training import evaluate
 from flockgym.training.cli import main
 from flockgym.training.evaluate import TournamentInterrupted, tournament
-from flockgym.training.policies import make_participant
+from flockgym.training.policies import Participant, make_participant
 from flockgym.training.progress import Progress
 
 
@@ -39,6 +42,39 @@ def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_checkpoint(
         tmp_path_factory.mktemp("ckpt") / "p.zip", "asrus_v0", {"num_players": 3}
     )
+
+
+@pytest.mark.parametrize("sample", range(len(asrus_env.option_samples)))
+def test_the_vectorised_engine_plays_the_same_games(checkpoint: Path, sample: int) -> None:
+    """Policies sampling and greedy, the heuristic and random, under every option
+    sample and a step cap that truncates: the vectorised block gives the very
+    standings one game after the other gives."""
+    options = {"num_players": 3, **asrus_env.option_samples[sample]}
+    players = [
+        make_participant(f"{checkpoint}@sample", "asrus_v0", options),
+        make_participant(str(checkpoint), "asrus_v0", options, name="greedy"),
+        make_participant("heuristic", "asrus_v0", options),
+        make_participant("random", "asrus_v0", options),
+    ]
+    for extra in ({}, {"max_steps": 40}):
+        run = {"seed": sample, "env_options": {**options, **extra}}
+        vector = tournament("asrus_v0", players, 2, engine="vector", **run)
+        sequential = tournament("asrus_v0", players, 2, batch=False, **run)
+        assert figures(vector) == figures(sequential)
+        assert vector.no_winner == sequential.no_winner
+
+
+def test_the_engine_is_chosen_or_refused_by_name() -> None:
+    players = [make_participant(s, "astrobirdz_v0") for s in ("heuristic", "random")]
+    with pytest.raises(OptionError, match="astrobirdz_v0 has no vectorised engine"):
+        tournament("astrobirdz_v0", players, 2, engine="vector")
+    asrus = [make_participant(s, "asrus_v0") for s in ("heuristic", "random")]
+    with pytest.raises(OptionError, match="engine='gpu'; allowed: auto, scalar, vector"):
+        tournament("asrus_v0", asrus, 2, engine="gpu")
+    custom = Participant("mine", lambda seed: make_bot("asrus_v0", "random", seed))
+    with pytest.raises(OptionError, match="participants of kind custom; allowed: random"):
+        tournament("asrus_v0", [custom, *asrus], 2, engine="vector")
+    assert tournament("asrus_v0", [custom, asrus[1]], 2).deals == 2  # auto: scalar
 
 
 def test_every_number_of_processes_gives_the_same_result(checkpoint: Path) -> None:
@@ -128,3 +164,24 @@ def test_a_tournament_of_one_participant_is_refused(capsys) -> None:
     assert (
         "a tournament needs at least 2, e.g. --players heuristic,random" in capsys.readouterr().err
     )
+
+
+def test_eval_engine_option(capsys, tmp_path: Path) -> None:
+    argv = ["eval", "--env", "astrobirdz_v0", "--players", "heuristic,random", "--games", "2"]
+    assert main([*argv, "--engine", "vector", "--out", str(tmp_path)]) == 2
+    assert "astrobirdz_v0 has no vectorised engine" in capsys.readouterr().err
+    argv = ["eval", "--env", "asrus_v0", "--players", "heuristic,random", "--games", "2"]
+    assert main([*argv, "--engine", "scalar", "--out", str(tmp_path), "--no-progress"]) == 0
+
+
+def test_games_cut_off_without_a_winner_are_counted_and_said() -> None:
+    players = [make_participant(s, "asrus_v0") for s in ("heuristic", "random")]
+    capped = tournament("asrus_v0", players, 3, env_options={"max_steps": 5})
+    assert capped.no_winner == capped.games == 30
+    assert all(s.win_rate == 0.0 for s in capped.standings)
+    assert "30 of the games ended without a winner (cut off by a step or round cap)" in (
+        capped.to_markdown()
+    )
+    assert capped.to_json()["no_winner"] == 30
+    played = tournament("asrus_v0", players, 3)
+    assert played.no_winner == 0 and "without a winner" not in played.to_markdown()

@@ -132,3 +132,35 @@ def test_baselines_print_and_write_nothing_where_they_run(
     out = capsys.readouterr().out
     assert out.startswith("# Baselines") and "Shipped checkpoints with both bots" in out
     assert list(tmp_path.iterdir()) == []
+
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA_FOLDERS = {
+    "flockgym.configs": ROOT / "configs",
+    "flockgym.checkpoints": ROOT / "checkpoints",
+    "flockgym.training.serve.static": ROOT / "training" / "serve" / "static",
+}
+
+
+def test_every_data_folder_is_a_listed_package_with_its_files() -> None:
+    """A folder of shipped files that is not a listed package makes every wheel
+    build warn about it (and newer setuptools drop it): each one is listed, with
+    package-data globs matching each of its files."""
+    import fnmatch
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed, globs = set(setuptools["packages"]), setuptools["package-data"]
+    for package, root in DATA_FOLDERS.items():
+        for path in sorted(root.rglob("*")):
+            if not path.is_file() or path.name in ("__init__.py", ".gitkeep"):
+                continue
+            if "__pycache__" in path.parts:
+                continue
+            folder = path.parent.relative_to(root)
+            name = ".".join([package, *folder.parts])
+            assert name in listed, f"{name} (for {path.relative_to(ROOT)}) not in packages"
+            patterns = globs.get(name, [])
+            assert any(fnmatch.fnmatch(path.name, p) for p in patterns), (
+                f"{path.relative_to(ROOT)}: no package-data glob of {name} matches it"
+            )
