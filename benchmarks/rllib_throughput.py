@@ -91,6 +91,9 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=2000, help="env steps per iteration")
     parser.add_argument("--envs-per-runner", type=int, default=4)
     args = parser.parse_args()
+    import torch
+
+    torch.set_num_threads(1)  # as `flockgym train` does (torch_threads: 1)
     config = load_config(
         CONFIG,
         [

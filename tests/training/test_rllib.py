@@ -308,3 +308,23 @@ def test_rllib_checkpoints_play_on_the_train_extra_alone(tmp_path: Path) -> None
     observation = env.observe(env.agent_selection)
     action = policy.act(observation["observation"], observation["action_mask"])
     assert observation["action_mask"][action]
+
+
+@needs_ray
+@pytest.mark.slow
+def test_local_ray_listens_on_loopback_only_and_is_shut_down_on_error() -> None:
+    import os
+
+    import ray
+
+    from flockgym.training.rllib.learner import RLlibPPOParams
+    from flockgym.training.rllib.run import LOCAL_ONLY_ENV, ray_session
+
+    params = RLlibPPOParams(num_env_runners=0, num_cpus=1)
+    before = os.environ.get(LOCAL_ONLY_ENV)
+    with pytest.raises(RuntimeError, match="boom"), ray_session(params):
+        assert ray.util.get_node_ip_address() == "127.0.0.1"
+        assert {node["NodeManagerAddress"] for node in ray.nodes()} == {"127.0.0.1"}
+        raise RuntimeError("boom")
+    assert not ray.is_initialized()
+    assert os.environ.get(LOCAL_ONLY_ENV) == before

@@ -62,28 +62,58 @@ def ray_address(params: Any) -> str | None:
     return params.address or os.environ.get(ADDRESS_ENV) or None
 
 
+LOCAL_ONLY_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+"""Ray's switch between a single-machine instance (every server on the loopback
+address, as Ray runs on macOS and Windows) and a cluster node (the machine's
+routable address): on Linux Ray turns even ``_node_ip_address="127.0.0.1"``
+into the routable address, and its servers then listen on every interface."""
+
+
+@contextmanager
+def loopback_only() -> Iterator[None]:
+    """Ray's single-machine mode for the block: its processes inherit the
+    environment variable, and the driver, which has read it when ``ray`` was
+    imported, gets the constant that variable sets."""
+    from ray._private import ray_constants
+
+    saved_env, saved_flag = os.environ.get(LOCAL_ONLY_ENV), ray_constants.ENABLE_RAY_CLUSTER
+    os.environ[LOCAL_ONLY_ENV] = "0"
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        ray_constants.ENABLE_RAY_CLUSTER = saved_flag
+        if saved_env is None:
+            os.environ.pop(LOCAL_ONLY_ENV, None)
+        else:
+            os.environ[LOCAL_ONLY_ENV] = saved_env
+
+
 @contextmanager
 def ray_session(params: Any) -> Iterator[None]:
-    """Ray for one run: attached to a cluster, or a local instance on loopback
-    with the dashboard off; shut down however the block ends."""
+    """Ray for one run: attached to a cluster, or a local instance listening on
+    127.0.0.1 only with the dashboard off; shut down however the block ends."""
     import ray
 
     address = ray_address(params)
     if address:
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    else:
-        cpus = params.num_cpus or params.num_env_runners + 1
+        try:
+            yield
+        finally:
+            ray.shutdown()
+        return
+    with loopback_only():
         ray.init(
             address="local",
-            num_cpus=cpus,
+            num_cpus=params.num_cpus or params.num_env_runners + 1,
             include_dashboard=False,
-            _node_ip_address="127.0.0.1",
             log_to_driver=False,
         )
-    try:
-        yield
-    finally:
-        ray.shutdown()
+        try:
+            yield
+        finally:
+            ray.shutdown()
 
 
 # ---- the algorithm -------------------------------------------------------------------------
