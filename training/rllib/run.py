@@ -14,8 +14,10 @@ episode's seating (:class:`~.env.SeatingPlan`): ``learner`` (trained),
 ``snapshot_0`` .. ``snapshot_<max_snapshots-1>`` (frozen copies of the
 learner, refreshed every ``opponents.snapshot_every`` learner steps, oldest
 first), or a fixed bot of ``opponents.pool`` played inside the env. Steps are
-the learner's own moves, as in the SB3 path, so ``total_steps``,
-``snapshot_every``, ``eval.every`` and ``checkpoint_every`` mean the same.
+the learning module's steps as RLlib counts them (its moves, and the final
+observation of each seat it held in a game), close to the SB3 path's learner
+moves, so ``total_steps``, ``snapshot_every``, ``eval.every`` and
+``checkpoint_every`` mean nearly the same.
 
 Ray: a local instance on 127.0.0.1 with the dashboard off and
 ``algo.num_cpus`` CPUs, unless ``algo.address`` or ``RAY_ADDRESS`` names a
