@@ -360,6 +360,11 @@ def validate_config(raw: dict[str, Any]) -> TrainConfig:
     config.algo = params
     observation_size, num_actions = check_env(config.env)
     problems = learner.check(params, config.n_envs, observation_size, num_actions)
+    problems += [
+        f"{key} = {raw[key]!r:.80} does not apply to algo.name {params.name!r}: {why}; drop it"
+        for key, why in learner.unused_keys.items()
+        if key in raw
+    ]
     if problems:
         raise ConfigError("; ".join(problems))
     check_batched(config, "batched" in raw and config.batched != BatchedConfig())

@@ -292,6 +292,24 @@ def test_without_ray_an_rllib_config_is_refused_naming_the_extra() -> None:
         get_learner("rllib_ppo").custom_run()
 
 
+def test_keys_rllib_ppo_does_not_read_are_refused() -> None:
+    raw = {
+        "env": {"id": "asrus_v0"},
+        "algo": {"name": "rllib_ppo"},
+        "n_envs": 4,
+        "vec_env": "batched",
+        "total_steps": 10,
+    }
+    from flockgym.training.config import validate_config
+
+    with pytest.raises(ConfigError) as caught:
+        validate_config(raw)
+    message = str(caught.value)
+    assert "n_envs = 4 does not apply to algo.name 'rllib_ppo'" in message
+    assert "num_env_runners x algo.envs_per_env_runner" in message
+    assert "vec_env = 'batched' does not apply" in message
+
+
 def test_rllib_checkpoints_play_on_the_train_extra_alone(tmp_path: Path) -> None:
     """The learner is registered without ray: its checkpoints load as bots."""
     learner = get_learner("rllib_ppo")

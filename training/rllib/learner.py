@@ -23,7 +23,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import torch
 from pydantic import ConfigDict, Field
@@ -123,6 +123,11 @@ class RLlibPPOLearner(MaskablePPOLearner):
 
     name = "rllib_ppo"
     params_model = RLlibPPOParams
+    unused_keys: ClassVar[dict[str, str]] = {
+        "n_envs": "it runs algo.num_env_runners x algo.envs_per_env_runner envs",
+        "vec_env": "RLlib's env runners step the envs",
+        "batched": "RLlib's env runners step the envs",
+    }
 
     def check(
         self, params: RLlibPPOParams, n_envs: int, observation_size: int, num_actions: int
