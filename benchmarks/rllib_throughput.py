@@ -9,7 +9,7 @@ instance, each after a warm-up iteration:
   one env runner;
 * ``rllib N runners``: whole PPO iterations (sampling on N env runners, then
   the update in the driver), env steps (every seat's moves) and learner steps
-  per second, and the sampling part alone (RLlib's sampling timer).
+  per second; then sampling alone (the same batches collected with no update).
 
 Ratios are against the one-runner figure of the same run. Needs the rllib
 extra (``make test-rllib`` builds .venv-rllib)::
@@ -51,13 +51,20 @@ def adapter_rate(config: Any, seconds: float) -> float:
     return steps / (time.perf_counter() - started)
 
 
-def sampling_seconds(result: dict[str, Any]) -> float | None:
-    """RLlib's timer of the iteration's sampling, where it reports one."""
-    timers = result.get("timers", {})
-    for key in ("env_runner_sampling_timer", "sample", "sampling"):
-        if key in timers:
-            return float(timers[key])
-    return None
+def sampling_rate(model: Any, batch: int, rounds: int) -> float:
+    """Env steps per second of sampling alone: the env runners collect ``batch``
+    env steps ``rounds`` times, as a PPO iteration does, with no update."""
+    from ray.rllib.execution.rollout_ops import synchronous_parallel_sample
+
+    steps, started = 0, time.perf_counter()
+    for _ in range(rounds):
+        episodes = synchronous_parallel_sample(
+            worker_set=model.algo.env_runner_group,
+            max_env_steps=batch,
+            _uses_new_env_runners=True,
+        )
+        steps += sum(len(episode) for episode in episodes)
+    return steps / (time.perf_counter() - started)
 
 
 def rllib_rates(config: Any, runners: int, iterations: int) -> dict[str, float]:
@@ -68,17 +75,16 @@ def rllib_rates(config: Any, runners: int, iterations: int) -> dict[str, float]:
     try:
         model.train_iteration()  # warm-up: actors started, first episodes, torch ready
         env0, learner0 = model.env_steps, model.num_timesteps
-        sampling = 0.0
         started = time.perf_counter()
         for _ in range(iterations):
-            result = model.train_iteration()
-            sampling += sampling_seconds(result) or float("nan")
+            model.train_iteration()
         seconds = time.perf_counter() - started
-        env_steps = model.env_steps - env0
         return {
-            "env_steps_per_s": env_steps / seconds,
+            "env_steps_per_s": (model.env_steps - env0) / seconds,
             "learner_steps_per_s": (model.num_timesteps - learner0) / seconds,
-            "sampling_env_steps_per_s": env_steps / sampling if sampling else float("nan"),
+            "sampling_env_steps_per_s": sampling_rate(
+                model, model.config.algo.train_batch_size, iterations
+            ),
             "iteration_s": seconds / iterations,
         }
     finally:

@@ -150,6 +150,7 @@ class FlockgymMultiAgentEnv(MultiAgentEnv):
         self.next_seating: dict[str, str] | None = None
         self.seating: dict[str, str] = dict.fromkeys(self.possible_agents, LEARNER)
         self.bots: dict[str, Bot] = {}
+        self.bots_read_view = False
         self.to_act: str | None = None
         self.started: set[str] = set()
         self.carried: dict[str, float] = {}

@@ -209,6 +209,9 @@ class RLlibRun:
         self.num_timesteps = 0
         self.iterations = 0
         self.env_steps = 0
+        self._steps_before = 0
+        self._env_before = 0
+        """RLlib counts from 0 in a rebuilt algorithm: a resumed run's counts before it."""
         self.env_steps_run = 0
         """Env steps of this process's training (for its speed)."""
         self.logger: Any = None
@@ -233,9 +236,6 @@ class RLlibRun:
         self.env_steps = int(runners.get("num_env_steps_sampled_lifetime", 0)) + self._env_before
         self._policy = None
         return result
-
-    _steps_before = 0
-    _env_before = 0
 
     # ---- weights ---------------------------------------------------------------------------
 
