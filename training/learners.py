@@ -65,7 +65,8 @@ class Learner(ABC):
     params_model: ClassVar[type[AlgoParams]]
     unused_keys: ClassVar[dict[str, str]] = {}
     """Top-level config keys this learner does not read, and why: a config
-    that sets one is refused rather than silently ignored."""
+    that sets one to other than its default is refused rather than silently
+    ignored (a run folder's config.yaml lists every key at its default)."""
 
     def check(self, params: Any, n_envs: int, observation_size: int, num_actions: int) -> list[str]:
         """Problems that involve several config keys or the env's shapes (one string
