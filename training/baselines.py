@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from flockgym.envs import entry, list_envs
+from flockgym.envs import FlockgymError, entry, list_envs
 
 from .evaluate import Participant, Seating, Standing, TournamentResult, tournament
 from .files import check_writable_folder, write_text_atomic
@@ -214,6 +214,35 @@ def write_baselines(
     env_ids: list[str] | None = None,
     jobs: int = 1,
 ) -> Path:
+    """Write the page to ``out``. With ``env_ids`` and a page already at ``out``
+    made with the same ``--games`` and ``--seed``, only those envs' sections are
+    played again and replaced; the others are kept as they are (a new bot of one
+    game does not replay every game). A page made with other numbers is refused."""
     check_writable_folder(out.parent, [out.name])  # before the games, not after them
-    page = baselines_markdown(games, seed, checkpoints_dir, progress, env_ids, jobs)
-    return write_text_atomic(out, page)
+    header = HEADER.format(games=games, seed=seed)
+    kept: dict[str, str] = {}
+    if env_ids and out.is_file():
+        kept = page_sections(out.read_text(encoding="utf-8"), header, out)
+    if not kept:
+        page = baselines_markdown(games, seed, checkpoints_dir, progress, env_ids, jobs)
+        return write_text_atomic(out, page)
+    for env_id in env_ids or []:
+        kept[env_id] = "\n".join(env_section(env_id, games, seed, checkpoints_dir, progress, jobs))
+    sections = [header, *(kept[e] for e in list_envs() if e in kept)]
+    return write_text_atomic(out, "\n".join(sections))
+
+
+def page_sections(page: str, header: str, where: Path) -> dict[str, str]:
+    """The env sections of a baselines page, by env id. ``FlockgymError`` if the page
+    was made with other ``--games`` / ``--seed`` (mixed numbers would mislead)."""
+    if not page.startswith(header):
+        first = page.splitlines()[2] if page.count("\n") > 2 else page[:80]
+        raise FlockgymError(
+            f"{where} was not made with these --games and --seed ({first.strip()!r}); "
+            "use the same numbers to update some envs, or leave out --env to redo the page"
+        )
+    sections: dict[str, str] = {}
+    for chunk in page[len(header) :].split("\n## ")[1:]:
+        env_id = chunk.split("\n", 1)[0].strip()
+        sections[env_id] = "## " + chunk.rstrip("\n") + "\n"
+    return sections

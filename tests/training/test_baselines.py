@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from flockgym.training.baselines import Fields, table_sizes
 from flockgym.training.evaluate import Standing, TournamentResult
 
@@ -30,3 +32,33 @@ def test_the_heuristic_must_clear_every_field() -> None:
     for fields in (alone_weak, mixed_weak, random_lucky):
         assert not fields.beats_random()
         assert fields.summary_row().endswith("| **no** |")
+
+
+def test_an_env_of_the_page_is_replayed_and_the_others_kept(monkeypatch, tmp_path) -> None:
+    """`--env X --out page`: only X's section is played again and replaced; a page
+    made with other --games or --seed is refused, naming both ways out."""
+    from flockgym.envs import FlockgymError, list_envs
+    from flockgym.training import baselines
+
+    played: list[str] = []
+
+    def section(env_id, games, seed, *rest):
+        played.append(env_id)
+        return [f"## {env_id}\n", f"run {len(played)} with {games} deals\n"]
+
+    monkeypatch.setattr(baselines, "env_section", section)
+    page = tmp_path / "baselines.md"
+    baselines.write_baselines(page, 3, 0, None)
+    assert played == list_envs()
+    first, last = list_envs()[0], list_envs()[-1]
+    baselines.write_baselines(page, 3, 0, None, env_ids=[last])
+    text = page.read_text()
+    assert played == [*list_envs(), last]
+    assert text.startswith(baselines.HEADER.format(games=3, seed=0))
+    assert f"## {first}\n\nrun 1 with 3 deals" in text  # kept as it was
+    assert f"## {last}\n\nrun {len(played)} with 3 deals" in text  # replayed
+    assert [line for line in text.splitlines() if line.startswith("## ")] == [
+        f"## {e}" for e in list_envs()
+    ]
+    with pytest.raises(FlockgymError, match="not made with these --games and --seed"):
+        baselines.write_baselines(page, 4, 0, None, env_ids=[first])
