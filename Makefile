@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install browser demo watch play test test-slow test-min bench soak golden lint constraints clean
+.PHONY: install browser demo watch play test test-slow test-min test-rllib bench soak golden lint constraints clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,23 @@ test-min:
 	$(MIN_VENV)/bin/python -m pytest -n 2 -q -p no:cacheprovider --ignore=tests/training \
 		--ignore=tests/serve
 
+## The rllib_ppo learner's tests, slow ones included, in a venv of its own (.venv-rllib):
+## ray[rllib] 2.60.0 pins gymnasium 1.2.2, below constraints.txt's 1.4.0, so the rllib
+## extra installs with constraints-rllib.txt (torch stays the CPU 2.13.0).
+RLLIB_VENV ?= .venv-rllib
+RLLIB_PY := $(RLLIB_VENV)/bin/python
+RLLIB_STAMP := $(RLLIB_VENV)/.installed-$(shell cat pyproject.toml constraints-rllib.txt | cksum | cut -d' ' -f1)
+
+$(RLLIB_STAMP): pyproject.toml constraints-rllib.txt
+	$(PYTHON) -m venv $(RLLIB_VENV)
+	$(RLLIB_PY) -m pip install --quiet --upgrade pip
+	$(RLLIB_PY) -m pip install --quiet -c constraints-rllib.txt -e ".[train,dev,rllib]"
+	rm -f $(RLLIB_VENV)/.installed-*
+	touch $(RLLIB_STAMP)
+
+test-rllib: $(RLLIB_STAMP)
+	$(RLLIB_PY) -m pytest -q -p no:cacheprovider -m "slow or not slow" tests/training/test_rllib.py
+
 ## Slow checks: thousands of random games per env, a short soak, longer training checks.
 test-slow: install
 	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest -n 2 -q -m slow
@@ -92,4 +109,4 @@ constraints: install
 	mv constraints.txt.new constraints.txt
 
 clean:
-	rm -rf $(VENV) $(MIN_VENV) runs .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(MIN_VENV) $(RLLIB_VENV) runs .pytest_cache .ruff_cache .hypothesis

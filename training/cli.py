@@ -104,6 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         help="continue this run folder from its newest checkpoint",
     )
+    p.add_argument(
+        "--address",
+        metavar="HOST:PORT",
+        help="rllib_ppo: attach to this running Ray cluster (like RAY_ADDRESS) instead of "
+        "starting a local Ray instance",
+    )
     p.set_defaults(run=run_train)
 
     p = sub.add_parser(
@@ -377,6 +383,9 @@ def run_train(args: argparse.Namespace) -> int:
     from .shipped import resolve_config
     from .train import resume_run, train_from_file
 
+    if args.address:
+        # Read where Ray is started (training/rllib/run.py); not part of the run's config.
+        os.environ["RAY_ADDRESS"] = args.address
     if args.resume is not None:
         if args.config is not None:
             raise FlockgymError("give either CONFIG or --resume RUN_DIR, not both")

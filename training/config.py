@@ -360,11 +360,23 @@ def validate_config(raw: dict[str, Any]) -> TrainConfig:
     config.algo = params
     observation_size, num_actions = check_env(config.env)
     problems = learner.check(params, config.n_envs, observation_size, num_actions)
+    problems += [
+        f"{key} = {raw[key]!r:.80} does not apply to algo.name {params.name!r}: {why}; drop it"
+        for key, why in learner.unused_keys.items()
+        if key in raw and not is_default(config, key)
+    ]
     if problems:
         raise ConfigError("; ".join(problems))
     check_batched(config, "batched" in raw and config.batched != BatchedConfig())
     check_bots(config)
     return config
+
+
+def is_default(config: TrainConfig, key: str) -> bool:
+    """Whether the top-level ``key`` holds its default (as a resolved config.yaml
+    lists it), so a learner that does not read it need not refuse it."""
+    field = TrainConfig.model_fields[key]
+    return getattr(config, key) == field.get_default(call_default_factory=True)
 
 
 def check_batched(config: TrainConfig, given: bool) -> None:

@@ -28,6 +28,7 @@ import itertools
 import math
 from abc import ABC, abstractmethod
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -62,6 +63,10 @@ class Learner(ABC):
 
     name: ClassVar[str]
     params_model: ClassVar[type[AlgoParams]]
+    unused_keys: ClassVar[dict[str, str]] = {}
+    """Top-level config keys this learner does not read, and why: a config
+    that sets one to other than its default is refused rather than silently
+    ignored (a run folder's config.yaml lists every key at its default)."""
 
     def check(self, params: Any, n_envs: int, observation_size: int, num_actions: int) -> list[str]:
         """Problems that involve several config keys or the env's shapes (one string
@@ -71,6 +76,12 @@ class Learner(ABC):
     @abstractmethod
     def build(self, env: Any, params: Any, seed: int) -> Any:
         """A fresh model on the vectorised ``env``."""
+
+    def custom_run(self) -> Callable[..., Any] | None:
+        """A training loop of the learner's own, ``run(config, run_dir, resume_point)
+        -> run_dir``, for learners that do not train on an SB3 vec env (RLlib's
+        PPO); None: the shared loop of :mod:`~flockgym.training.train`."""
+        return None
 
     @abstractmethod
     def network_members(self, model: Any) -> dict[str, bytes]:
@@ -533,3 +544,9 @@ def learner_names() -> list[str]:
 
 
 register_learner(MaskablePPOLearner())
+
+# RLlib's PPO: registered always (its configs validate and its checkpoints play
+# without ray); ray is imported only when it trains (training/rllib/).
+from .rllib.learner import RLlibPPOLearner  # noqa: E402 (needs the names above)
+
+register_learner(RLlibPPOLearner())

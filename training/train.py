@@ -129,6 +129,9 @@ def run(config: TrainConfig, run_dir: Path, point: ResumePoint | None) -> Path:
 
     # ---- seeds: everything below derives from config.seed ------------------------------
     seed_everything(config.seed, config.torch_threads)
+    own_loop = get_learner(config.algo.name).custom_run()
+    if own_loop is not None:
+        return own_loop(config, run_dir, point)
 
     # ---- envs and learner --------------------------------------------------------------
     env_id, env_options = config.env.id, config.env.options

@@ -12,6 +12,7 @@ from training_helpers import tiny_raw_config
 from flockgym.envs import list_envs
 from flockgym.training.baselines import game_folder
 from flockgym.training.config import ConfigError, apply_override, load_config, validate_config
+from flockgym.training.rllib.learner import ray_missing
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -132,6 +133,10 @@ def test_every_shipped_config_is_valid() -> None:
         raw = yaml.safe_load(path.read_text())
         if raw["env"]["id"] not in list_envs():
             continue  # written ahead of its env's registration
+        if raw["algo"]["name"] == "rllib_ppo" and ray_missing():
+            with pytest.raises(ConfigError, match=r"needs ray\[rllib\].*rllib extra"):
+                validate_config(raw)
+            continue
         validate_config(raw)
 
 
