@@ -140,6 +140,11 @@ class View:
             name: (layout.offsets[name], layout.sizes[name]) for name in layout.offsets
         }
         self.trophy_value = self.box["rules"]["trophy_value"]
+        self.landing_memo: dict[int, float] = {}
+        self.stop_memo: dict[int, float] = {}
+        """Each space's landing and stopping value in this view, worked out once per
+        decision: a look-ahead from every space of the board (a new turn's start
+        after the Nebula Slide's 6) reaches the same spaces hundreds of times."""
 
     def medal_level(self, agent: str) -> int:
         medals = self.players[agent]["medals"]
@@ -322,8 +327,7 @@ class ArenaHeuristicBot:
 
     def move_value(self, v: View, start: int, steps: int, entered: bool) -> float:
         """The best the move can end in, looking ahead through every choice."""
-        landing: dict[int, float] = {}
-        stop: dict[int, float] = {}
+        landing, stop = v.landing_memo, v.stop_memo
         slide = self.slide_value(v)
         gyms = {s["id"]: s["gym_trophies"] for s in v.spaces if s["kind"] == "gym"}
         crowded = {s["id"] for s in v.spaces if any(a != v.me for a in s["players"])}
