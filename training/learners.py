@@ -437,7 +437,14 @@ def optimizer_problems(state: Any, fresh: torch.nn.Module) -> list[str]:
             if key != "params" and type(value) is not type(model[key]):
                 return [f"param_groups[{i}].{key} = {value!r:.40}: allowed: like {model[key]!r}"]
     shapes = [p.shape for p in fresh.parameters()]
-    per_parameter = state["state"]
+    return adam_moment_problems(state["state"], shapes)
+
+
+def adam_moment_problems(per_parameter: Any, shapes: list[Any]) -> list[str]:
+    """What is wrong with the ``state`` part of an Adam ``state_dict`` read from a
+    checkpoint (each parameter's moments, of its shape): checked before torch
+    sees it, so a damaged file is an error naming the entry. Every learner
+    that saves Adam's state reads it back through this."""
     if not isinstance(per_parameter, dict):
         return ["state: allowed: a mapping of parameter index to its moments"]
     for index, moments in per_parameter.items():

@@ -43,6 +43,7 @@ from ..learners import (
     MAX_NETWORK_PARAMETERS,
     AlgoParams,
     MaskablePPOLearner,
+    adam_moment_problems,
     parameter_count,
     weights_bytes,
 )
@@ -249,19 +250,4 @@ def adam_problems(state: Any, fresh: dict[str, torch.Tensor]) -> list[str]:
     lr = groups[0].get("lr")
     if type(lr) is not float or not math.isfinite(lr):
         return ["param_groups[0].lr: allowed: a finite float"]
-    moments = state["state"]
-    if not isinstance(moments, dict):
-        return ["state: allowed: a mapping of parameter index to its moments"]
-    for index, entry in moments.items():
-        where = f"state[{index!r:.20}]"
-        if not isinstance(index, int) or not 0 <= index < len(shapes):
-            return [f"{where}: allowed indices: 0 to {len(shapes) - 1}"]
-        if not isinstance(entry, dict) or set(entry) != {"step", "exp_avg", "exp_avg_sq"}:
-            return [f"{where}: allowed: step, exp_avg and exp_avg_sq"]
-        for key in ("exp_avg", "exp_avg_sq"):
-            tensor = entry[key]
-            if not isinstance(tensor, torch.Tensor) or tensor.shape != shapes[index]:
-                return [f"{where}.{key}: allowed: a tensor of shape {tuple(shapes[index])}"]
-        if not isinstance(entry["step"], torch.Tensor) or entry["step"].numel() != 1:
-            return [f"{where}.step: allowed: a one-number tensor"]
-    return []
+    return adam_moment_problems(state["state"], shapes)
