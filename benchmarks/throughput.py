@@ -96,23 +96,7 @@ def run_open_spiel_oh_hell(seconds: float, seed: int = 0) -> Measurement:
     import pyspiel
 
     game = pyspiel.load_game("oh_hell", {"players": 4})
-    rng = np.random.default_rng(seed)
-    steps = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(int(rng.choice(outcomes, p=probs)))
-                continue
-            state.information_state_tensor(state.current_player())
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.integers(len(legal))])
-            steps += 1
-        games += 1
-    return Measurement("open_spiel oh_hell 4p", steps, games, time.perf_counter() - start)
+    return play_open_spiel("open_spiel oh_hell 4p", game, "information_state_tensor", seconds, seed)
 
 
 def run_open_spiel_backgammon(seconds: float, seed: int = 0) -> Measurement:
@@ -121,6 +105,13 @@ def run_open_spiel_backgammon(seconds: float, seed: int = 0) -> Measurement:
     import pyspiel
 
     game = pyspiel.load_game("backgammon")
+    return play_open_spiel("open_spiel backgammon", game, "observation_tensor", seconds, seed)
+
+
+def play_open_spiel(name: str, game: Any, tensor: str, seconds: float, seed: int) -> Measurement:
+    """Random legal games of an OpenSpiel ``game`` for ``seconds``: chance nodes
+    sampled by their odds, the ``tensor`` method (the observation a learner
+    reads) called for the player to act at every decision."""
     rng = np.random.default_rng(seed)
     steps = games = 0
     start = time.perf_counter()
@@ -132,12 +123,12 @@ def run_open_spiel_backgammon(seconds: float, seed: int = 0) -> Measurement:
                 outcomes, probs = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(int(rng.choice(outcomes, p=probs)))
                 continue
-            state.observation_tensor(state.current_player())
+            getattr(state, tensor)(state.current_player())
             legal = state.legal_actions()
             state.apply_action(legal[rng.integers(len(legal))])
             steps += 1
         games += 1
-    return Measurement("open_spiel backgammon", steps, games, time.perf_counter() - start)
+    return Measurement(name, steps, games, time.perf_counter() - start)
 
 
 def run_rlcard_doudizhu(seconds: float, seed: int = 0) -> Measurement:

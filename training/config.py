@@ -273,9 +273,14 @@ for _yaml_class in (StrictLoader, StrictDumper):
 
 def read_yaml(text: str) -> Any:
     """A YAML text read strictly (see :class:`StrictLoader`); nothing is executed."""
-    # StrictLoader is a SafeLoader subclass: tags such as !!python/object are
-    # refused, so a config can only ever be plain data (tested).
-    return yaml.load(text, Loader=StrictLoader)
+    # What yaml.safe_load does, with the SafeLoader subclass that refuses repeated
+    # keys and reads 1e5 as a number: python/object tags are refused (tested), so
+    # a config is only ever plain data.
+    loader = StrictLoader(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
 
 
 def read_text(path: Path) -> str:

@@ -309,22 +309,14 @@ class MaskablePPOLearner(Learner):
         }
 
     def read_state(self, archive: CheckpointArchive, meta: Any) -> MaskablePPOState:
-        observation_size, num_actions = meta.observation_size, meta.num_actions
-        fresh = self.network(meta.network, observation_size, num_actions)
-        count = parameter_count(meta.network["net_arch"], observation_size, num_actions)
-        tensors = len(fresh.state_dict())
-        policy = archive.tensors(POLICY_MEMBER, weights_bytes(count, tensors))
-        check_state_dict(archive.path, POLICY_MEMBER, policy, fresh.state_dict())
-        optimizer = archive.tensors(OPTIMIZER_MEMBER, 2 * weights_bytes(count, 2 * tensors))
-        problems = optimizer_problems(optimizer, fresh)
-        if problems:
-            raise CheckpointError(f"{archive.path}: {OPTIMIZER_MEMBER}: " + "; ".join(problems))
-        counters = archive.json(LEARNER_MEMBER)
-        problems = counter_problems(counters)
-        if not problems and counters["num_timesteps"] != meta.steps:
-            problems = [f"num_timesteps = {counters['num_timesteps']}, not the step {meta.steps}"]
-        if problems:
-            raise CheckpointError(f"{archive.path}: {LEARNER_MEMBER}: " + "; ".join(problems))
+        fresh = self.network(meta.network, meta.observation_size, meta.num_actions)
+        policy, optimizer, counters = read_learner_members(
+            archive,
+            meta,
+            fresh.state_dict(),
+            lambda saved: optimizer_problems(saved, fresh),
+            counter_problems,
+        )
         return MaskablePPOState(policy, optimizer, counters)
 
     def restore(self, model: Any, state: MaskablePPOState) -> None:
@@ -438,6 +430,34 @@ def optimizer_problems(state: Any, fresh: torch.nn.Module) -> list[str]:
                 return [f"param_groups[{i}].{key} = {value!r:.40}: allowed: like {model[key]!r}"]
     shapes = [p.shape for p in fresh.parameters()]
     return adam_moment_problems(state["state"], shapes)
+
+
+def read_learner_members(
+    archive: Any,
+    meta: Any,
+    fresh: dict[str, Any],
+    optimizer_check: Callable[[Any], list[str]],
+    counter_check: Callable[[Any], list[str]],
+) -> tuple[dict[str, Any], Any, dict[str, Any]]:
+    """The policy weights, optimizer state and counters of a resumable checkpoint,
+    each read weights-only within a size bound worked out from ``meta``'s
+    network and checked (the weights against ``fresh``, the others by the
+    learner's own checks) before any of it reaches torch: a damaged member is a
+    :class:`CheckpointError` naming the file, the member and the problem."""
+    count = parameter_count(meta.network["net_arch"], meta.observation_size, meta.num_actions)
+    policy = archive.tensors(POLICY_MEMBER, weights_bytes(count, len(fresh)))
+    check_state_dict(archive.path, POLICY_MEMBER, policy, fresh)
+    optimizer = archive.tensors(OPTIMIZER_MEMBER, 2 * weights_bytes(count, 2 * len(fresh)))
+    problems = optimizer_check(optimizer)
+    if problems:
+        raise CheckpointError(f"{archive.path}: {OPTIMIZER_MEMBER}: " + "; ".join(problems))
+    counters = archive.json(LEARNER_MEMBER)
+    problems = counter_check(counters)
+    if not problems and counters["num_timesteps"] != meta.steps:
+        problems = [f"num_timesteps = {counters['num_timesteps']}, not the step {meta.steps}"]
+    if problems:
+        raise CheckpointError(f"{archive.path}: {LEARNER_MEMBER}: " + "; ".join(problems))
+    return policy, optimizer, counters
 
 
 def adam_moment_problems(per_parameter: Any, shapes: list[Any]) -> list[str]:

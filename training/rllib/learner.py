@@ -33,8 +33,6 @@ from ..checkpoints import (
     OPTIMIZER_MEMBER,
     POLICY_MEMBER,
     CheckpointArchive,
-    CheckpointError,
-    check_state_dict,
     json_bytes,
     tensor_bytes,
 )
@@ -44,8 +42,7 @@ from ..learners import (
     AlgoParams,
     MaskablePPOLearner,
     adam_moment_problems,
-    parameter_count,
-    weights_bytes,
+    read_learner_members,
 )
 
 STATE_FORMAT = "flockgym-rllib-ppo-state"
@@ -183,21 +180,14 @@ class RLlibPPOLearner(MaskablePPOLearner):
         }
 
     def read_state(self, archive: CheckpointArchive, meta: Any) -> RLlibPPOState:
-        observation_size, num_actions = meta.observation_size, meta.num_actions
-        fresh = self.network(meta.network, observation_size, num_actions).state_dict()
-        count = parameter_count(meta.network["net_arch"], observation_size, num_actions)
-        policy = archive.tensors(POLICY_MEMBER, weights_bytes(count, len(fresh)))
-        check_state_dict(archive.path, POLICY_MEMBER, policy, fresh)
-        optimizer = archive.tensors(OPTIMIZER_MEMBER, 2 * weights_bytes(count, 2 * len(fresh)))
-        problems = adam_problems(optimizer, fresh)
-        if problems:
-            raise CheckpointError(f"{archive.path}: {OPTIMIZER_MEMBER}: " + "; ".join(problems))
-        counters = archive.json(LEARNER_MEMBER)
-        problems = rllib_counter_problems(counters)
-        if not problems and counters["num_timesteps"] != meta.steps:
-            problems = [f"num_timesteps = {counters['num_timesteps']}, not the step {meta.steps}"]
-        if problems:
-            raise CheckpointError(f"{archive.path}: {LEARNER_MEMBER}: " + "; ".join(problems))
+        fresh = self.network(meta.network, meta.observation_size, meta.num_actions).state_dict()
+        policy, optimizer, counters = read_learner_members(
+            archive,
+            meta,
+            fresh,
+            lambda saved: adam_problems(saved, fresh),
+            rllib_counter_problems,
+        )
         return RLlibPPOState(policy, optimizer, counters)
 
     def restore(self, model: Any, state: RLlibPPOState) -> None:
