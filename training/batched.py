@@ -194,9 +194,7 @@ class ScalarGames:
             np.zeros(count, bool),
         )
         for i, slot in enumerate(self.slots):
-            reward = float(slot.raw._cumulative_rewards[slot.learner]) + slot.carried
-            slot.carried = 0.0
-            rewards[i] = reward * slot.reward_scale
+            rewards[i] = slot.learner_reward()
             terminated[i] = bool(slot.raw.terminations[slot.learner])
             truncated[i] = bool(slot.raw.truncations[slot.learner])
             self._observe(i)
@@ -282,6 +280,7 @@ class VectorAsrusGames:
         """What the engine paid each learner since its last move."""
         self.carried = np.zeros(count)
         self.scale = np.array([slot.reward_scale for slot in slots])
+        self.win_bonus = slots[0].win_bonus
         lo, hi = self.engine.observer.offsets["committed"]
         self.committed_at = slice(lo, hi)
         seats = np.arange(n)
@@ -345,7 +344,20 @@ class VectorAsrusGames:
         self.carried[:] = 0.0
         self._view = None
         terminated = engine.over | (engine.penalized >= 0)
+        if self.win_bonus:
+            rewards += self.win_bonus * self.learner_win_rewards(engine.over)
         return rewards, terminated, engine.truncated.copy()
+
+    def learner_win_rewards(self, over: np.ndarray) -> np.ndarray:
+        """Each learner's win reward in the games just ``over`` (as ``reward: win``
+        pays: 1/k to each of k winners, -1/(n-k) to the others, 0 if all or none
+        won), 0 elsewhere."""
+        won = self.engine.winners()
+        k = won.sum(axis=1)
+        mine = won[self.games, self.learner_seat]
+        paid = over & (k > 0) & (k < self.n)
+        share = np.where(mine, 1.0 / np.maximum(k, 1), -1.0 / np.maximum(self.n - k, 1))
+        return np.where(paid, share, 0.0)
 
     def advance(self, games: np.ndarray) -> None:
         """Commit the opponents' seats of ``games`` until each is at its learner's

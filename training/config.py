@@ -73,6 +73,13 @@ class EnvConfig(Section):
         description="the learner's rewards are multiplied by this (e.g. 0.02 with reward: score, "
         "where points swing by tens, so that the value loss does not swamp the policy's gradient)",
     )
+    win_bonus: float = Field(
+        0.0,
+        ge=0,
+        description="added to the learner's (scaled) reward at a game's end, times the win reward "
+        "(+1 to the winner, -1 shared by the others, as reward: win pays; nothing for a truncated "
+        "game): a win signal on top of reward: score, so that points are not all that is learnt",
+    )
 
 
 class OpponentsConfig(Section):

@@ -40,6 +40,7 @@ import gymnasium as gym
 import numpy as np
 
 from flockgym.envs import Bot, OptionError, list_envs, make
+from flockgym.envs.core.rewards import win_rewards
 from flockgym.envs.core.rng import make_rng
 
 from .policies import Participant, make_participant, policy_participant, shared_policy
@@ -92,6 +93,7 @@ class SelfPlayEnv(gym.Env):
         snapshot_play: str = "sample",
         seat_offset: int = 0,
         reward_scale: float = 1.0,
+        win_bonus: float = 0.0,
         render_mode: str | None = None,
     ) -> None:
         if render_mode not in (None, "ansi"):
@@ -115,6 +117,7 @@ class SelfPlayEnv(gym.Env):
             self.add_snapshot(path)
         self.seat_offset = seat_offset
         self.reward_scale = reward_scale
+        self.win_bonus = win_bonus
         self.rng = make_rng(None)
         self.episode = 0
         self.learner = self.agents[0]
@@ -161,14 +164,27 @@ class SelfPlayEnv(gym.Env):
         """The learner's move, then the opponents' until it is its turn or the game ends."""
         self.game.step(int(action))  # zeroes the learner's cumulative reward first
         self._play_opponents()
-        reward = float(self.raw._cumulative_rewards[self.learner]) + self.carried
-        self.carried = 0.0
-        reward *= self.reward_scale
+        reward = self.learner_reward()
         terminated = bool(self.raw.terminations[self.learner])
         truncated = bool(self.raw.truncations[self.learner])
         info = self._result() if terminated or truncated else {}
         info["action_mask"] = self.action_masks()
         return self._observation(), reward, terminated, truncated, info
+
+    def learner_reward(self) -> float:
+        """What the learner earned since its last move (scaled), plus the win bonus
+        once its game is over (the batched vec env pays the same)."""
+        reward = (
+            float(self.raw._cumulative_rewards[self.learner]) + self.carried
+        ) * self.reward_scale
+        self.carried = 0.0
+        if self.win_bonus and self.raw.terminations[self.learner]:
+            seats = [self.agents.index(agent) for agent in self.raw.winners]
+            reward += (
+                self.win_bonus
+                * win_rewards(len(self.agents), seats)[self.agents.index(self.learner)]
+            )
+        return reward
 
     def action_masks(self) -> np.ndarray:
         """Legal moves of the learner now (MaskablePPO reads this before each step)."""
@@ -280,6 +296,7 @@ def selfplay_env(
     opponents: Sequence[str] = ("random", "heuristic"),
     *,
     reward_scale: float = 1.0,
+    win_bonus: float = 0.0,
     render_mode: str | None = None,
     **env_options: Any,
 ) -> SelfPlayEnv:
@@ -302,6 +319,7 @@ def selfplay_env(
         env_options,
         pool=list(opponents),
         reward_scale=reward_scale,
+        win_bonus=win_bonus,
         render_mode=render_mode,
     )
 

@@ -150,6 +150,7 @@ def run(config: TrainConfig, run_dir: Path, point: ResumePoint | None) -> Path:
             "max_snapshots": config.opponents.max_snapshots,
             "snapshot_play": config.opponents.snapshot_play,
             "reward_scale": config.env.reward_scale,
+            "win_bonus": config.env.win_bonus,
         },
         engine=config.batched.engine,
         dealing=config.batched.dealing,

@@ -42,6 +42,7 @@ import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from flockgym.envs import Bot, OptionError, make
+from flockgym.envs.core.rewards import win_rewards
 from flockgym.envs.core.rng import make_rng
 
 LEARNER = "learner"
@@ -104,13 +105,14 @@ class FlockgymMultiAgentEnv(MultiAgentEnv):
     options, ``illegal_action`` defaults to ``"penalize"`` here); ``pool``
     (bot specs for the bot seats, default none); ``selfplay_share``,
     ``snapshot_share``, ``snapshots`` (see :class:`SeatingPlan`);
-    ``reward_scale`` (every reward is multiplied by it, default 1).
+    ``reward_scale`` (every reward is multiplied by it, default 1);
+    ``win_bonus`` (added at a game's end times each agent's win reward, default 0).
     """
 
     metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 (gymnasium's attribute)
     KEYS = frozenset(
         {"env_id", "env_options", "pool", "selfplay_share", "snapshot_share", "snapshots"}
-        | {"reward_scale"}
+        | {"reward_scale", "win_bonus"}
     )
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
@@ -144,6 +146,7 @@ class FlockgymMultiAgentEnv(MultiAgentEnv):
             int(config.get("snapshots", 0)),
         )
         self.reward_scale = float(config.get("reward_scale", 1.0))
+        self.win_bonus = float(config.get("win_bonus", 0.0))
         # Seeded, so that a seating drawn before the first seeded reset is too.
         self.rng = make_rng(0)
         self.episode = 0
@@ -294,14 +297,22 @@ class FlockgymMultiAgentEnv(MultiAgentEnv):
             self.raw.terminations[a] for a in self.raw.possible_agents
         )
         observations, rewards = {}, {}
+        bonus = self._win_bonuses()
         for agent in self.agents:
             observations[agent] = self.raw.observe(agent)
             rewards[agent] = self._reward_since_last_move(agent) + self.carried[agent]
+            rewards[agent] += bonus[self.possible_agents.index(agent)]
             infos.setdefault(agent, {})
         self.last_result = self._result()
         terminateds = dict.fromkeys(self.agents, not truncated) | {"__all__": not truncated}
         truncateds = dict.fromkeys(self.agents, truncated) | {"__all__": truncated}
         return observations, rewards, terminateds, truncateds, infos
+
+    def _win_bonuses(self) -> list[float]:
+        """``win_bonus`` times each seat's win reward (none after a truncation:
+        ``winners`` is empty then)."""
+        seats = [self.possible_agents.index(agent) for agent in self.raw.winners]
+        return [self.win_bonus * r for r in win_rewards(len(self.possible_agents), seats)]
 
     def _result(self) -> dict[str, Any]:
         """The finished game: who held each seat, the learner's win share per

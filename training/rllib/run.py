@@ -135,6 +135,7 @@ def env_config(config: TrainConfig, snapshots: int) -> dict[str, Any]:
         "snapshot_share": config.opponents.snapshot_share,
         "snapshots": snapshots,
         "reward_scale": config.env.reward_scale,
+        "win_bonus": config.env.win_bonus,
     }
 
 
