@@ -91,6 +91,22 @@ def test_every_agents_return_is_its_game_result(env_id: str) -> None:
 
 
 @needs_ray
+def test_the_win_bonus_is_added_to_every_agents_score_return() -> None:
+    plain = adapter("asrus_v0", env_options={"reward": "score"}, reward_scale=0.5)
+    bonus = adapter("asrus_v0", env_options={"reward": "score"}, reward_scale=0.5, win_bonus=2.0)
+    agents = plain.possible_agents
+    for episode in range(4):
+        base = play_random(plain, np.random.default_rng(episode), seed=episode)
+        seen = play_random(bonus, np.random.default_rng(episode), seed=episode)
+        winners = [agents.index(a) for a in plain.raw.winners]
+        assert winners, "an Asrus game played to its end has a winner"
+        expected = win_rewards(len(agents), winners)
+        for seat, agent in enumerate(agents):
+            want = base["returns"][agent] + 2.0 * expected[seat]
+            assert seen["returns"][agent] == pytest.approx(want)
+
+
+@needs_ray
 def test_bot_seats_are_played_inside_and_the_learner_gets_its_result() -> None:
     env = adapter("asrus_v0", env_options={"num_players": 4}, pool=["heuristic"])
     rng = np.random.default_rng(1)
