@@ -58,7 +58,7 @@ class Progress:
         elapsed = max(now - self.start, 1e-9)
         rate = (self.count - self.started_at) / elapsed
         share = self.count / self.total if self.total else 1.0
-        left = (self.total - self.count) / rate if rate > 0 else float("inf")
+        left = max(self.total - self.count, 0) / rate if rate > 0 else float("inf")
         eta = f"about {format_seconds(left)} left" if left != float("inf") else "rate unknown"
         prefix = f"{self.label}: " if self.label else ""
         print(

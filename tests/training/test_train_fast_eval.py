@@ -98,6 +98,9 @@ def test_a_progress_line_every_few_seconds_off_a_terminal() -> None:
     line = stream.getvalue().strip()
     assert line.startswith("eval asrus_v0: 1,200/3,000 games (40%), ")
     assert "games/s, about " in line and line.endswith("left")
+    past = io.StringIO()  # a run ends at the first iteration past its total
+    Progress(100, "steps", stream=past, interval=0.0).update(120)
+    assert past.getvalue().strip().endswith("about 0 s left"), past.getvalue()
     quiet = io.StringIO()
     Progress(10, "games", stream=quiet, interval=3600).update(5)
     assert quiet.getvalue() == ""  # not before its interval
