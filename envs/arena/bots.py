@@ -22,6 +22,11 @@ action mask only:
   a table makes it lose one.
 * Table picks: the best card, the richest or leading opponent to hit, the space
   with the best prospects.
+* **Slides at most** :data:`SLIDES_PER_TURN` **times a turn.** A player holding
+  nothing for the table to take can only roll the 6 (a whole new turn from any
+  space), and the best space to start that turn from is next to a slide end:
+  sliding again and again is each time the best-looking move, and the game
+  would never go on. After that many slides in one turn it stays.
 """
 
 from __future__ import annotations
@@ -46,6 +51,9 @@ MEDAL_CARD_VALUE = 0.35
 PORTAL_VALUE = 0.45
 """A typical AstroPortal encounter: more cards and trophies than losses."""
 GYM_PASS_VALUE = 0.12
+SLIDES_PER_TURN = 3
+"""Nebula Slides the heuristic goes through in one turn before it stays (see
+the module docstring)."""
 TRAIN_SHORT, TRAIN_VALUE = 0.5, 0.25
 
 
@@ -180,6 +188,9 @@ class ArenaHeuristicBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = make_rng(seed)
+        self.slides: tuple[Any, int] = (None, 0)
+        """(the turn, slides gone through in it): the turn is the round and the
+        seat on turn, as the view tells them."""
 
     def act(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> int:
         legal = {int(a) for a in legal_from_mask(observation)}
@@ -307,8 +318,18 @@ class ArenaHeuristicBot:
         options = [o for o in self.action_options(v, space) if o[1] == "player"]
         return max((o[0] for o in options), default=-1.0)
 
+    def slides_this_turn(self, v: View) -> int:
+        turn, count = self.slides
+        return count if turn == self._turn(v) else 0
+
+    def _turn(self, v: View) -> tuple[Any, Any]:
+        return (v.raw["turn"], v.raw["on_turn"])
+
     def slide_value(self, v: View) -> float:
-        """The Nebula Slide's expected worth (results that cannot be done re-roll)."""
+        """The Nebula Slide's expected worth (results that cannot be done re-roll);
+        none once the turn has had its :data:`SLIDES_PER_TURN` slides."""
+        if self.slides_this_turn(v) >= SLIDES_PER_TURN:
+            return -1e9
         me = v.players[v.me]
         others = [v.players[a] for a in v.agents if a != v.me]
         sides = v.box["dice"]["nebula_slide"][me["form"]]
@@ -409,7 +430,10 @@ class ArenaHeuristicBot:
             options.append((self.slide_value(v), v.id("slide")))
         if v.id("stay") in legal:
             options.append((self.landing_value(v, here), v.id("stay")))
-        return max(options)[1]
+        choice = max(options)[1]
+        if choice == v.id("slide"):
+            self.slides = (self._turn(v), self.slides_this_turn(v) + 1)
+        return choice
 
     def _action(self, v: View, legal: set[int]) -> int:
         me = v.players[v.me]

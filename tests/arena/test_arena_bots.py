@@ -131,3 +131,46 @@ def test_bot_reads_only_the_observation_and_view():
     action = ArenaHeuristicBot(1).act(obs, view)
     assert obs["action_mask"][action] == 1
     assert np.flatnonzero(obs["action_mask"]).size > 1
+
+
+def test_slides_at_most_its_limit_in_one_turn():
+    # Holding nothing, the Nebula Slide can only give its 6 (a whole new turn from
+    # any space): without a limit the heuristic slides again and again.
+    from flockgym.envs.arena.bots import SLIDES_PER_TURN
+
+    env = scenario(dice=[2], positions={"player_0": 10})
+    raw = env.unwrapped
+    bot = ArenaHeuristicBot(0)
+    observation, view = env.observe("player_0"), raw.view("player_0")
+    assert raw.action_to_string("player_0", bot.act(observation, view)) == "slide"
+    bot.slides = ((view["turn"], view["on_turn"]), SLIDES_PER_TURN)
+    assert raw.action_to_string("player_0", bot.act(observation, view)) != "slide"
+    bot.slides = ((view["turn"] - 1, view["on_turn"]), SLIDES_PER_TURN)  # an earlier turn's
+    assert raw.action_to_string("player_0", bot.act(observation, view)) == "slide"
+
+
+def test_a_turn_of_new_turns_from_the_slide_ends():
+    """A position from a real 4-player game: player_3 holds nothing, others hold
+    no trophies or worlds, so its slide rolls can only give the 6; its new turn
+    starts next to a slide end. Before the limit it slid for 20,000 steps."""
+    import json
+    from pathlib import Path
+
+    from flockgym.envs.arena.bots import SLIDES_PER_TURN
+
+    state = json.loads((Path(__file__).parent / "slide_loop_state.json").read_text())
+    env = arena_v0.env(num_players=4)
+    env.reset(seed=0)
+    env.unwrapped.load_state_dict(state)
+    raw = env.unwrapped
+    assert env.agent_selection == "player_3" and raw.game.new_turns == 1
+    bot = ArenaHeuristicBot(0)
+    slides = 0
+    for _ in range(500):
+        if env.agent_selection != "player_3":
+            break
+        action = bot.act(env.observe("player_3"), raw.view("player_3"))
+        slides += raw.action_to_string("player_3", action) == "slide"
+        env.step(action)
+    assert env.agent_selection != "player_3", "player_3's turn never ended"
+    assert slides == SLIDES_PER_TURN  # it slid to the limit, then stayed
