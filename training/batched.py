@@ -47,6 +47,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from flockgym.envs import OptionError
 from flockgym.envs.core.bots import random_legal_actions
+from flockgym.envs.core.rewards import win_reward_table
 
 from .policies import PolicyBot
 from .selfplay import MAX_REDEALS, SelfPlayEnv
@@ -349,15 +350,10 @@ class VectorAsrusGames:
         return rewards, terminated, engine.truncated.copy()
 
     def learner_win_rewards(self, over: np.ndarray) -> np.ndarray:
-        """Each learner's win reward in the games just ``over`` (as ``reward: win``
-        pays: 1/k to each of k winners, -1/(n-k) to the others, 0 if all or none
-        won), 0 elsewhere."""
-        won = self.engine.winners()
-        k = won.sum(axis=1)
-        mine = won[self.games, self.learner_seat]
-        paid = over & (k > 0) & (k < self.n)
-        share = np.where(mine, 1.0 / np.maximum(k, 1), -1.0 / np.maximum(self.n - k, 1))
-        return np.where(paid, share, 0.0)
+        """Each learner's win reward (as ``reward: win`` pays it) in the games just
+        ``over``, 0 elsewhere."""
+        table = win_reward_table(self.engine.winners())
+        return np.where(over, table[self.games, self.learner_seat], 0.0)
 
     def advance(self, games: np.ndarray) -> None:
         """Commit the opponents' seats of ``games`` until each is at its learner's

@@ -121,6 +121,7 @@ import numpy as np
 from ..core.aec import agent_name, check_seed
 from ..core.errors import IllegalActionError, OptionError
 from ..core.options import resolve_options
+from ..core.rewards import win_reward_table
 from ..core.rng import copy_rng, make_rng
 from .actions import NUM_ACTIONS, NUM_SLOTS, SLOT_COLUMNS, SLOTS, action_text
 from .env import config_from_options, new_game_from_scenario, raw_env
@@ -960,10 +961,7 @@ class VectorAsrus:
         n = self.num_players
         points = self.points[games]
         if self.reward_mode == "win":
-            won = points == points.max(axis=1, keepdims=True)
-            k = won.sum(axis=1, keepdims=True)
-            share = np.where(won, 1.0 / k, -1.0 / np.maximum(n - k, 1))
-            return np.where((k == n), 0.0, share)
+            return win_reward_table(points == points.max(axis=1, keepdims=True))
         better = (points[:, None, :] > points[:, :, None]).sum(axis=2)
         tied = (points[:, None, :] == points[:, :, None]).sum(axis=2)
         mean_rank = (better + (better + tied - 1)) / 2

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 
 def win_rewards(num_players: int, winners: Sequence[int]) -> list[float]:
     """+1 shared by the winners, -1 shared by everyone else; zero-sum.
@@ -22,6 +24,17 @@ def win_rewards(num_players: int, winners: Sequence[int]) -> list[float]:
     win_share, lose_share = 1.0 / k, -1.0 / (num_players - k)
     won = set(winners)
     return [win_share if seat in won else lose_share for seat in range(num_players)]
+
+
+def win_reward_table(won: np.ndarray) -> np.ndarray:
+    """:func:`win_rewards` of many games at once: ``won`` is ``[games, seats]``
+    bool (the winners of each game), the result ``[games, seats]`` float, with the
+    same float operations (1/k to each of k winners, -1/(n-k) to the others, 0
+    when all or none won)."""
+    n = won.shape[1]
+    k = won.sum(axis=1, keepdims=True)
+    share = np.where(won, 1.0 / np.maximum(k, 1), -1.0 / np.maximum(n - k, 1))
+    return np.where((k == 0) | (k == n), 0.0, share)
 
 
 def rank_rewards(scores: Sequence[float]) -> list[float]:

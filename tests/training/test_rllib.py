@@ -107,6 +107,18 @@ def test_the_win_bonus_is_added_to_every_agents_score_return() -> None:
 
 
 @needs_ray
+@pytest.mark.parametrize(
+    ("key", "value", "allowed"),
+    [("win_bonus", -1.0, ">= 0.0"), ("win_bonus", "big", ">= 0.0"), ("reward_scale", 0, "> 0.0")],
+)
+def test_a_bad_reward_number_is_refused_by_name(key: str, value: Any, allowed: str) -> None:
+    from flockgym.envs import OptionError
+
+    with pytest.raises(OptionError, match=f"{key} = .*allowed: a finite number {allowed}"):
+        adapter("asrus_v0", **{key: value})
+
+
+@needs_ray
 def test_bot_seats_are_played_inside_and_the_learner_gets_its_result() -> None:
     env = adapter("asrus_v0", env_options={"num_players": 4}, pool=["heuristic"])
     rng = np.random.default_rng(1)

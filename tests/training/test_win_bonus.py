@@ -8,7 +8,7 @@ import pytest
 from test_train_batched import assert_same, dummy, env_kwargs, play
 from training_helpers import short_options, tiny_raw_config, winning_bot
 
-from flockgym.envs.core.rewards import win_rewards
+from flockgym.envs.core.rewards import win_reward_table, win_rewards
 from flockgym.training.batched import BatchedSelfPlayVecEnv
 from flockgym.training.config import ConfigError, validate_config
 from flockgym.training.selfplay import SelfPlayEnv
@@ -39,12 +39,12 @@ def test_the_bonus_is_the_win_reward_on_top_of_the_score(env_id: str) -> None:
     for seed in range(6):
         base, terminated, winners, learner = episode(plain, seed)
         total, *_ = episode(bonus, seed)
-        agents = plain.agents
+        n, k = len(plain.agents), len(winners)
         expected = 0.0
-        if terminated:
-            seats = [agents.index(a) for a in winners]
-            expected = 2.0 * win_rewards(len(agents), seats)[agents.index(learner)]
-            paid += expected != 0.0
+        if terminated and 0 < k < n:
+            # the win reward: 1/k to each of k winners, -1/(n-k) to each other player
+            expected = 2.0 * (1.0 / k if learner in winners else -1.0 / (n - k))
+            paid += 1
         assert total == pytest.approx(base + expected)
     assert paid, "no game paid a bonus: nothing was compared"
 
@@ -71,12 +71,16 @@ def test_the_vector_engine_pays_the_bonus_as_dummyvecenv(extra: dict) -> None:
 
 
 def test_the_scalar_batched_path_pays_the_bonus_as_dummyvecenv() -> None:
-    kwargs = env_kwargs("skybirds_v0", ["heuristic"], [], **short_options("skybirds_v0"))
+    # the Arena's round cap ends a game by the rules (the time victory), with winners
+    kwargs = env_kwargs("arena_v0", ["heuristic"], [], **short_options("arena_v0"))
     kwargs["env_options"]["reward"] = "score"
     kwargs["win_bonus"] = 1.5
     expected = play(dummy(2, kwargs), 200, seed=1)
     seen = play(BatchedSelfPlayVecEnv(2, kwargs, engine="scalar"), 200, seed=1)
     assert_same(seen, expected)
+    ended = [i for e in expected if e[0] == "step" for i in e[4] if "game_result" in i]
+    won = [i for i in ended if not i["TimeLimit.truncated"]]
+    assert won, "no game ended by the rules: the bonus was never compared"
 
 
 def test_a_negative_bonus_is_refused(tmp_path) -> None:
@@ -84,3 +88,13 @@ def test_a_negative_bonus_is_refused(tmp_path) -> None:
     config["env"]["win_bonus"] = -1
     with pytest.raises(ConfigError, match="win_bonus"):
         validate_config(config)
+
+
+def test_the_table_of_many_games_is_win_rewards_of_each() -> None:
+    won = np.array([[1, 0, 0, 0], [1, 1, 0, 0], [0, 0, 0, 0], [1, 1, 1, 1]], dtype=bool)
+    table = win_reward_table(won)
+    np.testing.assert_array_equal(
+        table, [[1.0, -1 / 3, -1 / 3, -1 / 3], [0.5, 0.5, -0.5, -0.5], [0.0] * 4, [0.0] * 4]
+    )
+    for row, game in zip(table, won, strict=True):
+        assert list(row) == win_rewards(4, list(np.flatnonzero(game)))

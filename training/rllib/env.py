@@ -36,6 +36,7 @@ policy mapping function reads it from the episode (``seating_of``).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -94,6 +95,19 @@ class SeatingPlan:
         return {learner: LEARNER} | dict.fromkeys(others, holder)
 
 
+def number_option(
+    config: dict[str, Any], key: str, default: float, minimum: float, open_min: bool = False
+) -> float:
+    """``config[key]`` as a finite float of at least (or, ``open_min``, above)
+    ``minimum``; an ``OptionError`` naming the key and the allowed values otherwise."""
+    value = config.get(key, default)
+    bound = f"> {minimum}" if open_min else f">= {minimum}"
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if ok and math.isfinite(value) and (value > minimum if open_min else value >= minimum):
+        return float(value)
+    raise OptionError(f"env_config: {key} = {value!r:.40}; allowed: a finite number {bound}")
+
+
 def is_module(holder: str) -> bool:
     return holder == LEARNER or holder.startswith(SNAPSHOT_PREFIX)
 
@@ -145,8 +159,8 @@ class FlockgymMultiAgentEnv(MultiAgentEnv):
             float(config.get("snapshot_share", 0.5)),
             int(config.get("snapshots", 0)),
         )
-        self.reward_scale = float(config.get("reward_scale", 1.0))
-        self.win_bonus = float(config.get("win_bonus", 0.0))
+        self.reward_scale = number_option(config, "reward_scale", 1.0, minimum=0.0, open_min=True)
+        self.win_bonus = number_option(config, "win_bonus", 0.0, minimum=0.0)
         # Seeded, so that a seating drawn before the first seeded reset is too.
         self.rng = make_rng(0)
         self.episode = 0
