@@ -74,8 +74,9 @@ class Learner(ABC):
         return []
 
     @abstractmethod
-    def build(self, env: Any, params: Any, seed: int) -> Any:
-        """A fresh model on the vectorised ``env``."""
+    def build(self, env: Any, params: Any, seed: int, total_steps: int | None = None) -> Any:
+        """A fresh model on the vectorised ``env``; ``total_steps`` is the run's
+        length, for schedules that depend on it."""
 
     def custom_run(self) -> Callable[..., Any] | None:
         """A training loop of the learner's own, ``run(config, run_dir, resume_point)
@@ -159,7 +160,13 @@ class MaskablePPOParams(AlgoParams):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
     name: Literal["maskable_ppo"] = Field("maskable_ppo", description="this learner")
-    learning_rate: float = Field(3e-4, gt=0, le=1, description="Adam step size (constant)")
+    learning_rate: float = Field(3e-4, gt=0, le=1, description="Adam step size")
+    learning_rate_schedule: Literal["constant", "linear"] = Field(
+        "constant",
+        description="constant: learning_rate throughout; linear: from learning_rate at step 0 "
+        "down to 0 at total_steps (read from the step count, so a resumed run goes on "
+        "with the same decay)",
+    )
     n_steps: int = Field(256, ge=1, description="steps per env in each rollout")
     batch_size: int = Field(256, ge=2, description="minibatch size of the updates")
     n_epochs: int = Field(4, ge=1, description="passes over each rollout")
@@ -180,6 +187,24 @@ class MaskablePPOParams(AlgoParams):
         f"at most {MAX_NETWORK_PARAMETERS:,} parameters in all)",
     )
     activation: Literal["tanh", "relu"] = Field("tanh", description="hidden layer activation")
+
+
+class StepLinearDecay:
+    """A learning rate falling linearly from ``start`` to 0 at ``total_steps``,
+    read from the model's step count.
+
+    SB3 gives a schedule its "progress remaining", worked out from the
+    ``total_timesteps`` of the current ``learn`` call; the training loop calls
+    ``learn`` once per rollout, so that progress says nothing about the run.
+    The step count does, and a checkpoint restores it, so a resumed run goes on
+    with the very rates of an uninterrupted one."""
+
+    def __init__(self, model: Any, start: float, total_steps: int) -> None:
+        self.model, self.start, self.total_steps = model, start, total_steps
+
+    def __call__(self, _progress_remaining: float) -> float:
+        left = 1.0 - self.model.num_timesteps / self.total_steps
+        return self.start * min(1.0, max(0.0, left))
 
 
 class MaskablePPOLearner(Learner):
@@ -249,16 +274,22 @@ class MaskablePPOLearner(Learner):
         return problems
 
     def build(
-        self, env: Any, params: MaskablePPOParams, seed: int, policy_class: Any = None
+        self,
+        env: Any,
+        params: MaskablePPOParams,
+        seed: int,
+        policy_class: Any = None,
+        total_steps: int | None = None,
     ) -> Any:
         """MaskablePPO on ``env``; its policy is :class:`~.maskable.PlainMaskablePolicy`
         (sb3-contrib's, with plain tensor ops), or ``policy_class`` (e.g.
-        sb3-contrib's own ``MaskableActorCriticPolicy``, as a benchmark's reference)."""
+        sb3-contrib's own ``MaskableActorCriticPolicy``, as a benchmark's reference).
+        ``total_steps`` is where a linear learning-rate schedule reaches 0."""
         from sb3_contrib import MaskablePPO
 
         from .maskable import PlainMaskablePolicy
 
-        return MaskablePPO(
+        model = MaskablePPO(
             policy_class or PlainMaskablePolicy,
             env,
             learning_rate=params.learning_rate,
@@ -277,6 +308,11 @@ class MaskablePPOLearner(Learner):
             device="cpu",
             verbose=0,
         )
+        if params.learning_rate_schedule == "linear":
+            if total_steps is None or total_steps < 1:
+                raise ValueError("a linear learning-rate schedule needs the run's total_steps")
+            model.lr_schedule = StepLinearDecay(model, params.learning_rate, total_steps)
+        return model
 
     # ---- checkpoints: weights and state as tensors and JSON ------------------------
 

@@ -157,7 +157,7 @@ def run(config: TrainConfig, run_dir: Path, point: ResumePoint | None) -> Path:
     )
     logger = None
     try:
-        model = learner.build(venv, config.algo, config.seed)
+        model = learner.build(venv, config.algo, config.seed, total_steps=config.total_steps)
         if point is not None:
             learner.restore(model, point.learner_state)
             restore_generators(point.generators)  # after build: building reseeds the globals

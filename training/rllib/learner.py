@@ -151,7 +151,7 @@ class RLlibPPOLearner(MaskablePPOLearner):
         )
         return problems
 
-    def build(self, env: Any, params: Any, seed: int) -> Any:
+    def build(self, env: Any, params: Any, seed: int, total_steps: int | None = None) -> Any:
         raise TypeError(
             "rllib_ppo trains in its own loop (flockgym.training.rllib.run), not on an SB3 "
             "vec env; train it with `flockgym train CONFIG`"
