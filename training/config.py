@@ -116,6 +116,25 @@ class OpponentsConfig(Section):
         return self
 
 
+class PretrainConfig(Section):
+    """Imitation of a teacher bot before the first PPO update (training/pretrain.py)."""
+
+    games: int = Field(
+        0,
+        ge=0,
+        le=100_000,
+        description="games played by the teacher in the learner's seat, against opponents "
+        "drawn from opponents.pool, whose moves the policy is fit to before PPO starts "
+        "(0: no pretraining)",
+    )
+    teacher: str = Field(
+        "heuristic", description="the bot spec imitated: 'heuristic', 'random' or a checkpoint"
+    )
+    epochs: int = Field(4, ge=1, le=1000, description="passes over the teacher's moves")
+    batch_size: int = Field(256, ge=2, description="minibatch size of the fit")
+    learning_rate: float = Field(1e-3, gt=0, le=1, description="Adam step size of the fit")
+
+
 class EvalConfig(Section):
     """Evaluation of the learner during and after training."""
 
@@ -233,6 +252,7 @@ class TrainConfig(Section):
         1, ge=1, le=MAX_TORCH_THREADS, description="torch intra-op threads (1 is fastest here)"
     )
     progress_bar: bool = Field(True, description="show a progress bar with steps per second")
+    pretrain: PretrainConfig = Field(default_factory=PretrainConfig)
     eval: EvalConfig = Field(default_factory=EvalConfig)
     output: OutputConfig = Field(default_factory=OutputConfig)
 
@@ -451,6 +471,11 @@ def check_bots(config: TrainConfig) -> None:
                 make_participant(spec, env.id, env.options)
             except (BotSpecError, CheckpointError) as err:
                 raise ConfigError(f"{key}[{i}] = {spec!r}: {err}") from None
+    if config.pretrain.games:
+        try:
+            make_participant(config.pretrain.teacher, env.id, env.options)
+        except (BotSpecError, CheckpointError) as err:
+            raise ConfigError(f"pretrain.teacher = {config.pretrain.teacher!r}: {err}") from None
 
 
 def describe_errors(

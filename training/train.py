@@ -165,6 +165,8 @@ def run(config: TrainConfig, run_dir: Path, point: ResumePoint | None) -> Path:
             str(run_dir / "tb"), [make_output_format("tensorboard", str(run_dir / "tb"))]
         )
         model.set_logger(logger)
+        if point is None and config.pretrain.games:
+            imitate_teacher(model, config)
         step = model.num_timesteps
         checkpoint = state.checkpoint if state else ""
         train_seconds = 0.0
@@ -186,6 +188,18 @@ def run(config: TrainConfig, run_dir: Path, point: ResumePoint | None) -> Path:
         venv.close()
     print(f"run folder: {run_dir}")
     return run_dir
+
+
+def imitate_teacher(model: Any, config: TrainConfig) -> None:
+    """Fit a fresh learner to the teacher's games (``pretrain``), logged at step 0."""
+    from .pretrain import pretrain
+
+    report = pretrain(model, config)
+    print(report.line())
+    for name in ("accuracy_before", "accuracy_after", "value_loss_before", "value_loss_after"):
+        model.logger.record(f"pretrain/{name}", getattr(report, name))
+    model.logger.record("pretrain/teacher_win_rate", report.teacher_win_rate)
+    model.logger.dump(0)
 
 
 def train_loop(

@@ -326,6 +326,7 @@ def test_keys_rllib_ppo_does_not_read_are_refused() -> None:
         "algo": {"name": "rllib_ppo"},
         "n_envs": 4,
         "vec_env": "batched",
+        "pretrain": {"games": 10},
         "total_steps": 10,
     }
     from flockgym.training.config import validate_config
@@ -336,8 +337,15 @@ def test_keys_rllib_ppo_does_not_read_are_refused() -> None:
     assert "n_envs = 4 does not apply to algo.name 'rllib_ppo'" in message
     assert "num_env_runners x algo.envs_per_env_runner" in message
     assert "vec_env = 'batched' does not apply" in message
+    assert "pretrain = {'games': 10} does not apply" in message
     # Their defaults, as a run folder's resolved config.yaml lists them, are fine.
-    defaults = {**raw, "n_envs": 8, "vec_env": "DummyVecEnv", "batched": {"engine": "auto"}}
+    defaults = {
+        **raw,
+        "n_envs": 8,
+        "vec_env": "DummyVecEnv",
+        "batched": {"engine": "auto"},
+        "pretrain": {"games": 0},
+    }
     try:
         validate_config(defaults)
     except ConfigError as err:  # without ray: only that

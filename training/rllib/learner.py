@@ -125,6 +125,7 @@ class RLlibPPOLearner(MaskablePPOLearner):
         "n_envs": "it runs algo.num_env_runners x algo.envs_per_env_runner envs",
         "vec_env": "RLlib's env runners step the envs",
         "batched": "RLlib's env runners step the envs",
+        "pretrain": "imitation before training is built for maskable_ppo only",
     }
 
     def check(

@@ -1,0 +1,177 @@
+"""Imitation before reinforcement: fit the learner to a teacher bot's moves.
+
+With ``pretrain.games`` set, a fresh run first plays that many games in which
+a teacher bot (``pretrain.teacher``, the heuristic by default) takes the
+learner's seat against opponents drawn from ``opponents.pool``, exactly as the
+learner will play them: the same self-play env, seat rotation, reward,
+``reward_scale`` and ``win_bonus``. The policy head is then fit to the
+teacher's moves (behaviour cloning: the cross-entropy of the masked policy on
+the teacher's action) and the value head to the returns of those games, and
+PPO starts from there.
+
+Why: in games where the untrained learner almost never wins against the bot it
+must beat (the Arena, Astrobirdz at 4 players), PPO spends most of a run
+rediscovering what the heuristic already does, and the win bonus it is paid is
+nearly always the loser's. A learner that starts at the teacher's level plays
+games it can win from its first rollout; the value head is fit too, so that
+PPO's first advantages are not the noise of an untrained critic that would
+undo the cloned policy.
+
+Everything is derived from the run's seed (the games from the env's generator,
+the teacher's seeds, the minibatch order from a torch generator of its own), so
+a run with pretraining is as reproducible as one without. Pretraining happens
+once, before the first update; an interrupted run resumes from its checkpoints,
+every one of them after it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from flockgym.envs.core.rng import make_rng
+
+from .policies import make_participant
+from .selfplay import SelfPlayEnv
+
+SEED_SALT = 0x5EED_C10E
+"""Mixed into the run's seed so the teacher's games are not the training
+envs' first games (those are seeded from the run's seed itself)."""
+
+
+@dataclass
+class Demonstrations:
+    """The teacher's decisions at the learner's seat, one row each."""
+
+    observations: np.ndarray  # float32 [N, observation size]
+    masks: np.ndarray  # bool [N, actions]
+    actions: np.ndarray  # int64 [N]
+    returns: np.ndarray  # float32 [N]: the learner's return from that decision on
+    games: int
+    won: float  # the teacher's share of wins
+
+
+@dataclass
+class PretrainReport:
+    """What pretraining did, for the run's log."""
+
+    decisions: int
+    games: int
+    teacher_win_rate: float
+    accuracy_before: float
+    accuracy_after: float
+    value_loss_before: float
+    value_loss_after: float
+
+    def line(self) -> str:
+        return (
+            f"pretrained on {self.decisions:,} moves of {self.games} teacher games (teacher won "
+            f"{self.teacher_win_rate:.1%}): matches the teacher's move {self.accuracy_before:.1%}"
+            f" -> {self.accuracy_after:.1%}, value loss {self.value_loss_before:.3f} -> "
+            f"{self.value_loss_after:.3f}"
+        )
+
+
+def collect_demonstrations(config: Any) -> Demonstrations:
+    """``config.pretrain.games`` games with the teacher in the learner's seat."""
+    env = SelfPlayEnv(
+        config.env.id,
+        config.env.options,
+        config.opponents.pool,
+        reward_scale=config.env.reward_scale,
+        win_bonus=config.env.win_bonus,
+    )
+    teacher = make_participant(config.pretrain.teacher, config.env.id, config.env.options)
+    rng = make_rng(config.seed ^ SEED_SALT)
+    env.reset_generator(int(rng.integers(2**63)))
+    rows: list[tuple[np.ndarray, np.ndarray, int]] = []
+    returns: list[np.ndarray] = []
+    won = 0.0
+    for _ in range(config.pretrain.games):
+        env.reset()
+        bot = teacher.new_bot(int(rng.integers(2**63)))
+        rewards = []
+        while True:
+            observation = env.raw.observe(env.learner)
+            view = env.raw.view(env.learner) if teacher.reads_view else {}
+            action = int(bot.act(observation, view))
+            rows.append((observation["observation"], observation["action_mask"], action))
+            _, reward, terminated, truncated, info = env.step(action)
+            rewards.append(reward)
+            if terminated or truncated:
+                won += info["game_result"]["win"]
+                break
+        returns.append(discounted_returns(np.asarray(rewards), config.algo.gamma))
+    observations, masks, actions = zip(*rows, strict=True)
+    return Demonstrations(
+        np.asarray(observations, dtype=np.float32),
+        np.asarray(masks, dtype=bool),
+        np.asarray(actions, dtype=np.int64),
+        np.concatenate(returns).astype(np.float32),
+        config.pretrain.games,
+        won / config.pretrain.games,
+    )
+
+
+def discounted_returns(rewards: np.ndarray, gamma: float) -> np.ndarray:
+    """``G_t = r_t + gamma G_{t+1}``: what PPO's value head estimates at each move."""
+    out = np.zeros(len(rewards), dtype=np.float64)
+    running = 0.0
+    for t in range(len(rewards) - 1, -1, -1):
+        running = float(rewards[t]) + gamma * running
+        out[t] = running
+    return out
+
+
+def pretrain(model: Any, config: Any) -> PretrainReport:
+    """Collect the teacher's games and fit ``model.policy`` to them (see module doc)."""
+    demos = collect_demonstrations(config)
+    tensors = (
+        torch.as_tensor(demos.observations),
+        torch.as_tensor(demos.masks),
+        torch.as_tensor(demos.actions),
+        torch.as_tensor(demos.returns),
+    )
+    policy = model.policy
+    before = measure(policy, tensors)
+    fit(policy, tensors, config)
+    after = measure(policy, tensors)
+    return PretrainReport(
+        len(demos.actions), demos.games, demos.won, before[0], after[0], before[1], after[1]
+    )
+
+
+def fit(policy: Any, tensors: tuple[torch.Tensor, ...], config: Any) -> None:
+    """Minibatch Adam on the cloning loss plus ``vf_coef`` times the value loss,
+    with its own optimizer (PPO's starts fresh) and its own shuffling generator."""
+    settings = config.pretrain
+    observations, masks, actions, returns = tensors
+    optimizer = torch.optim.Adam(policy.parameters(), lr=settings.learning_rate)
+    order_generator = torch.Generator().manual_seed(config.seed ^ SEED_SALT)
+    policy.set_training_mode(True)
+    for _ in range(settings.epochs):
+        order = torch.randperm(len(actions), generator=order_generator)
+        for start in range(0, len(order), settings.batch_size):
+            rows = order[start : start + settings.batch_size]
+            values, log_prob, _ = policy.evaluate_actions(
+                observations[rows], actions[rows], masks[rows]
+            )
+            value_loss = torch.nn.functional.mse_loss(values.flatten(), returns[rows])
+            loss = -log_prob.mean() + config.algo.vf_coef * value_loss
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), config.algo.max_grad_norm)
+            optimizer.step()
+    policy.set_training_mode(False)
+
+
+@torch.no_grad()
+def measure(policy: Any, tensors: tuple[torch.Tensor, ...]) -> tuple[float, float]:
+    """(share of moves where the greedy policy plays the teacher's, value MSE)."""
+    observations, masks, actions, returns = tensors
+    greedy, values, _ = policy(observations, deterministic=True, action_masks=masks)
+    accuracy = float((greedy == actions).float().mean())
+    return accuracy, float(torch.nn.functional.mse_loss(values.flatten(), returns))
