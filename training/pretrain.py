@@ -50,6 +50,7 @@ class Demonstrations:
     masks: np.ndarray  # bool [N, actions]
     actions: np.ndarray  # int64 [N]
     returns: np.ndarray  # float32 [N]: the learner's return from that decision on
+    game: np.ndarray  # int64 [N]: which game (0, 1, ...) the decision is from
     games: int
     won: float  # the teacher's share of wins
 
@@ -60,18 +61,27 @@ class PretrainReport:
 
     decisions: int
     games: int
+    held_out_games: int
     teacher_win_rate: float
     accuracy_before: float
     accuracy_after: float
+    held_out_accuracy: float
     value_loss_before: float
     value_loss_after: float
+    held_out_value_loss: float
 
     def line(self) -> str:
+        held_out = (
+            f"; on {self.held_out_games} held-out games {self.held_out_accuracy:.1%}, value "
+            f"loss {self.held_out_value_loss:.3f}"
+            if self.held_out_games
+            else ""
+        )
         return (
             f"pretrained on {self.decisions:,} moves of {self.games} teacher games (teacher won "
             f"{self.teacher_win_rate:.1%}): matches the teacher's move {self.accuracy_before:.1%}"
             f" -> {self.accuracy_after:.1%}, value loss {self.value_loss_before:.3f} -> "
-            f"{self.value_loss_after:.3f}"
+            f"{self.value_loss_after:.3f}{held_out}"
         )
 
 
@@ -90,7 +100,7 @@ def collect_demonstrations(config: Any) -> Demonstrations:
     rows: list[tuple[np.ndarray, np.ndarray, int]] = []
     returns: list[np.ndarray] = []
     won = 0.0
-    for _ in range(config.pretrain.games):
+    for _game in range(config.pretrain.games):
         env.reset()
         bot = teacher.new_bot(int(rng.integers(2**63)))
         rewards = []
@@ -106,11 +116,13 @@ def collect_demonstrations(config: Any) -> Demonstrations:
                 break
         returns.append(discounted_returns(np.asarray(rewards), config.algo.gamma))
     observations, masks, actions = zip(*rows, strict=True)
+    game = np.repeat(np.arange(len(returns)), [len(r) for r in returns])
     return Demonstrations(
         np.asarray(observations, dtype=np.float32),
         np.asarray(masks, dtype=bool),
         np.asarray(actions, dtype=np.int64),
         np.concatenate(returns).astype(np.float32),
+        game,
         config.pretrain.games,
         won / config.pretrain.games,
     )
@@ -127,20 +139,38 @@ def discounted_returns(rewards: np.ndarray, gamma: float) -> np.ndarray:
 
 
 def pretrain(model: Any, config: Any) -> PretrainReport:
-    """Collect the teacher's games and fit ``model.policy`` to them (see module doc)."""
+    """Collect the teacher's games and fit ``model.policy`` to them (see module doc).
+
+    With 10 games or more, the last tenth is held out of the fit and measured
+    alone: how well the imitation carries to games it has not seen."""
     demos = collect_demonstrations(config)
-    tensors = (
-        torch.as_tensor(demos.observations),
-        torch.as_tensor(demos.masks),
-        torch.as_tensor(demos.actions),
-        torch.as_tensor(demos.returns),
-    )
+    held_out_games = demos.games // 10
+    fitted = demos.game < demos.games - held_out_games
+    tensors = as_tensors(demos, fitted)
     policy = model.policy
     before = measure(policy, tensors)
     fit(policy, tensors, config)
     after = measure(policy, tensors)
+    held_out = measure(policy, as_tensors(demos, ~fitted)) if held_out_games else (0.0, 0.0)
     return PretrainReport(
-        len(demos.actions), demos.games, demos.won, before[0], after[0], before[1], after[1]
+        int(fitted.sum()),
+        demos.games - held_out_games,
+        held_out_games,
+        demos.won,
+        before[0],
+        after[0],
+        held_out[0],
+        before[1],
+        after[1],
+        held_out[1],
+    )
+
+
+def as_tensors(demos: Demonstrations, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
+    """(observations, masks, actions, returns) of the chosen rows."""
+    return tuple(
+        torch.as_tensor(part[rows])
+        for part in (demos.observations, demos.masks, demos.actions, demos.returns)
     )
 
 

@@ -196,9 +196,16 @@ def imitate_teacher(model: Any, config: TrainConfig) -> None:
 
     report = pretrain(model, config)
     print(report.line())
-    for name in ("accuracy_before", "accuracy_after", "value_loss_before", "value_loss_after"):
+    for name in (
+        "accuracy_before",
+        "accuracy_after",
+        "held_out_accuracy",
+        "value_loss_before",
+        "value_loss_after",
+        "held_out_value_loss",
+        "teacher_win_rate",
+    ):
         model.logger.record(f"pretrain/{name}", getattr(report, name))
-    model.logger.record("pretrain/teacher_win_rate", report.teacher_win_rate)
     model.logger.dump(0)
 
 

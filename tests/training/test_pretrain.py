@@ -56,21 +56,37 @@ def test_the_teachers_games_are_recorded_at_the_learners_seat(tmp_path: Path) ->
     assert np.array_equal(demos.observations, again.observations)
 
 
-def test_pretraining_moves_the_policy_to_the_teacher(tmp_path: Path) -> None:
-    config = tiny_config("arena_v0", tmp_path, **ARENA)
+def fresh_model(config) -> object:
+    """An untrained learner for ``config``'s env, as a run builds it."""
     from flockgym.training.learners import get_learner
     from flockgym.training.selfplay import make_vec_env
 
     venv = make_vec_env(
-        "DummyVecEnv", 1, 1, env_kwargs={"env_id": "arena_v0", "env_options": {"num_players": 2},
-                                         "pool": ["heuristic"]},
-    )  # fmt: skip
-    model = get_learner("maskable_ppo").build(venv, config.algo, config.seed)
-    report = pretrain(model, config)
-    assert report.games == 6 and report.decisions > 100
+        "DummyVecEnv",
+        1,
+        1,
+        env_kwargs={"env_id": config.env.id, "env_options": config.env.options, "pool": ["random"]},
+    )
+    return get_learner("maskable_ppo").build(venv, config.algo, config.seed)
+
+
+def test_pretraining_moves_the_policy_to_the_teacher(tmp_path: Path) -> None:
+    config = tiny_config("arena_v0", tmp_path, **ARENA)
+    report = pretrain(fresh_model(config), config)
+    assert report.games == 6 and report.held_out_games == 0 and report.decisions > 100
     assert report.accuracy_after > report.accuracy_before + 0.1
     assert report.value_loss_after < report.value_loss_before
-    assert "pretrained on" in report.line()
+    assert "pretrained on" in report.line() and "held-out" not in report.line()
+
+
+def test_a_tenth_of_the_games_is_held_out_and_measured_alone(tmp_path: Path) -> None:
+    config = tiny_config("asrus_v0", tmp_path, pretrain={"games": 20, "epochs": 20})
+    moves = len(collect_demonstrations(config).actions)
+    report = pretrain(fresh_model(config), config)
+    assert (report.games, report.held_out_games) == (18, 2)
+    assert report.decisions == moves * 18 // 20  # every Asrus game is as long
+    assert 0 < report.held_out_accuracy < 1 and report.held_out_value_loss > 0
+    assert "on 2 held-out games" in report.line()
 
 
 def test_a_run_with_pretraining_is_reproducible_and_differs_without(tmp_path: Path) -> None:
