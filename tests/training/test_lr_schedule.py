@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 from test_train_run import assert_logged_once, same_weights
-from training_helpers import tiny_config
+from training_helpers import crashed_run, tiny_config
 
-from flockgym.training import train as train_module
 from flockgym.training.config import ConfigError
 from flockgym.training.runs import read_state
 from flockgym.training.train import resume_run, train
@@ -39,26 +38,13 @@ def test_the_linear_schedule_falls_to_zero_at_total_steps(tmp_path: Path) -> Non
     assert not same_weights(run / "final.zip", constant / "final.zip")
 
 
-class Crash(Exception):
-    pass
-
-
 def test_a_crashed_linear_run_resumes_with_the_same_rates_and_weights(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     whole = train(tiny_config("asrus_v0", tmp_path / "whole", **LINEAR))
-    log_selfplay = train_module.log_selfplay
-
-    def crash_past_the_checkpoint(model, run_dir, step, results):
-        log_selfplay(model, run_dir, step, results)
-        if step == 768:  # one update past the checkpoint at 512
-            raise Crash
-
-    monkeypatch.setattr(train_module, "log_selfplay", crash_past_the_checkpoint)
-    with pytest.raises(Crash):
-        train(tiny_config("asrus_v0", tmp_path / "crashed", **LINEAR))
-    monkeypatch.undo()
-    crashed = tmp_path / "crashed" / "run"
+    crashed = crashed_run(
+        tiny_config("asrus_v0", tmp_path / "crashed", **LINEAR), monkeypatch, at_step=768
+    )
     assert read_state(crashed).step == 512
     resumed = resume_run(crashed)
     assert rates(resumed) == rates(whole)

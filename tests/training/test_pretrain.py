@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from test_train_run import same_weights
-from training_helpers import tiny_config
+from training_helpers import crashed_run, tiny_config
 
 from flockgym.training import train as train_module
 from flockgym.training.config import ConfigError
@@ -98,26 +98,13 @@ def test_a_run_with_pretraining_is_reproducible_and_differs_without(tmp_path: Pa
     assert "pretrained on" not in (plain / "progress.jsonl").read_text()
 
 
-class Crash(Exception):
-    pass
-
-
 def test_a_crashed_run_resumes_without_pretraining_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     whole = train(tiny_config("arena_v0", tmp_path / "whole", **ARENA))
-    log_selfplay = train_module.log_selfplay
-
-    def crash_past_the_checkpoint(model, run_dir, step, results):
-        log_selfplay(model, run_dir, step, results)
-        if step == 768:
-            raise Crash
-
-    monkeypatch.setattr(train_module, "log_selfplay", crash_past_the_checkpoint)
-    with pytest.raises(Crash):
-        train(tiny_config("arena_v0", tmp_path / "crashed", **ARENA))
-    monkeypatch.undo()
-    crashed = tmp_path / "crashed" / "run"
+    crashed = crashed_run(
+        tiny_config("arena_v0", tmp_path / "crashed", **ARENA), monkeypatch, at_step=768
+    )
     assert read_state(crashed).step == 512
 
     def no_second_pretraining(*args, **kwargs):

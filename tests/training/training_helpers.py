@@ -116,3 +116,26 @@ def read_only_folder(tmp_path: Path):
         if immutable:
             subprocess.run(["chattr", "-i", str(folder)], check=False)
         folder.chmod(0o755)
+
+
+class Crash(Exception):
+    """Raised by :func:`crashed_run` to stop a run as a crash would."""
+
+
+def crashed_run(config: TrainConfig, monkeypatch: pytest.MonkeyPatch, at_step: int) -> Path:
+    """Train ``config`` until it has logged ``at_step``, then crash it; returns its
+    run folder (for a resume: its last checkpoint is the one before that step)."""
+    from flockgym.training import train as train_module
+
+    log_selfplay = train_module.log_selfplay
+
+    def crash_once_logged(model, run_dir, step, results):
+        log_selfplay(model, run_dir, step, results)
+        if step == at_step:
+            raise Crash
+
+    monkeypatch.setattr(train_module, "log_selfplay", crash_once_logged)
+    with pytest.raises(Crash):
+        train_module.train(config)
+    monkeypatch.undo()
+    return Path(config.output.dir) / config.output.name
