@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_train_run import same_weights
+from test_train_run import assert_logged_once, same_weights
 from training_helpers import crashed_run, tiny_config
 
 from flockgym.training import train as train_module
@@ -95,7 +95,9 @@ def test_a_run_with_pretraining_is_reproducible_and_differs_without(tmp_path: Pa
     assert same_weights(first / "final.zip", again / "final.zip")
     plain = train(tiny_config("arena_v0", tmp_path / "c", **{**ARENA, "pretrain": {"games": 0}}))
     assert not same_weights(first / "final.zip", plain / "final.zip")
-    assert "pretrained on" not in (plain / "progress.jsonl").read_text()
+    pretrain_tags = {tag for tag, _ in assert_logged_once(first) if tag.startswith("pretrain/")}
+    assert "pretrain/held_out_accuracy" in pretrain_tags and len(pretrain_tags) == 7
+    assert not any(tag.startswith("pretrain/") for tag, _ in assert_logged_once(plain))
 
 
 def test_a_crashed_run_resumes_without_pretraining_again(
