@@ -73,6 +73,11 @@ class BatchedSelfPlayVecEnv(VecEnv):
         first = self.slots[0]
         super().__init__(n_envs, first.observation_space, first.action_space)
         self.engine = resolve_engine(first.env_id, engine)
+        if self.engine == "vector" and first.advisor_kind != "none":
+            raise OptionError(
+                f"advisor={first.advisor_kind!r} with engine={self.engine!r}: the vectorised "
+                "engine builds no views for the advisor; allowed with an advisor: engine='scalar'"
+            )
         if self.engine == "vector":
             self.games: ScalarGames | VectorAsrusGames = VectorAsrusGames(self.slots, dealing)
         else:
@@ -210,7 +215,7 @@ class ScalarGames:
     def _observe(self, i: int) -> None:
         slot = self.slots[i]
         observed = slot.raw.observe(slot.learner)
-        self.observations[i] = observed["observation"]
+        self.observations[i] = slot.learner_input(observed)
         self.masks[i] = observed["action_mask"]
 
     def play_opponents(self, indices: Sequence[int]) -> None:
@@ -230,25 +235,26 @@ class ScalarGames:
         """One move per (game, agent): each policy's in one forward pass, the other
         bots one by one (with the view only for bots that read it)."""
         actions = np.zeros(len(requests), dtype=np.int64)
-        groups: dict[tuple[int, str], list[tuple[int, dict[str, np.ndarray], PolicyBot]]] = {}
+        groups: dict[tuple[int, str], list[tuple[int, np.ndarray, np.ndarray, PolicyBot]]] = {}
         for k, (i, agent) in enumerate(requests):
             slot = self.slots[i]
             bot = slot.bots[agent]
             observation = slot.raw.observe(agent)
+            view = slot.raw.view(agent) if slot.opponents_read_view else {}
             if isinstance(bot, PolicyBot):
-                groups.setdefault((id(bot.policy), bot.play), []).append((k, observation, bot))
+                row = (k, bot.network_input(observation, view), observation["action_mask"], bot)
+                groups.setdefault((id(bot.policy), bot.play), []).append(row)
             else:
-                view = slot.raw.view(agent) if slot.opponents_read_view else {}
                 actions[k] = bot.act(observation, view)
         for members in groups.values():
-            bots = [bot for _, _, bot in members]
+            bots = [bot for _, _, _, bot in members]
             chosen = bots[0].policy.act_batch(
-                np.stack([observation["observation"] for _, observation, _ in members]),
-                np.stack([observation["action_mask"] for _, observation, _ in members]),
+                np.stack([vector for _, vector, _, _ in members]),
+                np.stack([mask for _, _, mask, _ in members]),
                 bots[0].play,
                 [bot.rng for bot in bots],
             )
-            actions[[k for k, _, _ in members]] = chosen
+            actions[[k for k, _, _, _ in members]] = chosen
         return actions
 
 

@@ -41,6 +41,7 @@ from pydantic.fields import FieldInfo
 
 from flockgym.envs import OptionError, list_envs
 
+from .advice import input_size
 from .errors import ConfigError
 from .learners import AlgoParams, get_learner, learner_names
 from .policies import BotSpecError, CheckpointError, env_shapes, make_participant
@@ -79,6 +80,13 @@ class EnvConfig(Section):
         description="added to the learner's (scaled) reward at a game's end, times the win reward "
         "(+1 to the winner, -1 shared by the others, as reward: win pays; nothing for a truncated "
         "game): a win signal on top of reward: score, so that points are not all that is learnt",
+    )
+    advisor: Literal["none", "heuristic"] = Field(
+        "none",
+        description="'heuristic': the learner's input is the observation followed by a one-hot "
+        "of the move the env's heuristic bot would make in its seat, which the policy learns to "
+        "follow or overrule (training/advice.py); the checkpoints keep the advisor and take it "
+        "wherever they play",
     )
 
 
@@ -391,7 +399,9 @@ def validate_config(raw: dict[str, Any]) -> TrainConfig:
         raise ConfigError(describe_errors(err, learner.params_model, prefix=("algo",))) from None
     config.algo = params
     observation_size, num_actions = check_env(config.env)
-    problems = learner.check(params, config.n_envs, observation_size, num_actions)
+    size = input_size(observation_size, num_actions, config.env.advisor)
+    problems = learner.check(params, config.n_envs, size, num_actions)
+    problems += advisor_problems(config, learner)
     problems += [
         f"{key} = {raw[key]!r:.80} does not apply to algo.name {params.name!r}: {why}; drop it"
         for key, why in learner.unused_keys.items()
@@ -432,6 +442,30 @@ def check_batched(config: TrainConfig, given: bool) -> None:
         problem = vector_engine_problem(config.env.id, config.env.options, config.batched.dealing)
         if problem:
             raise ConfigError(f"env.options with batched.engine 'vector': {problem}")
+
+
+def advisor_problems(config: TrainConfig, learner: Any) -> list[str]:
+    """An advisor needs a learner that reads it, a heuristic bot, and the scalar
+    engine (the vectorised Asrus engine builds no views for it)."""
+    if config.env.advisor == "none":
+        return []
+    if not learner.reads_advice:
+        return [
+            f"env.advisor = {config.env.advisor!r} does not apply to algo.name "
+            f"{learner.name!r}; allowed with it: 'none'"
+        ]
+    from .vector_engines import VECTOR_ENGINES
+
+    vector = config.batched.engine == "vector" or (
+        config.batched.engine == "auto" and config.env.id in VECTOR_ENGINES
+    )
+    if config.vec_env == "batched" and vector:
+        return [
+            f"env.advisor = {config.env.advisor!r} with batched.engine "
+            f"{config.batched.engine!r}: the vectorised engine builds no views for the "
+            "advisor; allowed with an advisor: batched.engine: scalar"
+        ]
+    return []
 
 
 def get_learner_or_error(name: str) -> Any:

@@ -417,6 +417,10 @@ class LiveGame:
     table: tuple[int, ...]
 
 
+Waiting = dict[LiveGame, tuple[str, np.ndarray, np.ndarray]]
+"""Games waiting for a policy seat's move: (agent, network input, action mask)."""
+
+
 def new_game(schedule: Schedule, env: Any, deal: int, t: int, reset: bool = True) -> LiveGame:
     """The game of ``deal`` at table ``t``: the deal's shuffle, each seat's bot seeded
     by (seed, deal, table, seat), as every engine and every process seats them."""
@@ -454,7 +458,7 @@ def play_block(schedule: Schedule, block: range) -> dict[int, DealTally]:
         for deal in block
         for t in range(len(schedule.tables))
     ]
-    waiting: dict[LiveGame, tuple[str, dict[str, np.ndarray]]] = {}
+    waiting: Waiting = {}
     for game in games:
         advance(game, waiting, tallies)
     while waiting:
@@ -476,13 +480,10 @@ def play_vector_block(
     return tallies
 
 
-def advance(
-    game: LiveGame,
-    waiting: dict[LiveGame, tuple[str, dict[str, np.ndarray]]],
-    tallies: dict[int, DealTally],
-) -> None:
+def advance(game: LiveGame, waiting: Waiting, tallies: dict[int, DealTally]) -> None:
     """Play ``game`` on until a policy seat is to move (it then waits in
-    ``waiting`` for its batch) or the game is over (it is tallied)."""
+    ``waiting`` for its batch, with its network input: an advised policy's
+    advisor is asked here) or the game is over (it is tallied)."""
     raw = game.raw
     while raw.agents:
         agent = raw.agent_selection
@@ -491,35 +492,33 @@ def advance(
             continue
         bot = game.bots[agent]
         observation = raw.observe(agent)
-        if isinstance(bot, PolicyBot):
-            waiting[game] = (agent, observation)
-            return
         view = raw.view(agent) if game.reads_view[agent] else {}
+        if isinstance(bot, PolicyBot):
+            vector = bot.network_input(observation, view)
+            waiting[game] = (agent, vector, observation["action_mask"])
+            return
         raw.step(bot.act(observation, view))
     tally(game, tallies[game.deal])
 
 
-def decide_in_batches(
-    waiting: dict[LiveGame, tuple[str, dict[str, np.ndarray]]],
-    tallies: dict[int, DealTally],
-) -> dict[LiveGame, tuple[str, dict[str, np.ndarray]]]:
+def decide_in_batches(waiting: Waiting, tallies: dict[int, DealTally]) -> Waiting:
     """One forward pass per policy (and play mode) for every waiting decision;
     each seat samples with its own generator. Returns the next waiting set."""
-    groups: dict[tuple[int, str], list[tuple[LiveGame, str, dict[str, np.ndarray]]]]
+    groups: dict[tuple[int, str], list[tuple[LiveGame, str, np.ndarray, np.ndarray]]]
     groups = defaultdict(list)
-    for game, (agent, observation) in waiting.items():
+    for game, (agent, vector, mask) in waiting.items():
         bot = game.bots[agent]
-        groups[(id(bot.policy), bot.play)].append((game, agent, observation))
-    following: dict[LiveGame, tuple[str, dict[str, np.ndarray]]] = {}
+        groups[(id(bot.policy), bot.play)].append((game, agent, vector, mask))
+    following: Waiting = {}
     for rows in groups.values():
-        bots = [game.bots[agent] for game, agent, _ in rows]
+        bots = [game.bots[agent] for game, agent, _, _ in rows]
         actions = bots[0].policy.act_batch(
-            np.stack([obs["observation"] for _, _, obs in rows]),
-            np.stack([obs["action_mask"] for _, _, obs in rows]),
+            np.stack([vector for _, _, vector, _ in rows]),
+            np.stack([mask for _, _, _, mask in rows]),
             play=bots[0].play,
             rngs=[bot.rng for bot in bots],
         )
-        for (game, _, _), action in zip(rows, actions, strict=True):
+        for (game, _, _, _), action in zip(rows, actions, strict=True):
             game.raw.step(int(action))
             advance(game, following, tallies)
     return following

@@ -67,6 +67,8 @@ class Learner(ABC):
     """Top-level config keys this learner does not read, and why: a config
     that sets one to other than its default is refused rather than silently
     ignored (a run folder's config.yaml lists every key at its default)."""
+    reads_advice: ClassVar[bool] = False
+    """Whether the learner trains advised policies (``env.advisor``, training/advice.py)."""
 
     def check(self, params: Any, n_envs: int, observation_size: int, num_actions: int) -> list[str]:
         """Problems that involve several config keys or the env's shapes (one string
@@ -74,9 +76,17 @@ class Learner(ABC):
         return []
 
     @abstractmethod
-    def build(self, env: Any, params: Any, seed: int, total_steps: int | None = None) -> Any:
+    def build(
+        self,
+        env: Any,
+        params: Any,
+        seed: int,
+        total_steps: int | None = None,
+        advice_actions: int = 0,
+    ) -> Any:
         """A fresh model on the vectorised ``env``; ``total_steps`` is the run's
-        length, for schedules that depend on it."""
+        length, for schedules that depend on it; the last ``advice_actions`` of
+        the observation are an advisor's move (training/advice.py)."""
 
     def custom_run(self) -> Callable[..., Any] | None:
         """A training loop of the learner's own, ``run(config, run_dir, resume_point)
@@ -117,9 +127,14 @@ class Learner(ABC):
 
     @abstractmethod
     def network(
-        self, config: dict[str, Any], observation_size: int, num_actions: int
+        self,
+        config: dict[str, Any],
+        observation_size: int,
+        num_actions: int,
+        advice_actions: int = 0,
     ) -> torch.nn.Module:
-        """An untrained policy network of that shape."""
+        """An untrained policy network of that shape (``observation_size`` inputs,
+        the last ``advice_actions`` of them an advisor's move: training/advice.py)."""
 
     @abstractmethod
     def load_network(
@@ -128,6 +143,7 @@ class Learner(ABC):
         config: dict[str, Any],
         observation_size: int,
         num_actions: int,
+        advice_actions: int = 0,
     ) -> torch.nn.Module:
         """The trained policy network of a checkpoint, weights only."""
 
@@ -213,6 +229,7 @@ class MaskablePPOLearner(Learner):
 
     name = "maskable_ppo"
     params_model = MaskablePPOParams
+    reads_advice = True
 
     def check(
         self, params: MaskablePPOParams, n_envs: int, observation_size: int, num_actions: int
@@ -280,11 +297,16 @@ class MaskablePPOLearner(Learner):
         seed: int,
         policy_class: Any = None,
         total_steps: int | None = None,
+        advice_actions: int = 0,
     ) -> Any:
         """MaskablePPO on ``env``; its policy is :class:`~.maskable.PlainMaskablePolicy`
         (sb3-contrib's, with plain tensor ops), or ``policy_class`` (e.g.
         sb3-contrib's own ``MaskableActorCriticPolicy``, as a benchmark's reference).
-        ``total_steps`` is where a linear learning-rate schedule reaches 0."""
+        ``total_steps`` is where a linear learning-rate schedule reaches 0;
+        ``advice_actions`` makes the policy an advised one (training/advice.py)."""
+        kwargs = self._policy_kwargs(self.network_config(params))
+        if advice_actions:
+            kwargs["advice_actions"] = advice_actions
         from sb3_contrib import MaskablePPO
 
         from .maskable import PlainMaskablePolicy
@@ -303,7 +325,7 @@ class MaskablePPOLearner(Learner):
             vf_coef=params.vf_coef,
             max_grad_norm=params.max_grad_norm,
             target_kl=params.target_kl,
-            policy_kwargs=self._policy_kwargs(self.network_config(params)),
+            policy_kwargs=kwargs,
             seed=seed,
             device="cpu",
             verbose=0,
@@ -345,7 +367,7 @@ class MaskablePPOLearner(Learner):
         }
 
     def read_state(self, archive: CheckpointArchive, meta: Any) -> MaskablePPOState:
-        fresh = self.network(meta.network, meta.observation_size, meta.num_actions)
+        fresh = self.network(meta.network, meta.input_size, meta.num_actions, advice_actions(meta))
         policy, optimizer, counters = read_learner_members(
             archive,
             meta,
@@ -381,7 +403,11 @@ class MaskablePPOLearner(Learner):
         return {"net_arch": list(params.net_arch), "activation": params.activation}
 
     def network(
-        self, config: dict[str, Any], observation_size: int, num_actions: int
+        self,
+        config: dict[str, Any],
+        observation_size: int,
+        num_actions: int,
+        advice_actions: int = 0,
     ) -> torch.nn.Module:
         from .maskable import PlainMaskablePolicy
 
@@ -392,6 +418,7 @@ class MaskablePPOLearner(Learner):
                 observation_space=spaces.Box(-np.inf, np.inf, (observation_size,), np.float32),
                 action_space=spaces.Discrete(num_actions),
                 lr_schedule=lambda _: 0.0,
+                advice_actions=advice_actions,
                 **self._policy_kwargs(config),
             )
         return policy.eval()
@@ -402,9 +429,10 @@ class MaskablePPOLearner(Learner):
         config: dict[str, Any],
         observation_size: int,
         num_actions: int,
+        advice_actions: int = 0,
     ) -> torch.nn.Module:
         count = parameter_count(config["net_arch"], observation_size, num_actions)
-        network = self.network(config, observation_size, num_actions)
+        network = self.network(config, observation_size, num_actions, advice_actions)
         expected = network.state_dict()
         state = archive.tensors(POLICY_MEMBER, weights_bytes(count, len(expected)))
         check_state_dict(archive.path, POLICY_MEMBER, state, expected)
@@ -422,6 +450,8 @@ class MaskablePPOLearner(Learner):
             obs = torch.as_tensor(observations, dtype=torch.float32)
             features = network.extract_features(obs, network.pi_features_extractor)
             latent = network.mlp_extractor.forward_actor(features)
+            if hasattr(network, "actor_logits"):  # ours, with the advice if any
+                return network.actor_logits(obs, latent).numpy()
             return network.action_net(latent).numpy()
 
     @staticmethod
@@ -439,6 +469,11 @@ class MaskablePPOState:
     policy: dict[str, torch.Tensor]
     optimizer: dict[str, Any]
     counters: dict[str, Any]
+
+
+def advice_actions(meta: Any) -> int:
+    """How many of a checkpoint's network inputs are advice (0 unless advised)."""
+    return int(meta.num_actions) if meta.advisor != "none" else 0
 
 
 def weights_bytes(parameters: int, tensors: int) -> int:
@@ -480,7 +515,7 @@ def read_learner_members(
     network and checked (the weights against ``fresh``, the others by the
     learner's own checks) before any of it reaches torch: a damaged member is a
     :class:`CheckpointError` naming the file, the member and the problem."""
-    count = parameter_count(meta.network["net_arch"], meta.observation_size, meta.num_actions)
+    count = parameter_count(meta.network["net_arch"], meta.input_size, meta.num_actions)
     policy = archive.tensors(POLICY_MEMBER, weights_bytes(count, len(fresh)))
     check_state_dict(archive.path, POLICY_MEMBER, policy, fresh)
     optimizer = archive.tensors(OPTIMIZER_MEMBER, 2 * weights_bytes(count, 2 * len(fresh)))

@@ -44,9 +44,58 @@ HUGE_NEG = -1e8
 """sb3-contrib's logit of a masked action (``MaskableCategorical.apply_masking``)."""
 
 
+ADVICE_WEIGHT_INIT = 4.0
+"""An advised policy's first ``advice_weight``: with the action head's logits
+near 0 at first, the advised move is e^4 = 55 times as likely as each other
+legal move (97% against 2 others, 85% against 10, 36% against 100)."""
+
+
 class PlainMaskablePolicy(MaskableActorCriticPolicy):
     """sb3-contrib's masked actor-critic with its rollout forward and its update's
-    evaluation as plain tensor ops (see the module docstring)."""
+    evaluation as plain tensor ops (see the module docstring).
+
+    ``advice_actions > 0`` makes it an advised policy (training/advice.py): the
+    last ``advice_actions`` inputs are an advisor's one-hot move, and besides
+    reading them through the MLP the policy adds them to its action logits times
+    a learnt scalar ``advice_weight`` (:data:`ADVICE_WEIGHT_INIT` at first). The
+    skip matters: copying a one-hot of hundreds of actions through hidden layers
+    narrower than that is something an MLP cannot do exactly, while one weight
+    says "follow the advice this strongly" and the MLP learns where to overrule
+    it. It starts high, so that the untrained policy plays mostly the advisor's
+    moves (residual learning starts at the base controller): a weight started
+    at 0 moves by about the learning rate per Adam step and would take
+    thousands of updates to get there."""
+
+    def __init__(self, *args: Any, advice_actions: int = 0, **kwargs: Any) -> None:
+        object.__setattr__(self, "advice_actions", int(advice_actions))
+        super().__init__(*args, **kwargs)
+
+    def _build(self, lr_schedule: Any) -> None:
+        # Before the optimizer is made (in super()._build), so that it trains the weight.
+        if self.advice_actions:
+            self.advice_weight = torch.nn.Parameter(torch.tensor(ADVICE_WEIGHT_INIT))
+        super()._build(lr_schedule)
+
+    def actor_logits(self, obs: torch.Tensor, latent_pi: torch.Tensor) -> torch.Tensor:
+        """The action logits: the action head, plus the weighted advice if advised."""
+        logits = self.action_net(latent_pi)
+        if self.advice_actions:
+            advice = obs.reshape(len(obs), -1)[:, -self.advice_actions :].to(logits.dtype)
+            logits = logits + self.advice_weight * advice
+        return logits
+
+    def get_distribution(self, obs: torch.Tensor, action_masks: np.ndarray | None = None) -> Any:
+        """sb3-contrib's (``predict`` reads it), with the advice in the logits."""
+        if not self.advice_actions:
+            return super().get_distribution(obs, action_masks)
+        features = super(MaskableActorCriticPolicy, self).extract_features(
+            obs, self.pi_features_extractor
+        )
+        logits = self.actor_logits(obs, self.mlp_extractor.forward_actor(features))
+        distribution = self.action_dist.proba_distribution(action_logits=logits)
+        if action_masks is not None:
+            distribution.apply_masking(action_masks)
+        return distribution
 
     def forward(
         self,
@@ -54,10 +103,11 @@ class PlainMaskablePolicy(MaskableActorCriticPolicy):
         deterministic: bool = False,
         action_masks: np.ndarray | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        if action_masks is None:
+        if action_masks is None and not self.advice_actions:
             return super().forward(obs, deterministic)
         latent_pi, latent_vf = self._latents(obs)
-        log_probs, probs, _ = masked_log_probs(self.action_net(latent_pi), action_masks)
+        logits = self.actor_logits(obs, latent_pi)
+        log_probs, probs, _ = masked_log_probs(logits, all_legal(logits, action_masks))
         if deterministic:
             actions = torch.argmax(probs, dim=1)
         else:
@@ -71,10 +121,11 @@ class PlainMaskablePolicy(MaskableActorCriticPolicy):
         actions: torch.Tensor,
         action_masks: torch.Tensor | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
-        if action_masks is None:
+        if action_masks is None and not self.advice_actions:
             return super().evaluate_actions(obs, actions)
         latent_pi, latent_vf = self._latents(obs)
-        log_probs, probs, mask = masked_log_probs(self.action_net(latent_pi), action_masks)
+        logits = self.actor_logits(obs, latent_pi)
+        log_probs, probs, mask = masked_log_probs(logits, all_legal(logits, action_masks))
         log_prob = log_probs.gather(-1, actions.long().reshape(-1, 1)).squeeze(-1)
         entropy = -torch.where(mask, log_probs * probs, torch.zeros((), dtype=probs.dtype)).sum(-1)
         return self.value_net(latent_vf), log_prob, entropy
@@ -88,6 +139,11 @@ class PlainMaskablePolicy(MaskableActorCriticPolicy):
             self.mlp_extractor.forward_actor(pi_features),
             self.mlp_extractor.forward_critic(vf_features),
         )
+
+
+def all_legal(logits: torch.Tensor, masks: Any) -> Any:
+    """``masks``, or every action legal when there are none."""
+    return torch.ones(logits.shape, dtype=torch.bool) if masks is None else masks
 
 
 def masked_log_probs(
@@ -129,6 +185,9 @@ class Float64Actor:
                 else:
                     weight, bias, _ = self.layers[-1]
                     self.layers[-1] = (weight, bias, ACTIVATIONS[type(module)])
+            self.advice_actions = getattr(network, "advice_actions", 0)
+            weight = network.advice_weight.detach() if self.advice_actions else 0.0
+            self.advice_weight = float(weight)
 
     def current_versions(self) -> tuple[int, ...]:
         """Torch's in-place version counters of the network's parameters: an
@@ -139,11 +198,13 @@ class Float64Actor:
     def logits(self, observations: np.ndarray) -> np.ndarray:
         with torch.no_grad():
             x = torch.as_tensor(np.asarray(observations), dtype=torch.float64)
-            x = x.reshape(len(observations), -1)
+            x = inputs = x.reshape(len(observations), -1)
             for weight, bias, activation in self.layers:
                 x = torch.addmm(bias, x, weight)
                 if activation is not None:
                     x = activation(x)
+            if self.advice_actions:
+                x = x + self.advice_weight * inputs[:, -self.advice_actions :]
             return x.numpy()
 
 

@@ -29,6 +29,7 @@ import numpy as np
 from flockgym.envs import Bot, OptionError, entry, make, make_bot
 from flockgym.envs.core.rng import make_rng
 
+from .advice import ADVISORS, Advisor, input_size
 from .checkpoints import META_MEMBER, CheckpointArchive, json_bytes
 from .errors import BotSpecError, CheckpointError
 from .shipped import find_shipped
@@ -61,6 +62,14 @@ class CheckpointMeta:
     seed: int = 0
     git_commit: str = "unknown"
     extra: dict[str, Any] = field(default_factory=dict)
+    advisor: str = "none"
+    """``heuristic``: the network also reads the heuristic's suggested move
+    (training/advice.py); its input is then ``observation_size + num_actions``."""
+
+    @property
+    def input_size(self) -> int:
+        """The network's input size (the observation, plus the advice if any)."""
+        return input_size(self.observation_size, self.num_actions, self.advisor)
 
     def describe(self) -> str:
         options = ", ".join(f"{k}={v!r}" for k, v in sorted(self.env_options.items()))
@@ -120,6 +129,7 @@ META_FIELDS: dict[str, tuple[type, str]] = {
     "seed": (int, "an integer >= 0"),
     "git_commit": (str, "a string"),
     "extra": (dict, "a mapping"),
+    "advisor": (str, f"one of {', '.join(ADVISORS)}"),
 }
 META_RANGES = {
     "observation_size": (1, MAX_SHAPE),
@@ -148,6 +158,8 @@ def meta_problems(fields: dict[str, Any]) -> list[str]:
             problems.append(f"{key} = {value!r:.80}: allowed: {allowed}")
         elif key == "env_options" and not all(isinstance(k, str) for k in value):
             problems.append(f"{key}: allowed: a mapping of option names")
+        elif key == "advisor" and value not in ADVISORS:
+            problems.append(f"{key} = {value!r:.80}: allowed: {allowed}")
     return problems
 
 
@@ -192,8 +204,21 @@ class Policy:
     def num_actions(self) -> int:
         return self.meta.num_actions
 
+    @property
+    def input_size(self) -> int:
+        """What the network reads: the observation, plus the advice of an advised policy."""
+        return self.meta.input_size
+
+    @property
+    def advised(self) -> bool:
+        """Whether the network also reads an advisor's move (training/advice.py): its
+        bots then read views, and :meth:`act` / :meth:`act_batch` take the input
+        vectors (observation and advice) that :meth:`PolicyBot.network_input` builds."""
+        return self.meta.advisor != "none"
+
     def act(self, observation: Any, action_mask: Any = None) -> int:
-        """The move for ``observation`` (the vector, or the env's dict with its mask)."""
+        """The move for ``observation`` (the vector, or the env's dict with its mask;
+        for an advised policy the network input, or use :meth:`as_bot`)."""
         return self.choose(observation, action_mask, self.play, self.rng)
 
     def act_batch(
@@ -204,9 +229,11 @@ class Policy:
         rngs: Sequence[np.random.Generator] | None = None,
     ) -> np.ndarray:
         """Actions (``int64``, shape ``(B,)``) for ``observations`` of shape ``(B, D)``
-        and ``masks`` of shape ``(B, A)`` (1 or True where legal), in one forward
-        pass. ``play`` defaults to the policy's; ``rngs`` gives each row its own
-        generator for ``'sample'`` (default: the policy's own, row after row).
+        (the network's inputs: for an advised policy each row is the observation
+        followed by the advice, :meth:`PolicyBot.network_input`) and ``masks`` of
+        shape ``(B, A)`` (1 or True where legal), in one forward pass. ``play``
+        defaults to the policy's; ``rngs`` gives each row its own generator for
+        ``'sample'`` (default: the policy's own, row after row).
         Row ``i`` gets the action ``act(observations[i], masks[i])`` would choose,
         up to floating-point differences between batch sizes."""
         play = play or self.play
@@ -271,11 +298,11 @@ class Policy:
         """``(B, D)`` float32 observations and ``(B, A)`` boolean masks, checked."""
         vectors = np.asarray(observations, dtype=np.float32)
         legal = np.asarray(masks)
-        size, actions = self.meta.observation_size, self.meta.num_actions
+        size, actions = self.input_size, self.meta.num_actions
         if vectors.ndim != 2 or vectors.shape[1] != size:
             raise CheckpointError(
                 f"observations of shape {vectors.shape}; expected (batch, {size}): this "
-                f"policy was trained on {self.meta.describe()}"
+                f"policy was trained on {self.meta.describe()}{self._advice_note()}"
             )
         if legal.shape != (vectors.shape[0], actions):
             raise ValueError(
@@ -297,10 +324,10 @@ class Policy:
                 action_mask = observation["action_mask"]
             observation = observation["observation"]
         vector = np.asarray(observation, dtype=np.float32).reshape(-1)
-        if vector.size != self.meta.observation_size:
+        if vector.size != self.input_size:
             raise CheckpointError(
                 f"observation of size {vector.size}; this policy was trained on "
-                f"{self.meta.describe()}"
+                f"{self.meta.describe()}{self._advice_note()}"
             )
         if action_mask is None:
             raise ValueError("act() needs the action mask (or the env's observation dict)")
@@ -312,6 +339,15 @@ class Policy:
             )
         return vector, mask
 
+    def _advice_note(self) -> str:
+        if not self.advised:
+            return ""
+        return (
+            f" with the {self.meta.advisor} as its advisor: it reads {self.input_size} inputs, "
+            "the observation and then the advice (play it with as_bot(), whose act(observation, "
+            "view) asks the advisor)"
+        )
+
 
 def softmax(logits: np.ndarray) -> np.ndarray:
     """Row-wise softmax of float64 logits, ``-inf`` (masked) giving exactly 0."""
@@ -321,15 +357,38 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 class PolicyBot:
-    """A :class:`Policy` seated as an env bot: the env's ``Bot`` protocol."""
+    """A :class:`Policy` seated as an env bot: the env's ``Bot`` protocol. An
+    advised policy's bot keeps its seat's advisor (training/advice.py), seeded
+    from the bot's seed, and asks it once per decision."""
 
     def __init__(self, policy: Policy, play: Play = "greedy", seed: int | None = None) -> None:
         self.policy = policy
         self.play = play
         self.rng = make_rng(seed)
+        self.advisor: Advisor | None = None
+        if policy.advised:
+            self.advisor = Advisor(
+                policy.meta.env_id, policy.meta.advisor, policy.meta.num_actions, advisor_seed(seed)
+            )
+
+    def network_input(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> np.ndarray:
+        """What the network reads for this decision: the observation vector, followed
+        by the advisor's move for an advised policy (asked here, once per decision)."""
+        if self.advisor is None:
+            return np.asarray(observation["observation"], dtype=np.float32).reshape(-1)
+        return self.advisor.network_input(observation, view)
 
     def act(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> int:
-        return self.policy.choose(observation, None, self.play, self.rng)
+        vector = self.network_input(observation, view)
+        return self.policy.choose(vector, observation["action_mask"], self.play, self.rng)
+
+
+def advisor_seed(seed: int | None) -> int | None:
+    """The seed of an advised bot's advisor: derived from the bot's own, so that the
+    two generators do not draw the same stream."""
+    if seed is None:
+        return None
+    return int(np.random.SeedSequence([seed, 0xAD]).generate_state(1, np.uint64)[0] >> 1)
 
 
 def load_policy(
@@ -349,10 +408,12 @@ def load_policy(
     """
     if not Path(path).exists():  # a shipped checkpoint's name (asrus/ppo_5p) from any folder
         path = find_shipped(str(path), "checkpoint") or path
+    from .learners import advice_actions  # torch: the training extra
+
     with CheckpointArchive(path) as archive:
         meta, learner = read_meta_and_learner(archive)
         network = learner.load_network(
-            archive, meta.network, meta.observation_size, meta.num_actions
+            archive, meta.network, meta.input_size, meta.num_actions, advice_actions(meta)
         )
     policy = Policy(network, meta, play=play, seed=seed)
     if env_id is not None:
@@ -372,9 +433,9 @@ def read_meta_and_learner(archive: CheckpointArchive) -> tuple[CheckpointMeta, L
         raise CheckpointError(
             f"{archive.path}: trained with unknown learner {meta.algo!r}"
         ) from None
-    problems = learner.network_problems(
-        meta.network, meta.observation_size, meta.num_actions, "network."
-    )
+    problems = learner.network_problems(meta.network, meta.input_size, meta.num_actions, "network.")
+    if meta.advisor != "none" and not learner.reads_advice:
+        problems.append(f"advisor = {meta.advisor!r} with algo {meta.algo!r}: allowed: 'none'")
     if problems:
         raise CheckpointError(f"{archive.path}: {META_MEMBER}: " + "; ".join(problems))
     return meta, learner
@@ -465,10 +526,12 @@ class Participant:
     (one per seat and game, each with its own seed). ``reads_view=False`` says
     its bots ignore the ``view`` argument, so self-play need not build it.
 
-    ``kind`` (``random``, ``heuristic``, ``policy``; ``custom`` for anything
-    else) and, for a policy, ``policy`` and ``play`` let batched self-play
-    decide for many seats at once (one forward pass for every seat of a policy,
-    the vectorised heuristic where an env has one) as its bots would."""
+    ``kind`` (``random``, ``heuristic``, ``policy``, ``advised_policy``;
+    ``custom`` for anything else) and, for a policy, ``policy`` and ``play`` let
+    batched self-play decide for many seats at once (one forward pass for every
+    seat of a policy, the vectorised heuristic where an env has one) as its bots
+    would. An advised policy's seats are batched too, each row its bot's
+    :meth:`PolicyBot.network_input`; the vectorised engines do not seat them."""
 
     name: str
     new_bot: Callable[[int], Bot]
@@ -506,9 +569,17 @@ def make_participant(
 
 
 def policy_participant(name: str, policy: Policy, play: Play, spec: str = "") -> Participant:
-    """A participant whose bots all play ``policy`` (each seat with its own generator)."""
+    """A participant whose bots all play ``policy`` (each seat with its own generator).
+    An advised policy's bots read views (their advisors do): kind ``advised_policy``."""
+    kind = "advised_policy" if policy.advised else "policy"
     return Participant(
-        name, lambda seed: policy.as_bot(play, seed), spec or name, False, "policy", policy, play
+        name,
+        lambda seed: policy.as_bot(play, seed),
+        spec or name,
+        policy.advised,
+        kind,
+        policy,
+        play,
     )
 
 

@@ -93,6 +93,7 @@ def collect_demonstrations(config: Any) -> Demonstrations:
         config.opponents.pool,
         reward_scale=config.env.reward_scale,
         win_bonus=config.env.win_bonus,
+        advisor=config.env.advisor,
     )
     teacher = make_participant(config.pretrain.teacher, config.env.id, config.env.options)
     rng = make_rng(config.seed ^ SEED_SALT)
@@ -101,15 +102,15 @@ def collect_demonstrations(config: Any) -> Demonstrations:
     returns: list[np.ndarray] = []
     won = 0.0
     for _game in range(config.pretrain.games):
-        env.reset()
+        vector, _ = env.reset()  # the learner's input (with its advice, if advised)
         bot = teacher.new_bot(int(rng.integers(2**63)))
         rewards = []
         while True:
             observation = env.raw.observe(env.learner)
             view = env.raw.view(env.learner) if teacher.reads_view else {}
             action = int(bot.act(observation, view))
-            rows.append((observation["observation"], observation["action_mask"], action))
-            _, reward, terminated, truncated, info = env.step(action)
+            rows.append((vector, observation["action_mask"], action))
+            vector, reward, terminated, truncated, info = env.step(action)
             rewards.append(reward)
             if terminated or truncated:
                 won += info["game_result"]["win"]

@@ -43,6 +43,7 @@ from flockgym.envs import Bot, OptionError, list_envs, make
 from flockgym.envs.core.rewards import win_rewards
 from flockgym.envs.core.rng import make_rng
 
+from .advice import Advisor, check_advisor
 from .policies import Participant, make_participant, policy_participant, shared_policy
 
 SNAPSHOT = "snapshot"
@@ -94,10 +95,12 @@ class SelfPlayEnv(gym.Env):
         seat_offset: int = 0,
         reward_scale: float = 1.0,
         win_bonus: float = 0.0,
+        advisor: str = "none",
         render_mode: str | None = None,
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise OptionError(f"render_mode={render_mode!r}; allowed: None, 'ansi'")
+        check_advisor(advisor)
         self.render_mode = render_mode
         self.game = make(env_id, **{**env_options, "render_mode": render_mode})
         self.raw = self.game.unwrapped
@@ -105,8 +108,10 @@ class SelfPlayEnv(gym.Env):
         self.env_options = dict(env_options)
         self.agents = list(self.raw.possible_agents)
         space = self.raw.observation_space(self.agents[0])
-        self.observation_space = space["observation"]
         self.action_space = self.raw.action_space(self.agents[0])
+        self.advisor_kind = advisor
+        self.advisor: Advisor | None = None
+        self.observation_space = advised_space(space["observation"], self.action_space, advisor)
         self.snapshot_play = snapshot_play
         self.pool = OpponentPool(
             [make_participant(spec, env_id, env_options) for spec in pool],
@@ -205,6 +210,10 @@ class SelfPlayEnv(gym.Env):
             for i, agent in enumerate(self.agents)
             if agent != self.learner
         }
+        if self.advisor_kind != "none":
+            # The learner's seat seed is drawn for every seat and used by no bot.
+            seed = int(seeds[self.agents.index(self.learner)])
+            self.advisor = Advisor(self.env_id, self.advisor_kind, int(self.action_space.n), seed)
         self.opponents_read_view = self.participant.reads_view
         self.game.reset(seed=game_seed)
 
@@ -242,7 +251,15 @@ class SelfPlayEnv(gym.Env):
         return bool(self.raw.terminations[self.learner] or self.raw.truncations[self.learner])
 
     def _observation(self) -> np.ndarray:
-        return self.raw.observe(self.learner)["observation"]
+        return self.learner_input(self.raw.observe(self.learner))
+
+    def learner_input(self, observed: dict[str, np.ndarray]) -> np.ndarray:
+        """The learner's observation vector, followed by its advisor's move when it
+        has one (asked here, once per decision: call it once per step)."""
+        if self.advisor is None:
+            return observed["observation"]
+        view = self.raw.view(self.learner) if observed["action_mask"].any() else {}
+        return self.advisor.network_input(observed, view)
 
     def _result(self) -> dict[str, Any]:
         """The finished game from the learner's side, for per-opponent statistics."""
@@ -256,6 +273,17 @@ class SelfPlayEnv(gym.Env):
                 "points": float(self.raw.scores[self.learner]),
             }
         }
+
+
+def advised_space(observation: gym.spaces.Box, actions: Any, advisor: str) -> gym.spaces.Box:
+    """The learner's observation space: the env's, with one more entry in [0, 1]
+    per action when an advisor's one-hot move follows it."""
+    if advisor == "none":
+        return observation
+    count = int(actions.n)
+    low = np.concatenate([observation.low, np.zeros(count, dtype=observation.dtype)])
+    high = np.concatenate([observation.high, np.ones(count, dtype=observation.dtype)])
+    return gym.spaces.Box(low, high, dtype=observation.dtype)
 
 
 def make_selfplay_env(torch_threads: int, seat_offset: int, **kwargs: Any) -> SelfPlayEnv:

@@ -151,13 +151,20 @@ def run(config: TrainConfig, run_dir: Path, point: ResumePoint | None) -> Path:
             "snapshot_play": config.opponents.snapshot_play,
             "reward_scale": config.env.reward_scale,
             "win_bonus": config.env.win_bonus,
+            "advisor": config.env.advisor,
         },
         engine=config.batched.engine,
         dealing=config.batched.dealing,
     )
     logger = None
     try:
-        model = learner.build(venv, config.algo, config.seed, total_steps=config.total_steps)
+        model = learner.build(
+            venv,
+            config.algo,
+            config.seed,
+            total_steps=config.total_steps,
+            advice_actions=venv.action_space.n if config.env.advisor != "none" else 0,
+        )
         if point is not None:
             learner.restore(model, point.learner_state)
             restore_generators(point.generators)  # after build: building reseeds the globals
@@ -439,12 +446,24 @@ def read_resume_point(run_dir: Path, config: TrainConfig) -> ResumePoint:
     return ResumePoint(state, learner_state, generators)
 
 
+RUN_META_KEYS = (
+    "env_id",
+    "env_options",
+    "observation_size",
+    "num_actions",
+    "algo",
+    "network",
+    "advisor",
+)
+"""What a resumed run's checkpoint must share with its config."""
+
+
 def check_checkpoint_fits(
     path: Path, meta: CheckpointMeta, config: TrainConfig, learner: Learner, step: int
 ) -> None:
     """The checkpoint was written by this run: same env, shapes, learner, network, step."""
     wanted = meta_for(config, learner, step)
-    for key in ("env_id", "env_options", "observation_size", "num_actions", "algo", "network"):
+    for key in RUN_META_KEYS:
         if as_json(getattr(meta, key)) != as_json(getattr(wanted, key)):
             raise RunError(
                 f"{path} has {key} = {getattr(meta, key)!r:.200}, but the run's config asks "
@@ -602,6 +621,7 @@ def meta_for(config: TrainConfig, learner: Learner, step: int) -> CheckpointMeta
         steps=step,
         seed=config.seed,
         git_commit=git_commit(),
+        advisor=config.env.advisor,
     )
 
 

@@ -121,6 +121,7 @@ class RLlibPPOLearner(MaskablePPOLearner):
 
     name = "rllib_ppo"
     params_model = RLlibPPOParams
+    reads_advice = False
     unused_keys: ClassVar[dict[str, str]] = {
         "n_envs": "it runs algo.num_env_runners x algo.envs_per_env_runner envs",
         "vec_env": "RLlib's env runners step the envs",
@@ -152,7 +153,14 @@ class RLlibPPOLearner(MaskablePPOLearner):
         )
         return problems
 
-    def build(self, env: Any, params: Any, seed: int, total_steps: int | None = None) -> Any:
+    def build(
+        self,
+        env: Any,
+        params: Any,
+        seed: int,
+        total_steps: int | None = None,
+        advice_actions: int = 0,
+    ) -> Any:
         raise TypeError(
             "rllib_ppo trains in its own loop (flockgym.training.rllib.run), not on an SB3 "
             "vec env; train it with `flockgym train CONFIG`"
