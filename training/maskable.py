@@ -5,20 +5,32 @@
 ``evaluate_actions`` skip ``torch.distributions``: building a
 ``MaskableCategorical`` twice per call (once unmasked, once masked), checking
 its arguments and lazily caching its tensors costs more than the network
-itself at the batch sizes of a rollout step. The same numbers come out of a
-few tensor ops, in the same order as sb3-contrib computes them:
+itself at the batch sizes of a rollout step, and its masking (normalise the
+logits, mask them with ``HUGE_NEG = -1e8``, normalise again with a second
+``logsumexp``, then a softmax) and their backward cost more than the network in
+a PPO update. Here:
 
-1. ``normalised = logits - logsumexp(logits)`` (the unmasked ``Categorical``),
-2. ``masked = where(mask, normalised, -1e8)`` (``apply_masking``'s ``HUGE_NEG``),
-3. ``log_probs = masked - logsumexp(masked)`` and ``probs = softmax(log_probs)``,
-4. actions drawn by ``torch.multinomial(probs, 1, True)`` (``Categorical.sample``)
-   or ``argmax(probs)``, their log probability gathered from ``log_probs``, and
-   the entropy ``-sum(where(mask, log_probs * probs, 0))``.
+1. ``log_probs = log_softmax(masked)`` and ``probs = softmax(masked)`` with
+   every masked logit at ``-inf``: the masked categorical's distribution (a
+   softmax does not change when a row is shifted by a constant, so normalising
+   first changes nothing), every masked action at a probability of exactly 0,
+   as sb3-contrib's ``exp(-1e8)`` is. ``-inf`` rather than ``-1e8`` because the
+   vectorised ``exp`` of torch's CPU kernels takes a slow path on huge finite
+   negative inputs (several times the cost of the whole softmax);
+2. rollout: actions drawn by ``torch.multinomial(probs, 1, True)``
+   (``Categorical.sample``) or ``argmax(probs)``, their log probability
+   gathered from ``log_probs``;
+3. update: the log probability of the taken actions and the entropy in one
+   autograd function (:class:`MaskedLogProbEntropy`) whose backward is written
+   out (a few products over ``[B, A]``), instead of autograd's chain through
+   the masking, two softmaxes and the products.
 
 So with the same weights, inputs and torch generator state it samples the same
-actions, and its log probabilities, entropies, values and gradients agree with
-sb3-contrib's to float tolerance (``tests/training/test_train_maskable.py``).
-Without masks it falls back to sb3-contrib's own code.
+actions (up to a draw landing within a float rounding of the boundary between
+two actions), and its log probabilities, entropies, values and gradients agree
+with sb3-contrib's to float tolerance (``tests/training/test_train_maskable.py``).
+Without masks, or with a row that has no legal action at all (which a learner
+never gets), it falls back to sb3-contrib's own code.
 
 :func:`float64_logits` is the actor path of such a policy (features, policy
 MLP, action head) on a float64 copy of its weights, for the opponents of
@@ -40,9 +52,6 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import FlattenExtractor
 
-HUGE_NEG = -1e8
-"""sb3-contrib's logit of a masked action (``MaskableCategorical.apply_masking``)."""
-
 
 class PlainMaskablePolicy(MaskableActorCriticPolicy):
     """sb3-contrib's masked actor-critic with its rollout forward and its update's
@@ -54,10 +63,11 @@ class PlainMaskablePolicy(MaskableActorCriticPolicy):
         deterministic: bool = False,
         action_masks: np.ndarray | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        if action_masks is None:
-            return super().forward(obs, deterministic)
+        legal = legal_mask(action_masks, self.action_space.n)
+        if legal is None:
+            return super().forward(obs, deterministic, action_masks)
         latent_pi, latent_vf = self._latents(obs)
-        log_probs, probs, _ = masked_log_probs(self.action_net(latent_pi), action_masks)
+        log_probs, probs = masked_log_probs(self.action_net(latent_pi), legal)
         if deterministic:
             actions = torch.argmax(probs, dim=1)
         else:
@@ -71,12 +81,12 @@ class PlainMaskablePolicy(MaskableActorCriticPolicy):
         actions: torch.Tensor,
         action_masks: torch.Tensor | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
-        if action_masks is None:
-            return super().evaluate_actions(obs, actions)
+        legal = legal_mask(action_masks, self.action_space.n)
+        if legal is None:
+            return super().evaluate_actions(obs, actions, action_masks)
         latent_pi, latent_vf = self._latents(obs)
-        log_probs, probs, mask = masked_log_probs(self.action_net(latent_pi), action_masks)
-        log_prob = log_probs.gather(-1, actions.long().reshape(-1, 1)).squeeze(-1)
-        entropy = -torch.where(mask, log_probs * probs, torch.zeros((), dtype=probs.dtype)).sum(-1)
+        logits = self.action_net(latent_pi)
+        log_prob, entropy = MaskedLogProbEntropy.apply(logits, legal, actions.long().reshape(-1))
         return self.value_net(latent_vf), log_prob, entropy
 
     def _latents(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -90,16 +100,69 @@ class PlainMaskablePolicy(MaskableActorCriticPolicy):
         )
 
 
+def legal_mask(masks: Any, num_actions: int) -> torch.Tensor | None:
+    """``masks`` (numpy or tensor, bool or 0/1) as a float32 0/1 tensor ``[B, A]``
+    (what the rollout buffer stores), or None: no masks, or a row with no legal
+    action (which a learner never gets; sb3-contrib's own code gives it a
+    uniform distribution of zero entropy, and is left to)."""
+    if masks is None:
+        return None
+    legal = torch.as_tensor(masks, dtype=torch.float32).reshape(-1, num_actions)
+    return None if bool((legal.amax(dim=-1) == 0).any()) else legal
+
+
+def masked_logits(logits: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
+    """``logits`` with every masked action at ``-inf`` (``legal`` 0/1 float from
+    :func:`legal_mask`). ``1 - 1/legal`` is 0 where legal and ``-inf`` where not:
+    two float ops, several times cheaper than ``torch.where`` on a boolean mask."""
+    return logits + (1.0 - legal.reciprocal())
+
+
 def masked_log_probs(
-    logits: torch.Tensor, masks: Any
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """(log probabilities, probabilities, boolean mask) of the masked categorical
-    over ``logits`` ``[B, A]``, computed as ``MaskableCategorical`` computes them."""
-    mask = torch.as_tensor(masks, dtype=torch.bool).reshape(logits.shape)
-    normalised = logits - logits.logsumexp(dim=-1, keepdim=True)
-    masked = torch.where(mask, normalised, torch.tensor(HUGE_NEG, dtype=logits.dtype))
-    log_probs = masked - masked.logsumexp(dim=-1, keepdim=True)
-    return log_probs, torch.softmax(log_probs, dim=-1), mask
+    logits: torch.Tensor, legal: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """(log probabilities, probabilities) of the masked categorical over
+    ``logits`` ``[B, A]`` (``legal`` from :func:`legal_mask`): ``MaskableCategorical``'s,
+    to float tolerance; masked actions at ``-inf`` and exactly 0 (see the module
+    docstring)."""
+    masked = masked_logits(logits, legal)
+    return torch.log_softmax(masked, dim=-1), torch.softmax(masked, dim=-1)
+
+
+class MaskedLogProbEntropy(torch.autograd.Function):
+    """``(log p(action), entropy)`` per row of the masked categorical over
+    ``logits`` ``[B, A]`` (``legal`` from :func:`legal_mask`; ``actions`` ``[B]``
+    int64, legal ones: the learner's own), with its backward written out. With
+    ``lse`` the row's log-normaliser, ``log p = z - lse`` on legal actions, so
+    ``H = lse - sum(p * z)`` and
+
+    * ``d log p_a / d z = onehot(a) - p``,
+    * ``d H / d z = -p * (z - lse + H)``,
+
+    both 0 at masked actions, whose ``p`` is 0: no ``-inf`` ever multiplies a 0."""
+
+    @staticmethod
+    def forward(
+        ctx: Any, logits: torch.Tensor, legal: torch.Tensor, actions: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        log_probs, probs = masked_log_probs(logits, legal)
+        log_prob = log_probs.gather(-1, actions.unsqueeze(-1)).squeeze(-1)
+        best = probs.argmax(dim=-1, keepdim=True)  # legal, whatever the actions are
+        lse = (logits.gather(-1, best) - log_probs.gather(-1, best)).squeeze(-1)
+        entropy = lse - (probs * logits).sum(dim=-1)
+        ctx.save_for_backward(logits, probs, lse, entropy, actions)
+        return log_prob, entropy
+
+    @staticmethod
+    def backward(
+        ctx: Any, grad_log_prob: torch.Tensor, grad_entropy: torch.Tensor
+    ) -> tuple[torch.Tensor, None, None]:
+        logits, probs, lse, entropy, actions = ctx.saved_tensors
+        g_log_prob, g_entropy = grad_log_prob.unsqueeze(-1), grad_entropy.unsqueeze(-1)
+        per_row = g_entropy * (lse - entropy).unsqueeze(-1) - g_log_prob
+        grad = probs * (per_row - g_entropy * logits)
+        grad.scatter_add_(-1, actions.unsqueeze(-1), g_log_prob)
+        return grad, None, None
 
 
 # ---- the actor in float64 -------------------------------------------------------------

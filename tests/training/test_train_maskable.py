@@ -10,7 +10,13 @@ import torch
 from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from flockgym.training.maskable import PlainMaskablePolicy, float64_logits, float64_ready
+from flockgym.training.maskable import (
+    MaskedLogProbEntropy,
+    PlainMaskablePolicy,
+    float64_logits,
+    float64_ready,
+    legal_mask,
+)
 
 OBSERVATION, ACTIONS, BATCH = 40, 30, 64
 
@@ -82,6 +88,47 @@ def test_evaluation_and_gradients_agree() -> None:
     for name in gradients[0]:
         torch.testing.assert_close(gradients[1][name], gradients[0][name], msg=name)
     assert results[1][2][0].item() == pytest.approx(0.0, abs=1e-6)  # one legal action: no entropy
+
+
+def test_written_out_backward_is_the_gradient() -> None:
+    """The hand-written backward of the log probability and entropy is their
+    gradient (torch's gradcheck in float64, with masked actions and a row with a
+    single legal action)."""
+    rng = np.random.default_rng(4)
+    logits = torch.as_tensor(rng.normal(size=(6, 9)) * 3, dtype=torch.float64)
+    masks = rng.random((6, 9)) < 0.5
+    masks[:, 2] = True
+    masks[0] = False
+    masks[0, 4] = True
+    legal = legal_mask(masks, 9)
+    actions = torch.as_tensor([int(rng.choice(np.flatnonzero(m))) for m in masks])
+
+    def log_prob_and_entropy(z: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return MaskedLogProbEntropy.apply(z, legal, actions)
+
+    assert torch.autograd.gradcheck(log_prob_and_entropy, (logits.requires_grad_(),))
+    logits.grad = None
+    log_prob, entropy = log_prob_and_entropy(logits)
+    (log_prob.sum() + entropy.sum()).backward()
+    assert torch.all(logits.grad[~torch.as_tensor(masks)] == 0)  # masked actions: no gradient
+
+
+def test_a_row_with_no_legal_action_is_left_to_sb3_contrib() -> None:
+    reference, plain = twin_policies()
+    observations, masks = batch(5)
+    masks[3] = False
+    actions = torch.as_tensor(masks.argmax(axis=1))
+    for mask in (masks, torch.as_tensor(masks, dtype=torch.float32)):
+        ours = plain.evaluate_actions(observations, actions, mask)
+        theirs = reference.evaluate_actions(observations, actions, torch.as_tensor(masks))
+        for a, b in zip(ours, theirs, strict=True):
+            torch.testing.assert_close(a, b)
+    assert ours[2][3].item() == 0.0  # sb3-contrib: a uniform row of no entropy
+    torch.manual_seed(6)
+    expected = reference(observations, False, masks)
+    torch.manual_seed(6)
+    for a, b in zip(plain(observations, False, masks), expected, strict=True):
+        torch.testing.assert_close(a, b)
 
 
 def test_without_masks_it_is_sb3_contribs_own() -> None:
