@@ -145,10 +145,11 @@ class MaskedLogProbEntropy(torch.autograd.Function):
     def forward(
         ctx: Any, logits: torch.Tensor, legal: torch.Tensor, actions: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor]:
-        log_probs, probs = masked_log_probs(logits, legal)
+        masked = masked_logits(logits, legal)
+        log_probs, probs = torch.log_softmax(masked, dim=-1), torch.softmax(masked, dim=-1)
         log_prob = log_probs.gather(-1, actions.unsqueeze(-1)).squeeze(-1)
-        best = probs.argmax(dim=-1, keepdim=True)  # legal, whatever the actions are
-        lse = (logits.gather(-1, best) - log_probs.gather(-1, best)).squeeze(-1)
+        # The most probable action has the largest logit z* and p* = exp(z* - lse).
+        lse = masked.amax(dim=-1) - probs.amax(dim=-1).log()
         entropy = lse - (probs * logits).sum(dim=-1)
         ctx.save_for_backward(logits, probs, lse, entropy, actions)
         return log_prob, entropy
@@ -212,17 +213,26 @@ class Float64Actor:
 
 def float64_ready(network: Any) -> bool:
     """Whether ``network`` is an MLP policy whose actor :class:`Float64Actor` can
-    run, and small enough for it."""
+    run, and small enough for it. Asked before every opponent forward: the
+    network's structure is read once and kept on it (weights change, layers do not)."""
     if FLOAT64_MAX_PARAMETERS <= 0 or not isinstance(network, MaskableActorCriticPolicy):
         return False
+    if "_float64_actor_size" not in network.__dict__:
+        network.__dict__["_float64_actor_size"] = float64_actor_size(network)
+    size = network.__dict__["_float64_actor_size"]
+    return size is not None and size <= FLOAT64_MAX_PARAMETERS
+
+
+def float64_actor_size(network: MaskableActorCriticPolicy) -> int | None:
+    """Parameters of the actor path (policy MLP and action head), or None if it
+    is not a plain MLP on flattened observations that :class:`Float64Actor` runs."""
     if not isinstance(network.features_extractor, FlattenExtractor):
-        return False
+        return None
     modules = list(network.mlp_extractor.policy_net)
     if not all(isinstance(m, (torch.nn.Linear, *ACTIVATIONS)) for m in modules):
-        return False
+        return None
     count = sum(p.numel() for p in network.mlp_extractor.policy_net.parameters())
-    count += sum(p.numel() for p in network.action_net.parameters())
-    return count <= FLOAT64_MAX_PARAMETERS
+    return count + sum(p.numel() for p in network.action_net.parameters())
 
 
 def float64_logits(network: Any, observations: np.ndarray) -> np.ndarray:

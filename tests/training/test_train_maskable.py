@@ -175,3 +175,19 @@ def test_float64_actor_follows_the_weights_as_they_train() -> None:
     with torch.no_grad():
         plain.load_state_dict(twin_policies()[0].state_dict())
     np.testing.assert_allclose(float64_logits(plain, observations.numpy()), before)
+
+
+def test_float64_readiness_is_read_once_and_follows_the_size_limit(monkeypatch) -> None:
+    """The actor's structure is read once per network; the size limit is applied
+    on every call (the benchmark turns float64 off for today's path)."""
+    from flockgym.training import maskable
+
+    _, plain = twin_policies()
+    assert float64_ready(plain)
+    assert plain.__dict__["_float64_actor_size"] == (OBSERVATION * 32 + 32) + (32 * 16 + 16) + (
+        16 * ACTIONS + ACTIONS
+    )
+    monkeypatch.setattr(maskable, "FLOAT64_MAX_PARAMETERS", 100)
+    assert not float64_ready(plain)
+    monkeypatch.setattr(maskable, "FLOAT64_MAX_PARAMETERS", 0)
+    assert not float64_ready(plain)
