@@ -55,7 +55,15 @@ from stable_baselines3.common.torch_layers import FlattenExtractor
 
 class PlainMaskablePolicy(MaskableActorCriticPolicy):
     """sb3-contrib's masked actor-critic with its rollout forward and its update's
-    evaluation as plain tensor ops (see the module docstring)."""
+    evaluation as plain tensor ops (see the module docstring), and its ``tanh``
+    layers computed by numpy (:class:`Tanh`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for network in (self.mlp_extractor.policy_net, self.mlp_extractor.value_net):
+            for i, module in enumerate(network):
+                if type(module) is torch.nn.Tanh:
+                    network[i] = Tanh()
 
     def forward(
         self,
@@ -166,6 +174,45 @@ class MaskedLogProbEntropy(torch.autograd.Function):
         return grad, None, None
 
 
+# ---- tanh ------------------------------------------------------------------------------
+
+
+def numpy_tanh(x: torch.Tensor) -> torch.Tensor:
+    """``tanh`` of a CPU float tensor by numpy: several times faster than this torch
+    build's CPU ``tanh`` (measured 28 against 218 microseconds for a [512, 128]
+    float32 batch), within 1.4 ulp of the exact value where torch's is within 0.5,
+    and, being elementwise, the same for a row whatever batch it is in."""
+    return torch.from_numpy(np.tanh(x.detach().numpy()))
+
+
+class NumpyTanhFunction(torch.autograd.Function):
+    """:func:`numpy_tanh` with torch's own backward of ``tanh`` (``grad * (1 - y^2)``)."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
+        y = numpy_tanh(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> torch.Tensor:
+        (y,) = ctx.saved_tensors
+        return torch.ops.aten.tanh_backward(grad, y)
+
+
+class Tanh(torch.nn.Tanh):
+    """``torch.nn.Tanh`` computed by :func:`numpy_tanh` (for CPU float32 and float64
+    tensors; anything else goes to torch). No parameters: the checkpoints of a
+    policy are the same with either."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if x.device.type != "cpu" or x.dtype not in (torch.float32, torch.float64):
+            return torch.tanh(x)
+        if torch.is_grad_enabled() and x.requires_grad:
+            return NumpyTanhFunction.apply(x)
+        return numpy_tanh(x)
+
+
 # ---- the actor in float64 -------------------------------------------------------------
 
 FLOAT64_MAX_PARAMETERS = 2_000_000
@@ -173,7 +220,7 @@ FLOAT64_MAX_PARAMETERS = 2_000_000
 weights (:func:`float64_logits`); larger ones in float32, as trained. 0 runs
 every actor in float32."""
 
-ACTIVATIONS = {torch.nn.Tanh: torch.tanh, torch.nn.ReLU: torch.relu}
+ACTIVATIONS = {torch.nn.Tanh: numpy_tanh, Tanh: numpy_tanh, torch.nn.ReLU: torch.relu}
 
 
 class Float64Actor:

@@ -191,3 +191,23 @@ def test_float64_readiness_is_read_once_and_follows_the_size_limit(monkeypatch) 
     assert not float64_ready(plain)
     monkeypatch.setattr(maskable, "FLOAT64_MAX_PARAMETERS", 0)
     assert not float64_ready(plain)
+
+
+def test_tanh_layers_run_in_numpy_with_torchs_gradient() -> None:
+    """The policy's tanh layers are numpy's tanh (torch's to float tolerance), with
+    the gradient of tanh, and the policy keeps sb3-contrib's weights and names."""
+    from flockgym.training.maskable import NumpyTanhFunction, Tanh
+
+    reference, plain = twin_policies()
+    tanh_layers = [m for m in plain.mlp_extractor.modules() if isinstance(m, torch.nn.Tanh)]
+    assert tanh_layers and all(type(m) is Tanh for m in tanh_layers)
+    assert plain.state_dict().keys() == reference.state_dict().keys()
+    x = torch.as_tensor(np.random.default_rng(8).normal(size=(7, 5)) * 3)
+    assert torch.equal(Tanh()(x), torch.from_numpy(np.tanh(x.numpy())))
+    torch.testing.assert_close(Tanh()(x.float()), torch.tanh(x.float()))
+    assert torch.autograd.gradcheck(NumpyTanhFunction.apply, (x.clone().requires_grad_(),))
+    with torch.no_grad():
+        torch.testing.assert_close(
+            plain.predict_values(x.new_ones((3, OBSERVATION)).float()),
+            reference.predict_values(x.new_ones((3, OBSERVATION)).float()),
+        )
