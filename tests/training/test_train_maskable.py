@@ -211,3 +211,29 @@ def test_tanh_layers_run_in_numpy_with_torchs_gradient() -> None:
             plain.predict_values(x.new_ones((3, OBSERVATION)).float()),
             reference.predict_values(x.new_ones((3, OBSERVATION)).float()),
         )
+
+
+def test_the_adam_is_fused_and_checkpoints_from_before_it_still_load() -> None:
+    """The policy's Adam is torch's fused one with sb3-contrib's eps; an optimizer
+    state saved before (``fused: None``) passes the checkpoint checks and loads."""
+    from flockgym.training.learners import optimizer_problems
+
+    reference, plain = twin_policies()
+    group = plain.optimizer.param_groups[0]
+    assert group["fused"] is True and group["eps"] == 1e-5
+    observations, masks = batch()
+    for policy in (reference, plain):
+        _, log_prob, _ = policy.evaluate_actions(
+            observations, torch.as_tensor(masks.argmax(axis=1)), torch.as_tensor(masks)
+        )
+        policy.optimizer.zero_grad()
+        (-log_prob.mean()).backward()
+        policy.optimizer.step()
+    older = reference.optimizer.state_dict()
+    assert older["param_groups"][0]["fused"] is None
+    assert optimizer_problems(older, plain) == []
+    plain.optimizer.load_state_dict(older)
+    for parameter, theirs in zip(plain.parameters(), reference.parameters(), strict=True):
+        torch.testing.assert_close(parameter, theirs)  # one step of each Adam: the same
+    older["param_groups"][0]["fused"] = "yes"
+    assert "fused" in optimizer_problems(older, plain)[0]
