@@ -32,11 +32,13 @@ with sb3-contrib's to float tolerance (``tests/training/test_train_maskable.py``
 Without masks, or with a row that has no legal action at all (which a learner
 never gets), it falls back to sb3-contrib's own code.
 
-Two more differences, both numerics only: its ``tanh`` layers run numpy's
+Three more differences, numerics only: its ``tanh`` layers run numpy's
 ``tanh`` (:class:`Tanh`; this torch build's CPU ``tanh`` costs seven times as
-much), and its Adam is torch's fused one (:data:`ADAM`). Each gives the same
-numbers as the module it replaces to float rounding, and the same from run to
-run; the benchmark's reference path keeps sb3-contrib's own policy.
+much), its first layers multiply mostly-zero observations sparsely when they
+are wide (:mod:`~.sparse`: four fifths of an Astrobirdz update's products),
+and its Adam is torch's fused one (:data:`ADAM`). Each gives the same numbers
+as the module it replaces to float rounding, and the same from run to run; the
+benchmark's reference path keeps sb3-contrib's own policy.
 
 :func:`float64_logits` is the actor path of such a policy (features, policy
 MLP, action head) on a float64 copy of its weights, for the opponents of
@@ -60,6 +62,8 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import FlattenExtractor
 
+from .sparse import SparseInputLinear, used_inputs_affine
+
 ADAM = {"eps": 1e-5, "fused": True}
 """The policy's Adam: sb3-contrib's ``eps``, and torch's fused implementation,
 one kernel for every parameter instead of a dozen small tensor ops per
@@ -71,7 +75,9 @@ rounding, 8e-7 relative after 200 steps, and are the same from run to run)."""
 class PlainMaskablePolicy(MaskableActorCriticPolicy):
     """sb3-contrib's masked actor-critic with its rollout forward and its update's
     evaluation as plain tensor ops (see the module docstring), its ``tanh``
-    layers computed by numpy (:class:`Tanh`) and a fused Adam (:data:`ADAM`)."""
+    layers computed by numpy (:class:`Tanh`), its first layers multiplying
+    sparse observations sparsely (:class:`~.sparse.SparseInputLinear`) and a
+    fused Adam (:data:`ADAM`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if kwargs.get("optimizer_class", torch.optim.Adam) is torch.optim.Adam:
@@ -85,9 +91,14 @@ class PlainMaskablePolicy(MaskableActorCriticPolicy):
             for i, module in enumerate(network):
                 if type(module) is torch.nn.Tanh:
                     network[i] = Tanh()
+            if len(network) and type(network[0]) is torch.nn.Linear:
+                network[0] = SparseInputLinear.like(network[0])
 
     def _count_step(self, *_: Any) -> None:
         self.optimizer_steps += 1
+        for module in self.mlp_extractor.modules():
+            if isinstance(module, SparseInputLinear):
+                module.weights_stepped()
 
     def forward(
         self,
@@ -278,8 +289,8 @@ class Float64Actor:
         with torch.no_grad():
             x = torch.as_tensor(np.asarray(observations), dtype=torch.float64)
             x = x.reshape(len(observations), -1)
-            for weight, bias, activation in self.layers:
-                x = torch.addmm(bias, x, weight)
+            for i, (weight, bias, activation) in enumerate(self.layers):
+                x = used_inputs_affine(x, weight, bias) if i == 0 else torch.addmm(bias, x, weight)
                 if activation is not None:
                     x = activation(x)
             return x.numpy()
