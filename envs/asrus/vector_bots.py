@@ -91,11 +91,11 @@ def along(values: np.ndarray, index: np.ndarray) -> np.ndarray:
 def python_sum(columns: np.ndarray) -> np.ndarray:
     """Row sums of ``columns`` ``[G, K]`` as Python's ``sum()`` adds a sequence of
     floats from the left (starting from the integer 0)."""
-    total = np.zeros(len(columns))
     if not COMPENSATED_SUM:
-        for k in range(columns.shape[1]):
-            total = total + columns[:, k]
-        return total
+        # Left to right is numpy's cumulative sum; adding 0.0 gives an all-zero row
+        # the sign Python's sum (from the integer 0) gives it.
+        return columns.cumsum(axis=1)[:, -1] + 0.0
+    total = np.zeros(len(columns))
     compensation = np.zeros(len(columns))
     for k in range(columns.shape[1]):
         item = columns[:, k]
@@ -105,6 +105,15 @@ def python_sum(columns: np.ndarray) -> np.ndarray:
         )
         total = step
     return np.where(compensation != 0, total + compensation, total)
+
+
+def ordered_product(base: np.ndarray, factors: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """``base`` ``[G, Q]`` times ``factors[:, k]`` for k = 0, 1, ... in that order,
+    at the queries where ``counts[:, k]`` ``[G, K, Q]`` says so: the same floats as
+    one multiplication per key (numpy's product over an axis is a left fold)."""
+    terms = np.where(counts, factors[:, :, None], 1.0)
+    terms[:, 0] *= base  # base * f0 first (a product of two floats does not depend on order)
+    return np.multiply.reduce(terms, axis=1)
 
 
 def power(base: np.ndarray, exponent: float | np.ndarray) -> np.ndarray:
@@ -217,13 +226,11 @@ class VectorHeuristicBot:
         p_at = np.zeros((g, doubled.size))
         p_at[:, 1::2] = probs  # q = 0, 1, ..., 14 (half distances hold no probability)
         base = power(1.0 - p_at, float(opponents))
-        closest = base.copy()
-        farthest = base.copy()
         key = np.where(key_in_order, order, NO_KEY)  # the dict's keys in order; then none
-        for k in range(15):  # multiply in the dict's order, only where the rule counts it
-            factor = factor_in_order[:, k : k + 1]
-            np.multiply(closest, factor, out=closest, where=NEARER[key[:, k]])
-            np.multiply(farthest, factor, out=farthest, where=FARTHER[key[:, k]])
+        # Multiply in the dict's order, only where the rule counts it (elsewhere by
+        # 1.0, which changes nothing): one product over the keys, left to right.
+        closest = ordered_product(base, factor_in_order, NEARER[key])
+        farthest = ordered_product(base, factor_in_order, FARTHER[key])
         alive = doubled[None, :] > 0
         closest = np.where(alive, closest, 0.0)
         farthest = np.where(alive, farthest, 0.0)
@@ -383,11 +390,9 @@ def numpy_sum(rows: np.ndarray, count: np.ndarray) -> np.ndarray:
     numpy's own order: left to right below 8 entries, else 8 running sums added
     as a tree and the remaining entries after (its pairwise summation, for the
     under-16 lengths a hand has)."""
-    plain = np.zeros(len(rows))
-    for k in range(rows.shape[1]):
-        plain = plain + rows[:, k]
-    r = rows
-    tree = ((r[:, 0] + r[:, 1]) + (r[:, 2] + r[:, 3])) + ((r[:, 4] + r[:, 5]) + (r[:, 6] + r[:, 7]))
-    for k in range(8, rows.shape[1]):
-        tree = tree + rows[:, k]
+    plain = rows.cumsum(axis=1)[:, -1] + 0.0  # left to right, from 0.0
+    pairs = rows[:, 0:8:2] + rows[:, 1:8:2]
+    quads = pairs[:, 0::2] + pairs[:, 1::2]
+    eight = quads[:, :1] + quads[:, 1:]  # ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    tree = np.concatenate([eight, rows[:, 8:]], axis=1).cumsum(axis=1)[:, -1]
     return np.where(count < 8, plain, tree)
