@@ -84,6 +84,18 @@ def test_the_transposed_copy_follows_every_change_of_the_weights() -> None:
     assert not torch.allclose(sparse(x), before)
 
 
+def test_a_batch_read_twice_is_made_sparse_once() -> None:
+    """The policy and value networks read the same observations: one CSR matrix;
+    the same tensor changed in place, or another tensor, gets its own."""
+    x = sparse_batch(6, 10)
+    first = SparseRows.of(x)
+    assert first is not None and SparseRows.of(x) is first
+    x[0, -1] = 3.0
+    changed = SparseRows.of(x)
+    assert changed is not first and torch.equal(changed.matrix.to_dense(), x)
+    assert SparseRows.of(x.clone()) is not changed
+
+
 def test_narrow_layers_and_dense_inputs_take_the_dense_product() -> None:
     torch.manual_seed(0)
     narrow = torch.nn.Linear(40, 16)
