@@ -193,9 +193,10 @@ def test_float64_readiness_is_read_once_and_follows_the_size_limit(monkeypatch) 
     assert not float64_ready(plain)
 
 
-def test_tanh_layers_run_in_numpy_with_torchs_gradient() -> None:
+def test_tanh_layers_run_in_numpy_with_torchs_gradient(monkeypatch) -> None:
     """The policy's tanh layers are numpy's tanh (torch's to float tolerance), with
     the gradient of tanh, and the policy keeps sb3-contrib's weights and names."""
+    from flockgym.training import maskable
     from flockgym.training.maskable import NumpyTanhFunction, Tanh
 
     reference, plain = twin_policies()
@@ -206,6 +207,9 @@ def test_tanh_layers_run_in_numpy_with_torchs_gradient() -> None:
     assert torch.equal(Tanh()(x), torch.from_numpy(np.tanh(x.numpy())))
     torch.testing.assert_close(Tanh()(x.float()), torch.tanh(x.float()))
     assert torch.autograd.gradcheck(NumpyTanhFunction.apply, (x.clone().requires_grad_(),))
+    monkeypatch.setattr(maskable, "NUMPY_TANH", False)  # the benchmark's reference path
+    assert torch.equal(Tanh()(x.float()), torch.tanh(x.float()))
+    monkeypatch.undo()
     with torch.no_grad():
         torch.testing.assert_close(
             plain.predict_values(x.new_ones((3, OBSERVATION)).float()),
