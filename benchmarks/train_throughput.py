@@ -6,11 +6,14 @@ untrained learner in the pool with the config's ``snapshot_share``, so that a
 policy opponent is timed too):
 
 * ``DummyVecEnv (today)``: ``vec_env: DummyVecEnv`` with sb3-contrib's own
-  ``MaskableActorCriticPolicy`` and the snapshot's forward in torch, one
-  observation at a time: the path as it was before batching;
+  ``MaskableActorCriticPolicy`` (its masking, torch's tanh, the per-parameter
+  Adam) and the snapshot's forward in torch, float32, dense, one observation at
+  a time: the path as it was before batching;
 * ``batched, scalar engine``: ``vec_env: batched`` with ``engine: scalar``: the
   games' own AEC envs, every opponent decision of a step in one batch, the
-  learner's masked forward as plain tensor ops, small opponents on float64 weights;
+  learner's :class:`~flockgym.training.maskable.PlainMaskablePolicy` (masked
+  forward and evaluation as plain tensor ops, numpy's tanh, sparse wide first
+  layers, fused Adam), small opponents on float64 weights;
 * ``batched, vector engine`` (Asrus): ``engine: vector`` with ``dealing:
   exact`` (the same games as the other two paths for a seed), and ``dealing:
   fast`` with ``--fast``.
@@ -37,6 +40,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -46,7 +50,7 @@ from typing import Any
 
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from flockgym.training import maskable
+from flockgym.training import maskable, sparse
 from flockgym.training.config import TrainConfig, load_config
 from flockgym.training.evaluate import tournament
 from flockgym.training.learners import get_learner
@@ -104,13 +108,19 @@ def paths_for(game: str, fast: bool) -> list[PathSpec]:
 
 @contextlib.contextmanager
 def todays_numerics(today: bool) -> Iterator[None]:
-    """Opponent forwards in float32 (no float64 actors), as before, for today's path."""
-    saved = maskable.FLOAT64_MAX_PARAMETERS
-    maskable.FLOAT64_MAX_PARAMETERS = 0 if today else saved
+    """For today's path, the snapshot opponent's forward as before: in float32 (no
+    float64 actor), through torch's tanh, every first layer dense."""
+    saved = maskable.FLOAT64_MAX_PARAMETERS, maskable.NUMPY_TANH, sparse.WIDE_LAYER
+    if today:
+        maskable.FLOAT64_MAX_PARAMETERS, maskable.NUMPY_TANH, sparse.WIDE_LAYER = (
+            0,
+            False,
+            sys.maxsize,
+        )
     try:
         yield
     finally:
-        maskable.FLOAT64_MAX_PARAMETERS = saved
+        maskable.FLOAT64_MAX_PARAMETERS, maskable.NUMPY_TANH, sparse.WIDE_LAYER = saved
 
 
 def build(config: TrainConfig, spec: PathSpec, snapshot: str) -> Trainer:

@@ -296,6 +296,8 @@ class VectorAsrusGames:
         )
         """[s, rel]: the committed flags seat ``s`` sees when it is to act."""
         self._view: tuple[np.ndarray, np.ndarray] | None = None
+        self._outcome: tuple[np.ndarray, np.ndarray] | None = None
+        """Winners and scores of every game, read by :meth:`result` until the games change."""
 
     def start(self, indices: np.ndarray) -> None:
         pending = np.sort(np.asarray(indices, dtype=np.int64))
@@ -308,7 +310,7 @@ class VectorAsrusGames:
             ended = self.engine.done[pending]
             ready = pending[~ended]
             self.carried[ready] = self.earned[ready]
-            self._view = None
+            self._view = self._outcome = None
             if not ended.any():
                 return
             pending = pending[ended]
@@ -349,7 +351,7 @@ class VectorAsrusGames:
         self.advance(games)
         rewards = (self.earned + self.carried) * self.scale
         self.carried[:] = 0.0
-        self._view = None
+        self._view = self._outcome = None
         terminated = engine.over | (engine.penalized >= 0)
         if self.win_bonus:
             rewards += self.win_bonus * self.learner_win_rewards(engine.over)
@@ -414,7 +416,6 @@ class VectorAsrusGames:
         self.decided[games] = True
 
     def _decide_policies(self, games: np.ndarray, masks: np.ndarray) -> None:
-        observations = self.engine.observations()
         groups: dict[tuple[int, str], list[tuple[int, int]]] = {}
         for b in games.tolist():
             participant = self.slots[b].participant
@@ -426,7 +427,7 @@ class VectorAsrusGames:
         for members in groups.values():
             rows = np.array([b for b, _ in members])
             at = np.array([s for _, s in members])
-            batch = observations[rows, at]
+            batch = self.engine.observations_of(rows, at)
             batch[:, self.committed_at] = self.committed_before[at]
             participant = self.slots[int(rows[0])].participant
             assert participant is not None and participant.policy is not None
@@ -445,13 +446,15 @@ class VectorAsrusGames:
     def result(self, b: int) -> dict[str, Any]:
         slot = self.slots[b]
         seat = int(self.learner_seat[b])
-        winners = np.flatnonzero(self.engine.winners()[b])
+        if self._outcome is None:  # every game's, once per step: several end at once
+            self._outcome = (self.engine.winners(), self.engine.scores())
+        winners = np.flatnonzero(self._outcome[0][b])
         share = 1.0 / len(winners) if seat in winners else 0.0
         return {
             "game_result": {
                 "opponent": slot.opponent,
                 "seat": seat,
                 "win": share,
-                "points": float(self.engine.scores()[b, seat]),
+                "points": float(self._outcome[1][b, seat]),
             }
         }

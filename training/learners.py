@@ -482,6 +482,11 @@ def weights_bytes(parameters: int, tensors: int) -> int:
     return 4 * parameters + 4096 * tensors + 65536
 
 
+IMPLEMENTATION_FLAGS = ("fused", "foreach")
+"""Adam options that choose an implementation, not a state: None (torch's
+default, as checkpoints written before the fused Adam have it) or a bool."""
+
+
 def optimizer_problems(state: Any, fresh: torch.nn.Module) -> list[str]:
     """An Adam ``state_dict`` that fits the policy ``fresh`` (its parameters, in
     order): the structure torch's ``load_state_dict`` does not check."""
@@ -497,6 +502,8 @@ def optimizer_problems(state: Any, fresh: torch.nn.Module) -> list[str]:
         if group["params"] != model["params"]:
             return [f"param_groups[{i}].params: allowed: {model['params']}"]
         for key, value in group.items():
+            if key in IMPLEMENTATION_FLAGS and value in (None, False, True):
+                continue
             if key != "params" and type(value) is not type(model[key]):
                 return [f"param_groups[{i}].{key} = {value!r:.40}: allowed: like {model[key]!r}"]
     shapes = [p.shape for p in fresh.parameters()]

@@ -246,11 +246,7 @@ class Policy:
         if play == "greedy":
             return np.argmax(logits, axis=1).astype(np.int64)
         probs = softmax(logits)
-        generators = rngs if rngs is not None else [self.rng] * len(probs)
-        return np.array(
-            [int(rng.choice(row.size, p=row)) for rng, row in zip(generators, probs, strict=True)],
-            dtype=np.int64,
-        )
+        return sample_rows(probs, rngs if rngs is not None else [self.rng] * len(probs))
 
     def probabilities(self, observation: Any, action_mask: Any = None) -> np.ndarray:
         """The policy's distribution over actions, zero on every masked action."""
@@ -354,6 +350,22 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     shifted = logits - logits.max(axis=1, keepdims=True)
     weights = np.exp(shifted)
     return weights / weights.sum(axis=1, keepdims=True)
+
+
+def sample_rows(probs: np.ndarray, rngs: Sequence[np.random.Generator]) -> np.ndarray:
+    """Row ``i``'s action drawn from ``rngs[i]``: the very action (and generator
+    state after it) of ``rngs[i].choice(A, p=probs[i])``, which draws one
+    ``random()`` and searches it in the normalised cumulative sum of the row
+    (``searchsorted(side='right')``: the count of entries at or below it). Here
+    the sums and the search run on every row at once, one ``random()`` per row
+    from its own generator, in row order (the same generator may appear on
+    several rows); ``probs`` ``[B, A]`` float64 rows summing to 1."""
+    if len(rngs) != len(probs):
+        raise ValueError(f"{len(rngs)} generators for {len(probs)} rows")
+    cdf = probs.cumsum(axis=1)
+    cdf /= cdf[:, -1:]
+    uniforms = np.array([rng.random() for rng in rngs])
+    return (cdf <= uniforms[:, None]).sum(axis=1).astype(np.int64)
 
 
 class PolicyBot:

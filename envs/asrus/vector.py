@@ -707,6 +707,15 @@ class VectorAsrus:
         out[:, lo:hi] = self._rotated_seats[seats] < self.committed[:, None]
         return out
 
+    def observations_of(self, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """[G, D] float32: the observation of ``seats[i]`` in ``games[i]`` (rows of
+        :meth:`observations`), gathered for those pairs alone."""
+        lo, hi = self.observer.offsets["committed"]
+        games, seats = np.asarray(games), np.asarray(seats)
+        out = self._source().reshape(-1).take(self._index[seats] + self._source_rows[games])
+        out[:, lo:hi] = self._rotated_seats[seats] < self.committed[games, None]
+        return out
+
     def _require_dealt(self) -> None:
         if not self._dealt:
             raise RuntimeError("asrus vector engine: call reset() before using it")

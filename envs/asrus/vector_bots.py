@@ -81,14 +81,21 @@ SPOILER_SLOTS = (2, 7, 11)
 candidate order, so the first one held is the one it plays."""
 
 
+def along(values: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``np.take_along_axis(values, index, axis=1)`` of 2-D arrays as one fancy
+    index: the same entries, without its per-call checks, which cost more than
+    the gather itself at the sizes of a turn."""
+    return values[np.arange(len(values))[:, None], index]
+
+
 def python_sum(columns: np.ndarray) -> np.ndarray:
     """Row sums of ``columns`` ``[G, K]`` as Python's ``sum()`` adds a sequence of
     floats from the left (starting from the integer 0)."""
-    total = np.zeros(len(columns))
     if not COMPENSATED_SUM:
-        for k in range(columns.shape[1]):
-            total = total + columns[:, k]
-        return total
+        # Left to right is numpy's cumulative sum; adding 0.0 gives an all-zero row
+        # the sign Python's sum (from the integer 0) gives it.
+        return columns.cumsum(axis=1)[:, -1] + 0.0
+    total = np.zeros(len(columns))
     compensation = np.zeros(len(columns))
     for k in range(columns.shape[1]):
         item = columns[:, k]
@@ -98,6 +105,15 @@ def python_sum(columns: np.ndarray) -> np.ndarray:
         )
         total = step
     return np.where(compensation != 0, total + compensation, total)
+
+
+def ordered_product(base: np.ndarray, factors: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """``base`` ``[G, Q]`` times ``factors[:, k]`` for k = 0, 1, ... in that order,
+    at the queries where ``counts[:, k]`` ``[G, K, Q]`` says so: the same floats as
+    one multiplication per key (numpy's product over an axis is a left fold)."""
+    terms = np.where(counts, factors[:, :, None], 1.0)
+    terms[:, 0] *= base  # base * f0 first (a product of two floats does not depend on order)
+    return np.multiply.reduce(terms, axis=1)
 
 
 def power(base: np.ndarray, exponent: float | np.ndarray) -> np.ndarray:
@@ -182,19 +198,17 @@ class VectorHeuristicBot:
         weight = np.where(present, holds * PREFERENCE[distance], 0.0)
         low = destination[:, None] - DISTANCES[None, :]  # the number below at each distance
         high = destination[:, None] + DISTANCES[None, :]
-        low_ok = (low >= 1) & np.take_along_axis(present, np.clip(low - 1, 0, 14), axis=1)
-        high_ok = (high <= 15) & (DISTANCES[None, :] > 0)
-        high_ok &= np.take_along_axis(present, np.clip(high - 1, 0, 14), axis=1)
-        w_low = np.where(low_ok, np.take_along_axis(weight, np.clip(low - 1, 0, 14), axis=1), 0.0)
-        w_high = np.where(
-            high_ok, np.take_along_axis(weight, np.clip(high - 1, 0, 14), axis=1), 0.0
-        )
+        low_at, high_at = np.clip(low - 1, 0, 14), np.clip(high - 1, 0, 14)
+        low_ok = (low >= 1) & along(present, low_at)
+        high_ok = (high <= 15) & (DISTANCES[None, :] > 0) & along(present, high_at)
+        w_low = np.where(low_ok, along(weight, low_at), 0.0)
+        w_high = np.where(high_ok, along(weight, high_at), 0.0)
         weights = w_low + w_high  # [G, 15] by distance; 0 + w is w exactly
         key = low_ok | high_ok
         first_seen = np.where(low_ok, low, np.where(high_ok, high, 99))
         order = np.argsort(first_seen, axis=1, kind="stable")  # the dict's key order
-        key_in_order = np.take_along_axis(key, order, axis=1)
-        total = python_sum(np.take_along_axis(weights, order, axis=1))
+        key_in_order = along(key, order)
+        total = python_sum(along(weights, order))
         total = np.where(total == 0, 1.0, total)
         probs = np.where(key, weights / total[:, None], 0.0)
 
@@ -205,20 +219,18 @@ class VectorHeuristicBot:
         nobody_alone = 1.0 - np.minimum(
             1.0, opponents * probs * power(1.0 - probs, max(0, opponents - 1))
         )
-        factor_in_order = np.take_along_axis(nobody_alone, order, axis=1)
+        factor_in_order = along(nobody_alone, order)
         # Queries: every distance d (column 2d of the doubled distances) and d - 0.5
         # (column 2d - 1); column 0 is d = 0, and d - 0.5 for d = 0 is column -1 (below 0).
         doubled = QUERIES
         p_at = np.zeros((g, doubled.size))
         p_at[:, 1::2] = probs  # q = 0, 1, ..., 14 (half distances hold no probability)
         base = power(1.0 - p_at, float(opponents))
-        closest = base.copy()
-        farthest = base.copy()
         key = np.where(key_in_order, order, NO_KEY)  # the dict's keys in order; then none
-        for k in range(15):  # multiply in the dict's order, only where the rule counts it
-            factor = factor_in_order[:, k : k + 1]
-            np.multiply(closest, factor, out=closest, where=NEARER[key[:, k]])
-            np.multiply(farthest, factor, out=farthest, where=FARTHER[key[:, k]])
+        # Multiply in the dict's order, only where the rule counts it (elsewhere by
+        # 1.0, which changes nothing): one product over the keys, left to right.
+        closest = ordered_product(base, factor_in_order, NEARER[key])
+        farthest = ordered_product(base, factor_in_order, FARTHER[key])
         alive = doubled[None, :] > 0
         closest = np.where(alive, closest, 0.0)
         farthest = np.where(alive, farthest, 0.0)
@@ -227,15 +239,13 @@ class VectorHeuristicBot:
             closest,
             (1.0 - retro[:, None]) * closest + retro[:, None] * farthest,
         )
-        typical_loss = python_sum(
-            np.where(key_in_order, order * np.take_along_axis(probs, order, axis=1), 0.0)
-        )
+        typical_loss = python_sum(np.where(key_in_order, order * along(probs, order), 0.0))
 
         # Candidates, as AsrusHeuristicBot.candidates and _with_power.
         at_distance = 2 * distance + 1  # query column of each number's distance
-        plain = np.take_along_axis(mixed, at_distance, axis=1)
-        with_close = np.take_along_axis(mixed, at_distance - 1, axis=1)
-        reversed_chance = np.take_along_axis(farthest, at_distance, axis=1)
+        plain = along(mixed, at_distance)
+        with_close = along(mixed, at_distance - 1)
+        reversed_chance = along(farthest, at_distance)
         edge = (NUMBERS == 1) | (NUMBERS == 15)
         base_gain = (distance * opponents * np.where(edge, 2, 1)[None, :]).astype(np.float64)
         crowd = per_number[:, 1:] * opponents
@@ -281,11 +291,11 @@ class VectorHeuristicBot:
         other side of the destination."""
         twin = 2 * destination[:, None] - NUMBERS[None, :]
         has_twin = (twin >= 1) & (twin <= 15) & (twin != NUMBERS[None, :])
-        share = np.where(has_twin, np.take_along_axis(unseen, np.clip(twin, 0, 15), axis=1), 0.0)
+        share = np.where(has_twin, along(unseen, np.clip(twin, 0, 15)), 0.0)
         mine = unseen[:, 1:]
         both = mine + share
-        p = np.take_along_axis(probs, distance, axis=1)
-        counted = (both > 0) & np.take_along_axis(key, distance, axis=1)
+        p = along(probs, distance)
+        counted = (both > 0) & along(key, distance)
         result = np.zeros_like(unseen)
         result[:, 1:] = np.where(counted, p * mine / np.where(counted, both, 1.0), 0.0)
         return result
@@ -363,15 +373,15 @@ def mixed_choice(
     order = np.argsort(~held[draw], axis=1, kind="stable")  # held numbers first, in order
     count = held[draw].sum(axis=1)
     inside = np.arange(15)[None, :] < count[:, None]
-    values = np.take_along_axis(plain_values[draw], order, axis=1)
+    values = along(plain_values[draw], order)
     weights = np.where(inside, np.maximum(values, 0.0), 0.0) ** bots.MIX_SHARPNESS
     p = weights / numpy_sum(weights, count)[:, None]
     cdf = np.cumsum(p, axis=1)
-    cdf = cdf / np.take_along_axis(cdf, (count - 1)[:, None], axis=1)
+    cdf = cdf / along(cdf, (count - 1)[:, None])
     u = uniform(view.game[draw], view.seat[draw])
     drawn = ((cdf <= u[:, None]) & inside).sum(axis=1)
     chosen = best.copy()
-    chosen[draw] = np.take_along_axis(order, drawn[:, None], axis=1)[:, 0]
+    chosen[draw] = along(order, drawn[:, None])[:, 0]
     return chosen
 
 
@@ -380,11 +390,9 @@ def numpy_sum(rows: np.ndarray, count: np.ndarray) -> np.ndarray:
     numpy's own order: left to right below 8 entries, else 8 running sums added
     as a tree and the remaining entries after (its pairwise summation, for the
     under-16 lengths a hand has)."""
-    plain = np.zeros(len(rows))
-    for k in range(rows.shape[1]):
-        plain = plain + rows[:, k]
-    r = rows
-    tree = ((r[:, 0] + r[:, 1]) + (r[:, 2] + r[:, 3])) + ((r[:, 4] + r[:, 5]) + (r[:, 6] + r[:, 7]))
-    for k in range(8, rows.shape[1]):
-        tree = tree + rows[:, k]
+    plain = rows.cumsum(axis=1)[:, -1] + 0.0  # left to right, from 0.0
+    pairs = rows[:, 0:8:2] + rows[:, 1:8:2]
+    quads = pairs[:, 0::2] + pairs[:, 1::2]
+    eight = quads[:, :1] + quads[:, 1:]  # ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    tree = np.concatenate([eight, rows[:, 8:]], axis=1).cumsum(axis=1)[:, -1]
     return np.where(count < 8, plain, tree)

@@ -97,6 +97,13 @@ class Twin:
         seat_rows = np.maximum(current, 0)
         same(v.observations(current), observations[rows, seat_rows], "observations(seats)")
         same(v.masks(current), legal[rows, seat_rows], "masks(seats)")
+        games, seats = np.repeat(rows, v.num_players), np.tile(np.arange(v.num_players), len(rows))
+        pairs = np.random.default_rng(len(rows)).permutation(games.size)
+        same(
+            v.observations_of(games[pairs], seats[pairs]),
+            observations[games[pairs], seats[pairs]],
+            "observations_of(games, seats)",
+        )
         scores, winners = v.scores(), v.winners()
         for b, env in enumerate(self.scalar):
             done = self.scalar_done(b)

@@ -10,7 +10,13 @@ import torch
 from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from flockgym.training.maskable import PlainMaskablePolicy, float64_logits, float64_ready
+from flockgym.training.maskable import (
+    MaskedLogProbEntropy,
+    PlainMaskablePolicy,
+    float64_logits,
+    float64_ready,
+    legal_mask,
+)
 
 OBSERVATION, ACTIONS, BATCH = 40, 30, 64
 
@@ -84,6 +90,47 @@ def test_evaluation_and_gradients_agree() -> None:
     assert results[1][2][0].item() == pytest.approx(0.0, abs=1e-6)  # one legal action: no entropy
 
 
+def test_written_out_backward_is_the_gradient() -> None:
+    """The hand-written backward of the log probability and entropy is their
+    gradient (torch's gradcheck in float64, with masked actions and a row with a
+    single legal action)."""
+    rng = np.random.default_rng(4)
+    logits = torch.as_tensor(rng.normal(size=(6, 9)) * 3, dtype=torch.float64)
+    masks = rng.random((6, 9)) < 0.5
+    masks[:, 2] = True
+    masks[0] = False
+    masks[0, 4] = True
+    legal = legal_mask(masks, 9)
+    actions = torch.as_tensor([int(rng.choice(np.flatnonzero(m))) for m in masks])
+
+    def log_prob_and_entropy(z: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return MaskedLogProbEntropy.apply(z, legal, actions)
+
+    assert torch.autograd.gradcheck(log_prob_and_entropy, (logits.requires_grad_(),))
+    logits.grad = None
+    log_prob, entropy = log_prob_and_entropy(logits)
+    (log_prob.sum() + entropy.sum()).backward()
+    assert torch.all(logits.grad[~torch.as_tensor(masks)] == 0)  # masked actions: no gradient
+
+
+def test_a_row_with_no_legal_action_is_left_to_sb3_contrib() -> None:
+    reference, plain = twin_policies()
+    observations, masks = batch(5)
+    masks[3] = False
+    actions = torch.as_tensor(masks.argmax(axis=1))
+    for mask in (masks, torch.as_tensor(masks, dtype=torch.float32)):
+        ours = plain.evaluate_actions(observations, actions, mask)
+        theirs = reference.evaluate_actions(observations, actions, torch.as_tensor(masks))
+        for a, b in zip(ours, theirs, strict=True):
+            torch.testing.assert_close(a, b)
+    assert ours[2][3].item() == 0.0  # sb3-contrib: a uniform row of no entropy
+    torch.manual_seed(6)
+    expected = reference(observations, False, masks)
+    torch.manual_seed(6)
+    for a, b in zip(plain(observations, False, masks), expected, strict=True):
+        torch.testing.assert_close(a, b)
+
+
 def test_without_masks_it_is_sb3_contribs_own() -> None:
     reference, plain = twin_policies()
     observations, _ = batch()
@@ -128,3 +175,69 @@ def test_float64_actor_follows_the_weights_as_they_train() -> None:
     with torch.no_grad():
         plain.load_state_dict(twin_policies()[0].state_dict())
     np.testing.assert_allclose(float64_logits(plain, observations.numpy()), before)
+
+
+def test_float64_readiness_is_read_once_and_follows_the_size_limit(monkeypatch) -> None:
+    """The actor's structure is read once per network; the size limit is applied
+    on every call (the benchmark turns float64 off for today's path)."""
+    from flockgym.training import maskable
+
+    _, plain = twin_policies()
+    assert float64_ready(plain)
+    assert plain.__dict__["_float64_actor_size"] == (OBSERVATION * 32 + 32) + (32 * 16 + 16) + (
+        16 * ACTIONS + ACTIONS
+    )
+    monkeypatch.setattr(maskable, "FLOAT64_MAX_PARAMETERS", 100)
+    assert not float64_ready(plain)
+    monkeypatch.setattr(maskable, "FLOAT64_MAX_PARAMETERS", 0)
+    assert not float64_ready(plain)
+
+
+def test_tanh_layers_run_in_numpy_with_torchs_gradient(monkeypatch) -> None:
+    """The policy's tanh layers are numpy's tanh (torch's to float tolerance), with
+    the gradient of tanh, and the policy keeps sb3-contrib's weights and names."""
+    from flockgym.training import maskable
+    from flockgym.training.maskable import NumpyTanhFunction, Tanh
+
+    reference, plain = twin_policies()
+    tanh_layers = [m for m in plain.mlp_extractor.modules() if isinstance(m, torch.nn.Tanh)]
+    assert tanh_layers and all(type(m) is Tanh for m in tanh_layers)
+    assert plain.state_dict().keys() == reference.state_dict().keys()
+    x = torch.as_tensor(np.random.default_rng(8).normal(size=(7, 5)) * 3)
+    assert torch.equal(Tanh()(x), torch.from_numpy(np.tanh(x.numpy())))
+    torch.testing.assert_close(Tanh()(x.float()), torch.tanh(x.float()))
+    assert torch.autograd.gradcheck(NumpyTanhFunction.apply, (x.clone().requires_grad_(),))
+    monkeypatch.setattr(maskable, "NUMPY_TANH", False)  # the benchmark's reference path
+    assert torch.equal(Tanh()(x.float()), torch.tanh(x.float()))
+    monkeypatch.undo()
+    with torch.no_grad():
+        torch.testing.assert_close(
+            plain.predict_values(x.new_ones((3, OBSERVATION)).float()),
+            reference.predict_values(x.new_ones((3, OBSERVATION)).float()),
+        )
+
+
+def test_the_adam_is_fused_and_checkpoints_from_before_it_still_load() -> None:
+    """The policy's Adam is torch's fused one with sb3-contrib's eps; an optimizer
+    state saved before (``fused: None``) passes the checkpoint checks and loads."""
+    from flockgym.training.learners import optimizer_problems
+
+    reference, plain = twin_policies()
+    group = plain.optimizer.param_groups[0]
+    assert group["fused"] is True and group["eps"] == 1e-5
+    observations, masks = batch()
+    for policy in (reference, plain):
+        _, log_prob, _ = policy.evaluate_actions(
+            observations, torch.as_tensor(masks.argmax(axis=1)), torch.as_tensor(masks)
+        )
+        policy.optimizer.zero_grad()
+        (-log_prob.mean()).backward()
+        policy.optimizer.step()
+    older = reference.optimizer.state_dict()
+    assert older["param_groups"][0]["fused"] is None
+    assert optimizer_problems(older, plain) == []
+    plain.optimizer.load_state_dict(older)
+    for parameter, theirs in zip(plain.parameters(), reference.parameters(), strict=True):
+        torch.testing.assert_close(parameter, theirs)  # one step of each Adam: the same
+    older["param_groups"][0]["fused"] = "yes"
+    assert "fused" in optimizer_problems(older, plain)[0]

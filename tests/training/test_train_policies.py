@@ -181,3 +181,34 @@ def test_every_shipped_checkpoint_loads_and_plays() -> None:
         env = make(env_id, **options)
         bots = {agent: policy.as_bot(seed=i) for i, agent in enumerate(env.possible_agents)}
         assert play_game(env, bots, seed=0).winners
+
+
+def test_rows_are_sampled_as_generator_choice_samples_them() -> None:
+    """``sample_rows`` draws every row's action as ``rng.choice(A, p=row)`` would,
+    with the same generator state after it: masked (zero) entries, peaked and
+    flat rows, and one generator shared by several rows (drawn in row order)."""
+    from flockgym.training.policies import sample_rows, softmax
+
+    source = np.random.default_rng(7)
+    for trial in range(60):
+        rows, actions = 40, int(source.integers(2, 200))
+        logits = source.normal(size=(rows, actions)) * source.uniform(0.1, 30)
+        legal = source.random((rows, actions)) < source.uniform(0.02, 1)
+        legal[np.arange(rows), source.integers(actions, size=rows)] = True
+        logits[~legal] = -np.inf
+        probs = softmax(logits)
+        seeds = source.integers(0, 2**32, rows).tolist()
+        if trial % 3 == 0:
+            seeds[1::2] = seeds[0::2][: len(seeds[1::2])]
+        theirs = {seed: np.random.default_rng(seed) for seed in seeds}
+        ours = {seed: np.random.default_rng(seed) for seed in seeds}
+        expected = [
+            int(theirs[s].choice(actions, p=row)) for s, row in zip(seeds, probs, strict=True)
+        ]
+        chosen = sample_rows(probs, [ours[s] for s in seeds])
+        assert chosen.dtype == np.int64 and chosen.tolist() == expected
+        assert legal[np.arange(rows), chosen].all()
+        for seed in seeds:
+            assert ours[seed].bit_generator.state == theirs[seed].bit_generator.state
+    with pytest.raises(ValueError, match="3 generators for 2 rows"):
+        sample_rows(probs[:2], [np.random.default_rng(0)] * 3)
