@@ -216,7 +216,9 @@ def evaluate(config: TrainConfig, trainer: Trainer, games: int) -> dict[str, tup
 
 
 def run_game(game: str, args: argparse.Namespace, folder: Path) -> None:
-    overrides = []
+    # Today's path predates advised policies (env.advisor): every path trains
+    # without the advice, so that all of them run the same experiment.
+    overrides = ["env.advisor=none", "pretrain.games=0"]
     if args.n_envs:
         overrides.append(f"n_envs={args.n_envs}")
     if args.n_steps:
