@@ -150,6 +150,17 @@ def test_same_config_and_seed_give_the_same_weights(reference_run: Path, tmp_pat
     assert not same_weights(reference_run / "final.zip", other / "final.zip")
 
 
+def test_a_shorter_run_ends_where_a_longer_one_checkpoints(
+    reference_run: Path, tmp_path: Path
+) -> None:
+    """A run is the prefix of any longer run of its config: the final policy of
+    ``total_steps: N`` is the longer run's checkpoint at that step (what lets a
+    shipped bot be a longer run's checkpoint, the config cut to its step)."""
+    longer = train(tiny_config("asrus_v0", tmp_path, **{**REFERENCE, "total_steps": 2048}))
+    assert same_weights(longer / "checkpoints" / "step_000001024.zip", reference_run / "final.zip")
+    assert not same_weights(longer / "final.zip", reference_run / "final.zip")
+
+
 class Crash(Exception):
     pass
 
