@@ -332,7 +332,11 @@ class MaskablePPOLearner(Learner):
         )
         if params.learning_rate_schedule == "linear":
             if total_steps is None or total_steps < 1:
-                raise ValueError("a linear learning-rate schedule needs the run's total_steps")
+                raise ValueError(
+                    "algo.learning_rate_schedule 'linear' needs total_steps, an int >= 1 "
+                    f"(the run's length in learner steps), got {total_steps!r}; "
+                    "or use learning_rate_schedule 'constant'"
+                )
             model.lr_schedule = StepLinearDecay(model, params.learning_rate, total_steps)
         return model
 

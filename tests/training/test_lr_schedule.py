@@ -58,3 +58,25 @@ def test_an_unknown_schedule_is_refused_naming_the_allowed_ones(tmp_path: Path) 
     message = str(info.value)
     assert "learning_rate_schedule" in message and "'constant'" in message
     assert "'linear'" in message
+
+
+@pytest.mark.parametrize("total_steps", [None, 0])
+def test_a_linear_schedule_without_a_length_is_refused_naming_it(
+    tmp_path: Path, total_steps: int | None
+) -> None:
+    """Only code building the learner itself can get here (``flockgym train``
+    always passes the run's length): the error names the argument and its values."""
+    from flockgym.training.learners import get_learner
+    from flockgym.training.selfplay import make_vec_env
+
+    config = tiny_config("asrus_v0", tmp_path, **LINEAR)
+    venv = make_vec_env(
+        "DummyVecEnv",
+        1,
+        1,
+        env_kwargs={"env_id": "asrus_v0", "env_options": {}, "pool": ["random"]},
+    )
+    with pytest.raises(ValueError) as info:
+        get_learner("maskable_ppo").build(venv, config.algo, 0, total_steps=total_steps)
+    message = str(info.value)
+    assert "total_steps" in message and "int >= 1" in message and repr(total_steps) in message

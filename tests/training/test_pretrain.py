@@ -12,10 +12,12 @@ import pytest
 from test_train_run import assert_logged_once, same_weights
 from training_helpers import crashed_run, tiny_config
 
+from flockgym.envs.core.rewards import win_rewards
 from flockgym.training import train as train_module
 from flockgym.training.config import ConfigError
 from flockgym.training.pretrain import collect_demonstrations, discounted_returns, pretrain
 from flockgym.training.runs import read_state
+from flockgym.training.selfplay import SelfPlayEnv
 from flockgym.training.train import resume_run, train
 
 ARENA = {
@@ -33,7 +35,9 @@ def test_discounted_returns_sum_what_follows_each_move() -> None:
     assert discounted_returns(rewards, 0.5).tolist() == [1.0, 0.0, 0.0, 4.0]
 
 
-def test_the_teachers_games_are_recorded_at_the_learners_seat(tmp_path: Path) -> None:
+def test_the_teachers_games_are_recorded_at_the_learners_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     config = tiny_config(
         "asrus_v0",
         tmp_path,
@@ -41,19 +45,39 @@ def test_the_teachers_games_are_recorded_at_the_learners_seat(tmp_path: Path) ->
         opponents={"pool": ["random"]},
         algo={"name": "maskable_ppo", "gamma": 1.0},
     )
+    finished = record_finished_games(monkeypatch)
     demos = collect_demonstrations(config)
     assert demos.games == 5 and len(demos.actions) == len(demos.observations) == len(demos.returns)
     # Asrus: one move per turn, every seat plays every turn of a 5-player game.
     assert len(demos.actions) % 5 == 0
     assert demos.masks[np.arange(len(demos.actions)), demos.actions].all()  # legal moves only
     # The win reward (default) is paid at the end and gamma 1 carries it back: each
-    # game's moves share one return, +1 shared by the winners or -1 shared by the rest.
+    # game's moves share one return, 1/k to each of k winners, -1/(5-k) to the rest.
     per_game = demos.returns.reshape(5, -1)
     assert (per_game == per_game[:, :1]).all()
-    assert set(np.round(per_game[:, 0], 6)) <= {1.0, 0.5, -0.25, -1 / 3, 1 / 3, -0.5, 0.25}
+    assert len(finished) == 5
+    expected = [win_rewards(5, winners)[seat] for winners, seat in finished]
+    assert per_game[:, 0].tolist() == pytest.approx(expected)
+    shares = [1 / len(winners) if seat in winners else 0.0 for winners, seat in finished]
+    assert demos.won == pytest.approx(np.mean(shares))
     again = collect_demonstrations(config)
     assert np.array_equal(demos.actions, again.actions)
     assert np.array_equal(demos.observations, again.observations)
+
+
+def record_finished_games(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[int], int]]:
+    """Each game the self-play env finishes from now on, as (its winners, the
+    learner's seat), read from the engine when the env reports the result."""
+    finished: list[tuple[list[int], int]] = []
+    report = SelfPlayEnv._result
+
+    def recording(env: SelfPlayEnv) -> dict:
+        winners = [env.agents.index(agent) for agent in env.raw.winners]
+        finished.append((winners, env.agents.index(env.learner)))
+        return report(env)
+
+    monkeypatch.setattr(SelfPlayEnv, "_result", recording)
+    return finished
 
 
 def fresh_model(config) -> object:
