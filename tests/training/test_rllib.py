@@ -379,13 +379,17 @@ def test_local_ray_listens_on_loopback_only_and_is_shut_down_on_error() -> None:
     import ray
 
     from flockgym.training.rllib.learner import RLlibPPOParams
-    from flockgym.training.rllib.run import LOCAL_ONLY_ENV, ray_session
+    from flockgym.training.rllib.run import LOCAL_ONLY_ENV, USAGE_STATS_ENV, ray_session
 
     params = RLlibPPOParams(num_env_runners=0, num_cpus=1)
-    before = os.environ.get(LOCAL_ONLY_ENV)
+    before = os.environ.get(LOCAL_ONLY_ENV), os.environ.get(USAGE_STATS_ENV)
     with pytest.raises(RuntimeError, match="boom"), ray_session(params):
         assert ray.util.get_node_ip_address() == "127.0.0.1"
         assert {node["NodeManagerAddress"] for node in ray.nodes()} == {"127.0.0.1"}
+        if before[1] is None:  # no report to Ray's usage server unless the user opts in
+            from ray._common.usage.usage_lib import usage_stats_enabled
+
+            assert not usage_stats_enabled()
         raise RuntimeError("boom")
     assert not ray.is_initialized()
-    assert os.environ.get(LOCAL_ONLY_ENV) == before
+    assert (os.environ.get(LOCAL_ONLY_ENV), os.environ.get(USAGE_STATS_ENV)) == before

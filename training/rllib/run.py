@@ -78,23 +78,51 @@ def loopback_only() -> Iterator[None]:
     imported, gets the constant that variable sets."""
     from ray._private import ray_constants
 
-    saved_env, saved_flag = os.environ.get(LOCAL_ONLY_ENV), ray_constants.ENABLE_RAY_CLUSTER
-    os.environ[LOCAL_ONLY_ENV] = "0"
+    saved_flag = ray_constants.ENABLE_RAY_CLUSTER
     ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        with environment_variable(LOCAL_ONLY_ENV, "0"):
+            yield
+    finally:
+        ray_constants.ENABLE_RAY_CLUSTER = saved_flag
+
+
+USAGE_STATS_ENV = "RAY_USAGE_STATS_ENABLED"
+"""Ray reports usage statistics to its makers' server every hour unless this is
+"0". A local instance started for a training run does not report: it is off
+unless the user has set the variable (to "1", to opt in)."""
+
+
+@contextmanager
+def no_usage_reports() -> Iterator[None]:
+    """Ray's usage reports off for the block, unless the user chose either way."""
+    if USAGE_STATS_ENV in os.environ:
+        yield
+        return
+    with environment_variable(USAGE_STATS_ENV, "0"):
+        yield
+
+
+@contextmanager
+def environment_variable(name: str, value: str) -> Iterator[None]:
+    """``name`` set to ``value`` for the block (and the processes it starts),
+    then back to what it was, or unset."""
+    saved = os.environ.get(name)
+    os.environ[name] = value
     try:
         yield
     finally:
-        ray_constants.ENABLE_RAY_CLUSTER = saved_flag
-        if saved_env is None:
-            os.environ.pop(LOCAL_ONLY_ENV, None)
+        if saved is None:
+            os.environ.pop(name, None)
         else:
-            os.environ[LOCAL_ONLY_ENV] = saved_env
+            os.environ[name] = saved
 
 
 @contextmanager
 def ray_session(params: Any) -> Iterator[None]:
     """Ray for one run: attached to a cluster, or a local instance listening on
-    127.0.0.1 only with the dashboard off; shut down however the block ends."""
+    127.0.0.1 only with the dashboard and usage reports off; shut down however
+    the block ends."""
     import ray
 
     address = ray_address(params)
@@ -105,7 +133,7 @@ def ray_session(params: Any) -> Iterator[None]:
         finally:
             ray.shutdown()
         return
-    with loopback_only():
+    with loopback_only(), no_usage_reports():
         ray.init(
             address="local",
             num_cpus=params.num_cpus or params.num_env_runners + 1,
