@@ -373,23 +373,44 @@ def test_rllib_checkpoints_play_on_the_train_extra_alone(tmp_path: Path) -> None
 
 @needs_ray
 @pytest.mark.slow
-def test_local_ray_listens_on_loopback_only_and_is_shut_down_on_error() -> None:
+def test_local_ray_listens_on_loopback_only_and_is_shut_down_on_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import os
 
     import ray
+    from ray._common.usage.usage_lib import usage_stats_enabled
 
     from flockgym.training.rllib.learner import RLlibPPOParams
     from flockgym.training.rllib.run import LOCAL_ONLY_ENV, USAGE_STATS_ENV, ray_session
 
+    monkeypatch.delenv(USAGE_STATS_ENV, raising=False)  # the user has not chosen
+    assert usage_stats_enabled()  # Ray's own default: report
     params = RLlibPPOParams(num_env_runners=0, num_cpus=1)
-    before = os.environ.get(LOCAL_ONLY_ENV), os.environ.get(USAGE_STATS_ENV)
+    before = os.environ.get(LOCAL_ONLY_ENV)
     with pytest.raises(RuntimeError, match="boom"), ray_session(params):
         assert ray.util.get_node_ip_address() == "127.0.0.1"
         assert {node["NodeManagerAddress"] for node in ray.nodes()} == {"127.0.0.1"}
-        if before[1] is None:  # no report to Ray's usage server unless the user opts in
-            from ray._common.usage.usage_lib import usage_stats_enabled
-
-            assert not usage_stats_enabled()
+        assert not usage_stats_enabled()  # no report to Ray's usage server
         raise RuntimeError("boom")
     assert not ray.is_initialized()
-    assert (os.environ.get(LOCAL_ONLY_ENV), os.environ.get(USAGE_STATS_ENV)) == before
+    assert os.environ.get(LOCAL_ONLY_ENV) == before
+    assert USAGE_STATS_ENV not in os.environ
+
+
+@needs_ray
+@pytest.mark.parametrize("choice", [None, "0", "1"])
+def test_usage_reports_are_off_unless_the_user_chose(
+    monkeypatch: pytest.MonkeyPatch, choice: str | None
+) -> None:
+    import os
+
+    from flockgym.training.rllib.run import USAGE_STATS_ENV, no_usage_reports
+
+    if choice is None:
+        monkeypatch.delenv(USAGE_STATS_ENV, raising=False)
+    else:
+        monkeypatch.setenv(USAGE_STATS_ENV, choice)
+    with no_usage_reports():
+        assert os.environ[USAGE_STATS_ENV] == (choice or "0")
+    assert os.environ.get(USAGE_STATS_ENV) == choice
