@@ -78,6 +78,11 @@ class BatchedSelfPlayVecEnv(VecEnv):
                 f"advisor={first.advisor_kind!r} with engine={self.engine!r}: the vectorised "
                 "engine builds no views for the advisor; allowed with an advisor: engine='scalar'"
             )
+        if self.engine == "vector" and first.relative_reward:
+            raise OptionError(
+                f"relative_reward=True with engine={self.engine!r}: the vectorised engine pays "
+                "each learner its own points; allowed with a relative reward: engine='scalar'"
+            )
         if self.engine == "vector":
             self.games: ScalarGames | VectorAsrusGames = VectorAsrusGames(self.slots, dealing)
         else:

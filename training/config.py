@@ -81,6 +81,13 @@ class EnvConfig(Section):
         "(+1 to the winner, -1 shared by the others, as reward: win pays; nothing for a truncated "
         "game): a win signal on top of reward: score, so that points are not all that is learnt",
     )
+    relative_reward: bool = Field(
+        False,
+        description="with reward: score, pay the learner the change in its points minus the "
+        "mean of the other players' points (zero-sum: the points an opponent scores cost the "
+        "learner, and at two players a point taken from the opponent counts twice) instead of "
+        "its own points alone; the scalar engine only",
+    )
     advisor: Literal["none", "heuristic"] = Field(
         "none",
         description="'heuristic': the learner's input is the observation followed by a one-hot "
@@ -402,6 +409,7 @@ def validate_config(raw: dict[str, Any]) -> TrainConfig:
     size = input_size(observation_size, num_actions, config.env.advisor)
     problems = learner.check(params, config.n_envs, size, num_actions)
     problems += advisor_problems(config, learner)
+    problems += relative_reward_problems(config, learner)
     problems += [
         f"{key} = {raw[key]!r:.80} does not apply to algo.name {params.name!r}: {why}; drop it"
         for key, why in learner.unused_keys.items()
@@ -454,18 +462,48 @@ def advisor_problems(config: TrainConfig, learner: Any) -> list[str]:
             f"env.advisor = {config.env.advisor!r} does not apply to algo.name "
             f"{learner.name!r}; allowed with it: 'none'"
         ]
-    from .vector_engines import VECTOR_ENGINES
-
-    vector = config.batched.engine == "vector" or (
-        config.batched.engine == "auto" and config.env.id in VECTOR_ENGINES
-    )
-    if config.vec_env == "batched" and vector:
+    if config.vec_env == "batched" and uses_vector_engine(config):
         return [
             f"env.advisor = {config.env.advisor!r} with batched.engine "
             f"{config.batched.engine!r}: the vectorised engine builds no views for the "
             "advisor; allowed with an advisor: batched.engine: scalar"
         ]
     return []
+
+
+def relative_reward_problems(config: TrainConfig, learner: Any) -> list[str]:
+    """A relative reward pays changes of points: it needs ``reward: score``, a
+    learner whose envs pay it, and the scalar engine."""
+    if not config.env.relative_reward:
+        return []
+    problems = []
+    reward = config.env.options.get("reward", "win")
+    if reward != "score":
+        problems.append(
+            f"env.relative_reward = true with env.options.reward {reward!r}: it pays changes "
+            "of points; allowed with it: reward: score"
+        )
+    if not learner.pays_relative_reward:
+        problems.append(
+            f"env.relative_reward = true does not apply to algo.name {learner.name!r}; "
+            "allowed with it: false"
+        )
+    elif config.vec_env == "batched" and uses_vector_engine(config):
+        problems.append(
+            f"env.relative_reward = true with batched.engine {config.batched.engine!r}: the "
+            "vectorised engine pays each learner its own points; allowed with a relative "
+            "reward: batched.engine: scalar"
+        )
+    return problems
+
+
+def uses_vector_engine(config: TrainConfig) -> bool:
+    """Whether ``batched.engine`` picks the vectorised engine for this env."""
+    from .vector_engines import VECTOR_ENGINES
+
+    return config.batched.engine == "vector" or (
+        config.batched.engine == "auto" and config.env.id in VECTOR_ENGINES
+    )
 
 
 def get_learner_or_error(name: str) -> Any:

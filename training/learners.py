@@ -69,6 +69,8 @@ class Learner(ABC):
     ignored (a run folder's config.yaml lists every key at its default)."""
     reads_advice: ClassVar[bool] = False
     """Whether the learner trains advised policies (``env.advisor``, training/advice.py)."""
+    pays_relative_reward: ClassVar[bool] = False
+    """Whether the learner's envs can pay ``env.relative_reward`` (the self-play env's)."""
 
     def check(self, params: Any, n_envs: int, observation_size: int, num_actions: int) -> list[str]:
         """Problems that involve several config keys or the env's shapes (one string
@@ -230,6 +232,7 @@ class MaskablePPOLearner(Learner):
     name = "maskable_ppo"
     params_model = MaskablePPOParams
     reads_advice = True
+    pays_relative_reward = True
 
     def check(
         self, params: MaskablePPOParams, n_envs: int, observation_size: int, num_actions: int

@@ -94,6 +94,7 @@ def collect_demonstrations(config: Any) -> Demonstrations:
         reward_scale=config.env.reward_scale,
         win_bonus=config.env.win_bonus,
         advisor=config.env.advisor,
+        relative_reward=config.env.relative_reward,
     )
     teacher = make_participant(config.pretrain.teacher, config.env.id, config.env.options)
     rng = make_rng(config.seed ^ SEED_SALT)

@@ -96,11 +96,13 @@ class SelfPlayEnv(gym.Env):
         reward_scale: float = 1.0,
         win_bonus: float = 0.0,
         advisor: str = "none",
+        relative_reward: bool = False,
         render_mode: str | None = None,
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise OptionError(f"render_mode={render_mode!r}; allowed: None, 'ansi'")
         check_advisor(advisor)
+        check_relative_reward(relative_reward, env_options)
         self.render_mode = render_mode
         self.game = make(env_id, **{**env_options, "render_mode": render_mode})
         self.raw = self.game.unwrapped
@@ -123,6 +125,10 @@ class SelfPlayEnv(gym.Env):
         self.seat_offset = seat_offset
         self.reward_scale = reward_scale
         self.win_bonus = win_bonus
+        self.relative_reward = relative_reward
+        self.standing = 0.0
+        """With ``relative_reward``: the learner's points minus the others' mean when it
+        was last paid (or when the game began)."""
         self.rng = make_rng(None)
         self.episode = 0
         self.learner = self.agents[0]
@@ -178,10 +184,15 @@ class SelfPlayEnv(gym.Env):
 
     def learner_reward(self) -> float:
         """What the learner earned since its last move (scaled), plus the win bonus
-        once its game is over (the batched vec env pays the same)."""
-        reward = (
-            float(self.raw._cumulative_rewards[self.learner]) + self.carried
-        ) * self.reward_scale
+        once its game is over (the batched vec env pays the same). With
+        ``relative_reward``, what it earned is the change in its lead over the
+        others' mean points."""
+        if self.relative_reward:
+            now = self.learner_standing()
+            earned, self.standing = now - self.standing, now
+        else:
+            earned = float(self.raw._cumulative_rewards[self.learner]) + self.carried
+        reward = earned * self.reward_scale
         self.carried = 0.0
         if self.win_bonus and self.raw.terminations[self.learner]:
             seats = [self.agents.index(agent) for agent in self.raw.winners]
@@ -190,6 +201,16 @@ class SelfPlayEnv(gym.Env):
                 * win_rewards(len(self.agents), seats)[self.agents.index(self.learner)]
             )
         return reward
+
+    def learner_standing(self) -> float:
+        """The learner's points minus the mean points of the other players: what
+        ``relative_reward`` pays the changes of. Zero-sum, as a win reward is:
+        points an opponent scores cost the learner, and points taken from an
+        opponent count twice at two players."""
+        scores = self.raw.scores
+        mine = float(scores[self.learner])
+        others = [float(points) for agent, points in scores.items() if agent != self.learner]
+        return mine - sum(others) / len(others)
 
     def action_masks(self) -> np.ndarray:
         """Legal moves of the learner now (MaskablePPO reads this before each step)."""
@@ -216,6 +237,7 @@ class SelfPlayEnv(gym.Env):
             self.advisor = Advisor(self.env_id, self.advisor_kind, int(self.action_space.n), seed)
         self.opponents_read_view = self.participant.reads_view
         self.game.reset(seed=game_seed)
+        self.standing = self.learner_standing() if self.relative_reward else 0.0
 
     def _draw_game(self) -> tuple[Participant, np.ndarray, int]:
         """The next episode's draws from this env's generator, in their order: the
@@ -273,6 +295,16 @@ class SelfPlayEnv(gym.Env):
                 "points": float(self.raw.scores[self.learner]),
             }
         }
+
+
+def check_relative_reward(relative_reward: bool, env_options: dict[str, Any]) -> None:
+    """``relative_reward`` pays changes of points, so the env must pay points too
+    (``reward: score``): on a win or rank reward it would mean nothing."""
+    if relative_reward and env_options.get("reward") != "score":
+        raise OptionError(
+            f"relative_reward=True with reward={env_options.get('reward', 'win')!r}: "
+            "a relative reward pays changes of points; allowed with it: reward='score'"
+        )
 
 
 def advised_space(observation: gym.spaces.Box, actions: Any, advisor: str) -> gym.spaces.Box:

@@ -152,6 +152,7 @@ def run(config: TrainConfig, run_dir: Path, point: ResumePoint | None) -> Path:
             "reward_scale": config.env.reward_scale,
             "win_bonus": config.env.win_bonus,
             "advisor": config.env.advisor,
+            "relative_reward": config.env.relative_reward,
         },
         engine=config.batched.engine,
         dealing=config.batched.dealing,

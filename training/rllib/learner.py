@@ -122,6 +122,7 @@ class RLlibPPOLearner(MaskablePPOLearner):
     name = "rllib_ppo"
     params_model = RLlibPPOParams
     reads_advice = False
+    pays_relative_reward = False
     unused_keys: ClassVar[dict[str, str]] = {
         "n_envs": "it runs algo.num_env_runners x algo.envs_per_env_runner envs",
         "vec_env": "RLlib's env runners step the envs",

@@ -1,0 +1,128 @@
+"""``env.relative_reward``: the learner is paid the change in its lead over the
+other players' mean points (its points minus their mean) instead of its own
+points, on every scalar vec env path, in pretraining, and refused where it
+cannot be paid."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_train_batched import assert_same, dummy, env_kwargs, play
+from training_helpers import short_options, tiny_raw_config
+
+from flockgym.envs import make
+from flockgym.training.batched import BatchedSelfPlayVecEnv
+from flockgym.training.config import ConfigError, validate_config
+from flockgym.training.selfplay import SelfPlayEnv
+
+
+def lead(env: SelfPlayEnv) -> float:
+    """The learner's points minus the others' mean, read from the game itself."""
+    scores = env.raw.scores
+    others = [points for agent, points in scores.items() if agent != env.learner]
+    return scores[env.learner] - sum(others) / len(others)
+
+
+@pytest.mark.parametrize(
+    ("env_id", "options"),
+    [
+        ("asrus_v0", {"num_players": 5}),
+        ("astrobirdz_v0", {"num_players": 2}),
+        ("arena_v0", {"num_players": 2, **short_options("arena_v0")}),
+        ("arena_v0", {"num_players": 4, **short_options("arena_v0")}),
+    ],
+)
+def test_each_step_pays_the_change_in_the_learners_lead(env_id: str, options: dict) -> None:
+    options = {**options, "reward": "score"}
+    fresh = make(env_id, **options)
+    fresh.reset(seed=0)
+    assert len(set(fresh.unwrapped.scores.values())) == 1, "every game starts level"
+    env = SelfPlayEnv(env_id, options, pool=["heuristic"], reward_scale=0.5, relative_reward=True)
+    rng = np.random.default_rng(7)
+    changed = 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        before, done = 0.0, False  # level at the deal: the first step pays from there
+        while not done:
+            action = int(rng.choice(np.flatnonzero(env.action_masks())))
+            _, reward, terminated, truncated, _ = env.step(action)
+            now = lead(env)
+            assert reward == pytest.approx(0.5 * (now - before))
+            changed += now != before
+            before, done = now, terminated or truncated
+    assert changed, "no step changed the lead: nothing was compared"
+
+
+def test_at_two_players_a_point_of_the_opponent_costs_one_and_of_the_learner_pays_one() -> None:
+    options = {"num_players": 2, "reward": "score"}
+    own = SelfPlayEnv("astrobirdz_v0", options, pool=["heuristic"])
+    relative = SelfPlayEnv("astrobirdz_v0", options, pool=["heuristic"], relative_reward=True)
+    rng_a, rng_b = np.random.default_rng(3), np.random.default_rng(3)
+    own.reset(seed=11)
+    relative.reset(seed=11)
+    seen_theirs = 0
+    done = False
+    while not done:
+        opponent = next(a for a in own.agents if a != own.learner)
+        theirs_before = own.raw.scores[opponent]
+        _, paid_own, terminated, truncated, _ = own.step(
+            int(rng_a.choice(np.flatnonzero(own.action_masks())))
+        )
+        _, paid_relative, *_ = relative.step(
+            int(rng_b.choice(np.flatnonzero(relative.action_masks())))
+        )
+        theirs = own.raw.scores[opponent] - theirs_before
+        assert paid_relative == pytest.approx(paid_own - theirs)
+        seen_theirs += theirs != 0
+        done = terminated or truncated
+    assert seen_theirs, "the opponent never scored: its points were not compared"
+
+
+def test_the_scalar_batched_path_pays_it_as_dummyvecenv() -> None:
+    kwargs = env_kwargs("arena_v0", ["heuristic"], [], **short_options("arena_v0"))
+    kwargs["env_options"]["reward"] = "score"
+    kwargs["relative_reward"] = True
+    kwargs["win_bonus"] = 1.0
+    expected = play(dummy(2, kwargs), 200, seed=2)
+    seen = play(BatchedSelfPlayVecEnv(2, kwargs, engine="scalar"), 200, seed=2)
+    assert_same(seen, expected)
+    rewards = np.concatenate([entry[2] for entry in expected if entry[0] == "step"])
+    assert (rewards < 0).any(), "nothing the others scored was paid: the lead never fell"
+
+
+def test_it_needs_the_score_reward() -> None:
+    with pytest.raises(Exception, match=r"relative_reward=True with reward='win'.*reward='score'"):
+        SelfPlayEnv("asrus_v0", {}, pool=["random"], relative_reward=True)
+
+
+def test_configs_that_cannot_pay_it_are_refused_by_name(tmp_path) -> None:
+    config = tiny_raw_config("arena_v0", tmp_path)
+    config["env"]["relative_reward"] = True
+    refused = r"env.options.reward 'win'.*allowed with it: reward: score"
+    with pytest.raises(ConfigError, match=refused):
+        validate_config(config)
+    config["env"]["options"]["reward"] = "score"
+    validate_config(config)  # the scalar engine pays it
+
+    vector = tiny_raw_config("asrus_v0", tmp_path, vec_env="batched")
+    vector["env"]["relative_reward"] = True
+    vector["env"]["options"]["reward"] = "score"
+    with pytest.raises(ConfigError, match=r"batched.engine 'auto'.*batched.engine: scalar"):
+        validate_config(vector)
+    vector["batched"] = {"engine": "scalar"}
+    validate_config(vector)
+
+    rllib = {
+        "env": {"id": "asrus_v0", "options": {"reward": "score"}, "relative_reward": True},
+        "algo": {"name": "rllib_ppo"},
+        "total_steps": 10,
+    }
+    with pytest.raises(ConfigError, match=r"does not apply to algo.name 'rllib_ppo'"):
+        validate_config(rllib)
+
+
+def test_the_vector_engine_refuses_it() -> None:
+    kwargs = env_kwargs("asrus_v0", ["random"], [], reward="score")
+    kwargs["relative_reward"] = True
+    with pytest.raises(Exception, match=r"relative_reward=True with engine='vector'.*'scalar'"):
+        BatchedSelfPlayVecEnv(2, kwargs, engine="vector")
