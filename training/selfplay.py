@@ -190,6 +190,8 @@ class SelfPlayEnv(gym.Env):
         if self.relative_reward:
             now = self.learner_standing()
             earned, self.standing = now - self.standing, now
+            if self.raw._penalized is not None:  # an illegal move ended it: the env's penalty
+                earned += float(self.raw._cumulative_rewards[self.learner])
         else:
             earned = float(self.raw._cumulative_rewards[self.learner]) + self.carried
         reward = earned * self.reward_scale

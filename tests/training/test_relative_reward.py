@@ -126,3 +126,13 @@ def test_the_vector_engine_refuses_it() -> None:
     kwargs["relative_reward"] = True
     with pytest.raises(Exception, match=r"relative_reward=True with engine='vector'.*'scalar'"):
         BatchedSelfPlayVecEnv(2, kwargs, engine="vector")
+
+
+def test_an_illegal_move_costs_what_the_env_charges() -> None:
+    options = {"reward": "score", "illegal_action": "penalize"}
+    env = SelfPlayEnv("asrus_v0", options, pool=["random"], reward_scale=0.5, relative_reward=True)
+    env.reset(seed=4)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, terminated, _, _ = env.step(illegal)
+    assert terminated
+    assert reward == pytest.approx(0.5 * (-1.0 + lead(env)))
