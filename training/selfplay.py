@@ -359,6 +359,7 @@ def selfplay_env(
     *,
     reward_scale: float = 1.0,
     win_bonus: float = 0.0,
+    relative_reward: bool = False,
     render_mode: str | None = None,
     **env_options: Any,
 ) -> SelfPlayEnv:
@@ -367,6 +368,8 @@ def selfplay_env(
 
     ``opponents`` are bot specs (``random``, ``heuristic``, a checkpoint, a
     shipped bot's name); one is drawn per episode and fills every other seat.
+    ``reward_scale``, ``win_bonus`` and ``relative_reward`` shape the learner's
+    reward as the config keys of the same names do (docs/training.md).
     The keyword arguments left are env options (``num_players``, ``reward``,
     ``illegal_action``, game options), checked by the env itself.
     """
@@ -382,6 +385,7 @@ def selfplay_env(
         pool=list(opponents),
         reward_scale=reward_scale,
         win_bonus=win_bonus,
+        relative_reward=relative_reward,
         render_mode=render_mode,
     )
 

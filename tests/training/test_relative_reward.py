@@ -136,3 +136,30 @@ def test_an_illegal_move_costs_what_the_env_charges() -> None:
     _, reward, terminated, _, _ = env.step(illegal)
     assert terminated
     assert reward == pytest.approx(0.5 * (-1.0 + lead(env)))
+
+
+def test_the_gymnasium_self_play_env_takes_it() -> None:
+    import gymnasium
+
+    import flockgym.training  # noqa: F401  (registers the self-play envs)
+
+    env = gymnasium.make(
+        "flockgym/astrobirdz-selfplay-v0",
+        opponents=["heuristic"],
+        relative_reward=True,
+        num_players=2,
+        reward="score",
+    )
+    raw = env.unwrapped
+    assert raw.relative_reward
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    before, done, changed = 0.0, False, 0
+    while not done:
+        action = int(rng.choice(np.flatnonzero(raw.action_masks())))
+        _, reward, terminated, truncated, _ = env.step(action)
+        now = lead(raw)
+        assert reward == pytest.approx(now - before)
+        changed += now != before
+        before, done = now, terminated or truncated
+    assert changed
