@@ -78,11 +78,6 @@ class BatchedSelfPlayVecEnv(VecEnv):
                 f"advisor={first.advisor_kind!r} with engine={self.engine!r}: the vectorised "
                 "engine builds no views for the advisor; allowed with an advisor: engine='scalar'"
             )
-        if self.engine == "vector" and first.relative_reward:
-            raise OptionError(
-                f"relative_reward=True with engine={self.engine!r}: the vectorised engine pays "
-                "each learner its own points; allowed with a relative reward: engine='scalar'"
-            )
         if self.engine == "vector":
             self.games: ScalarGames | VectorAsrusGames = VectorAsrusGames(self.slots, dealing)
         else:
@@ -293,6 +288,10 @@ class VectorAsrusGames:
         self.carried = np.zeros(count)
         self.scale = np.array([slot.reward_scale for slot in slots])
         self.win_bonus = slots[0].win_bonus
+        self.relative = slots[0].relative_reward
+        self.standing = np.zeros(count)
+        """With ``relative_reward``: each learner's points minus the others' mean when
+        it was last paid (or when its game was dealt), as :class:`SelfPlayEnv` keeps it."""
         lo, hi = self.engine.observer.offsets["committed"]
         self.committed_at = slice(lo, hi)
         seats = np.arange(n)
@@ -309,6 +308,8 @@ class VectorAsrusGames:
         for _ in range(MAX_REDEALS):
             seeds = [self._draw(int(b)) for b in pending.tolist()]
             self.engine.reset_games(pending, seeds=seeds)
+            if self.relative:
+                self.standing[pending] = self.learner_standings()[pending]
             self.decided[pending] = False
             self.earned[pending] = 0.0
             self.advance(pending)
@@ -354,13 +355,27 @@ class VectorAsrusGames:
         self.earned += result.rewards[games, self.learner_seat]
         self.decided[engine.committed == 0] = False
         self.advance(games)
-        rewards = (self.earned + self.carried) * self.scale
+        terminated = engine.over | (engine.penalized >= 0)
+        if self.relative:
+            now = self.learner_standings()
+            earned = now - self.standing + np.where(engine.penalized >= 0, self.earned, 0.0)
+            self.standing = now
+        else:
+            earned = self.earned + self.carried
+        rewards = earned * self.scale
         self.carried[:] = 0.0
         self._view = self._outcome = None
-        terminated = engine.over | (engine.penalized >= 0)
         if self.win_bonus:
             rewards += self.win_bonus * self.learner_win_rewards(engine.over)
         return rewards, terminated, engine.truncated.copy()
+
+    def learner_standings(self) -> np.ndarray:
+        """Each game's learner's points minus the mean of the others' points
+        (:meth:`SelfPlayEnv.learner_standing`; Asrus points are whole numbers, so
+        the sums are exact and the result is the same float)."""
+        points = self.engine.scores()
+        mine = points[self.games, self.learner_seat]
+        return mine - (points.sum(axis=1) - mine) / (self.n - 1)
 
     def learner_win_rewards(self, over: np.ndarray) -> np.ndarray:
         """Each learner's win reward (as ``reward: win`` pays it) in the games just

@@ -86,7 +86,7 @@ class EnvConfig(Section):
         description="with reward: score, pay the learner the change in its points minus the "
         "mean of the other players' points (zero-sum: the points an opponent scores cost the "
         "learner, and at two players a point taken from the opponent counts twice) instead of "
-        "its own points alone; the scalar engine only",
+        "its own points alone",
     )
     advisor: Literal["none", "heuristic"] = Field(
         "none",
@@ -472,8 +472,8 @@ def advisor_problems(config: TrainConfig, learner: Any) -> list[str]:
 
 
 def relative_reward_problems(config: TrainConfig, learner: Any) -> list[str]:
-    """A relative reward pays changes of points: it needs ``reward: score``, a
-    learner whose envs pay it, and the scalar engine."""
+    """A relative reward pays changes of points: it needs ``reward: score`` and a
+    learner whose envs pay it."""
     if not config.env.relative_reward:
         return []
     problems = []
@@ -487,12 +487,6 @@ def relative_reward_problems(config: TrainConfig, learner: Any) -> list[str]:
         problems.append(
             f"env.relative_reward = true does not apply to algo.name {learner.name!r}; "
             "allowed with it: false"
-        )
-    elif config.vec_env == "batched" and uses_vector_engine(config):
-        problems.append(
-            f"env.relative_reward = true with batched.engine {config.batched.engine!r}: the "
-            "vectorised engine pays each learner its own points; allowed with a relative "
-            "reward: batched.engine: scalar"
         )
     return problems
 

@@ -1,6 +1,6 @@
 """``env.relative_reward``: the learner is paid the change in its lead over the
 other players' mean points (its points minus their mean) instead of its own
-points, on every scalar vec env path, in pretraining, and refused where it
+points, on every vec env path and engine, in pretraining, and refused where it
 cannot be paid."""
 
 from __future__ import annotations
@@ -107,10 +107,7 @@ def test_configs_that_cannot_pay_it_are_refused_by_name(tmp_path) -> None:
     vector = tiny_raw_config("asrus_v0", tmp_path, vec_env="batched")
     vector["env"]["relative_reward"] = True
     vector["env"]["options"]["reward"] = "score"
-    with pytest.raises(ConfigError, match=r"batched.engine 'auto'.*batched.engine: scalar"):
-        validate_config(vector)
-    vector["batched"] = {"engine": "scalar"}
-    validate_config(vector)
+    validate_config(vector)  # the vectorised engine pays it too
 
     rllib = {
         "env": {"id": "asrus_v0", "options": {"reward": "score"}, "relative_reward": True},
@@ -121,21 +118,32 @@ def test_configs_that_cannot_pay_it_are_refused_by_name(tmp_path) -> None:
         validate_config(rllib)
 
 
-def test_the_vector_engine_refuses_it() -> None:
-    kwargs = env_kwargs("asrus_v0", ["random"], [], reward="score")
+@pytest.mark.parametrize("extra", [{}, {"max_steps": 23}, {"illegal_action": "penalize"}])
+def test_the_vector_engine_pays_it_as_dummyvecenv(extra: dict) -> None:
+    kwargs = env_kwargs("asrus_v0", ["random", "heuristic"], [], reward="score", **extra)
     kwargs["relative_reward"] = True
-    with pytest.raises(Exception, match=r"relative_reward=True with engine='vector'.*'scalar'"):
-        BatchedSelfPlayVecEnv(2, kwargs, engine="vector")
+    kwargs["win_bonus"] = 0.5
+    expected = play(dummy(3, kwargs), 120, seed=6)
+    seen = play(BatchedSelfPlayVecEnv(3, kwargs, engine="vector"), 120, seed=6)
+    assert_same(seen, expected)
+    rewards = np.concatenate([entry[2] for entry in expected if entry[0] == "step"])
+    assert (rewards < 0).any() and (rewards > 0).any(), "the lead never moved both ways"
 
 
-def test_an_illegal_move_costs_what_the_env_charges() -> None:
-    options = {"reward": "score", "illegal_action": "penalize"}
-    env = SelfPlayEnv("asrus_v0", options, pool=["random"], reward_scale=0.5, relative_reward=True)
-    env.reset(seed=4)
-    illegal = int(np.flatnonzero(~env.action_masks())[0])
-    _, reward, terminated, _, _ = env.step(illegal)
-    assert terminated
-    assert reward == pytest.approx(0.5 * (-1.0 + lead(env)))
+def test_the_vector_engine_charges_an_illegal_move_as_dummyvecenv() -> None:
+    kwargs = env_kwargs("asrus_v0", ["heuristic"], [], reward="score", illegal_action="penalize")
+    kwargs["relative_reward"] = True
+    paid = []
+    for venv in (dummy(2, kwargs), BatchedSelfPlayVecEnv(2, kwargs, engine="vector")):
+        venv.seed(3)
+        venv.reset()
+        masks = np.stack(venv.env_method("action_masks"))
+        moves = [int(np.flatnonzero(~masks[0])[0]), int(np.flatnonzero(masks[1])[0])]
+        _, rewards, dones, _ = venv.step(np.array(moves))
+        assert dones[0]
+        paid.append(rewards)
+    np.testing.assert_array_equal(paid[1], paid[0])
+    assert paid[0][0] == -0.5  # the penalty, -1, times reward_scale 0.5; nothing scored yet
 
 
 def test_the_gymnasium_self_play_env_takes_it() -> None:
