@@ -78,16 +78,30 @@ def test_at_two_players_a_point_of_the_opponent_costs_one_and_of_the_learner_pay
     assert seen_theirs, "the opponent never scored: its points were not compared"
 
 
+def rewards_on_both_paths(kwargs: dict, engine: str, n_envs: int, steps: int) -> np.ndarray:
+    """Every reward ``DummyVecEnv`` paid over ``steps`` steps of random legal moves,
+    after checking that the batched vec env on ``engine`` saw exactly the same."""
+    kwargs = {**kwargs, "relative_reward": True}
+    expected = play(dummy(n_envs, kwargs), steps, seed=2)
+    seen = play(BatchedSelfPlayVecEnv(n_envs, kwargs, engine=engine), steps, seed=2)
+    assert_same(seen, expected)
+    return np.concatenate([entry[2] for entry in expected if entry[0] == "step"])
+
+
 def test_the_scalar_batched_path_pays_it_as_dummyvecenv() -> None:
     kwargs = env_kwargs("arena_v0", ["heuristic"], [], **short_options("arena_v0"))
     kwargs["env_options"]["reward"] = "score"
-    kwargs["relative_reward"] = True
     kwargs["win_bonus"] = 1.0
-    expected = play(dummy(2, kwargs), 200, seed=2)
-    seen = play(BatchedSelfPlayVecEnv(2, kwargs, engine="scalar"), 200, seed=2)
-    assert_same(seen, expected)
-    rewards = np.concatenate([entry[2] for entry in expected if entry[0] == "step"])
+    rewards = rewards_on_both_paths(kwargs, "scalar", 2, 200)
     assert (rewards < 0).any(), "nothing the others scored was paid: the lead never fell"
+
+
+@pytest.mark.parametrize("extra", [{}, {"max_steps": 23}, {"illegal_action": "penalize"}])
+def test_the_vector_engine_pays_it_as_dummyvecenv(extra: dict) -> None:
+    kwargs = env_kwargs("asrus_v0", ["random", "heuristic"], [], reward="score", **extra)
+    kwargs["win_bonus"] = 0.5
+    rewards = rewards_on_both_paths(kwargs, "vector", 3, 120)
+    assert (rewards < 0).any() and (rewards > 0).any(), "the lead never moved both ways"
 
 
 def test_it_needs_the_score_reward() -> None:
@@ -116,18 +130,6 @@ def test_configs_that_cannot_pay_it_are_refused_by_name(tmp_path) -> None:
     }
     with pytest.raises(ConfigError, match=r"does not apply to algo.name 'rllib_ppo'"):
         validate_config(rllib)
-
-
-@pytest.mark.parametrize("extra", [{}, {"max_steps": 23}, {"illegal_action": "penalize"}])
-def test_the_vector_engine_pays_it_as_dummyvecenv(extra: dict) -> None:
-    kwargs = env_kwargs("asrus_v0", ["random", "heuristic"], [], reward="score", **extra)
-    kwargs["relative_reward"] = True
-    kwargs["win_bonus"] = 0.5
-    expected = play(dummy(3, kwargs), 120, seed=6)
-    seen = play(BatchedSelfPlayVecEnv(3, kwargs, engine="vector"), 120, seed=6)
-    assert_same(seen, expected)
-    rewards = np.concatenate([entry[2] for entry in expected if entry[0] == "step"])
-    assert (rewards < 0).any() and (rewards > 0).any(), "the lead never moved both ways"
 
 
 def test_the_vector_engine_charges_an_illegal_move_as_dummyvecenv() -> None:
