@@ -50,7 +50,7 @@ from flockgym.envs.core.bots import random_legal_actions
 from flockgym.envs.core.rewards import win_reward_table
 
 from .policies import PolicyBot
-from .selfplay import MAX_REDEALS, SelfPlayEnv
+from .selfplay import MAX_REDEALS, SelfPlayEnv, leads
 from .vector_engines import DEALINGS, resolve_engine
 
 
@@ -370,12 +370,8 @@ class VectorAsrusGames:
         return rewards, terminated, engine.truncated.copy()
 
     def learner_standings(self) -> np.ndarray:
-        """Each game's learner's points minus the mean of the others' points
-        (:meth:`SelfPlayEnv.learner_standing`; Asrus points are whole numbers, so
-        the sums are exact and the result is the same float)."""
-        points = self.engine.scores()
-        mine = points[self.games, self.learner_seat]
-        return mine - (points.sum(axis=1) - mine) / (self.n - 1)
+        """Each game's learner's :func:`~.selfplay.leads` now."""
+        return leads(self.engine.scores(), self.learner_seat)
 
     def learner_win_rewards(self, over: np.ndarray) -> np.ndarray:
         """Each learner's win reward (as ``reward: win`` pays it) in the games just

@@ -205,14 +205,10 @@ class SelfPlayEnv(gym.Env):
         return reward
 
     def learner_standing(self) -> float:
-        """The learner's points minus the mean points of the other players: what
-        ``relative_reward`` pays the changes of. Zero-sum, as a win reward is:
-        points an opponent scores cost the learner, and points taken from an
-        opponent count twice at two players."""
+        """The learner's :func:`leads` in its game now."""
         scores = self.raw.scores
-        mine = float(scores[self.learner])
-        others = [float(points) for agent, points in scores.items() if agent != self.learner]
-        return mine - sum(others) / len(others)
+        points = np.array([[scores[agent] for agent in self.agents]], dtype=np.float64)
+        return float(leads(points, np.array([self.agents.index(self.learner)]))[0])
 
     def action_masks(self) -> np.ndarray:
         """Legal moves of the learner now (MaskablePPO reads this before each step)."""
@@ -299,9 +295,22 @@ class SelfPlayEnv(gym.Env):
         }
 
 
+def leads(points: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """Each game's ``seats[g]`` points minus the mean of the other players'
+    points (``points`` is ``[games, players]``): what ``relative_reward`` pays
+    the changes of. Zero-sum, as a win reward is: points an opponent scores
+    cost the player, and points taken from an opponent count twice at two
+    players. The self-play env and the vectorised engine both call this, so
+    that they pay the very same floats."""
+    mine = points[np.arange(len(points)), seats]
+    return mine - (points.sum(axis=1) - mine) / (points.shape[1] - 1)
+
+
 def check_relative_reward(relative_reward: bool, env_options: dict[str, Any]) -> None:
     """``relative_reward`` pays changes of points, so the env must pay points too
     (``reward: score``): on a win or rank reward it would mean nothing."""
+    if not isinstance(relative_reward, bool):
+        raise OptionError(f"relative_reward={relative_reward!r}; allowed: True, False")
     if relative_reward and env_options.get("reward") != "score":
         raise OptionError(
             f"relative_reward=True with reward={env_options.get('reward', 'win')!r}: "

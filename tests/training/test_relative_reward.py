@@ -10,10 +10,10 @@ import pytest
 from test_train_batched import assert_same, dummy, env_kwargs, play
 from training_helpers import short_options, tiny_raw_config
 
-from flockgym.envs import make
+from flockgym.envs import OptionError, make
 from flockgym.training.batched import BatchedSelfPlayVecEnv
 from flockgym.training.config import ConfigError, validate_config
-from flockgym.training.selfplay import SelfPlayEnv
+from flockgym.training.selfplay import SelfPlayEnv, leads
 
 
 def lead(env: SelfPlayEnv) -> float:
@@ -21,6 +21,14 @@ def lead(env: SelfPlayEnv) -> float:
     scores = env.raw.scores
     others = [points for agent, points in scores.items() if agent != env.learner]
     return scores[env.learner] - sum(others) / len(others)
+
+
+def test_the_lead_is_the_players_points_minus_the_others_mean() -> None:
+    points = np.array([[5.0, 2.0, 0.0, 0.0], [4.0, 1.0, 2.0, 3.0], [4.0, 1.0, 2.0, 3.0]])
+    np.testing.assert_array_equal(leads(points, np.array([0, 0, 2])), [5 - 2 / 3, 2.0, 2 - 8 / 3])
+    # two players: the opponent's points count whole, and the two leads cancel
+    pair = np.array([[7.0, 3.0], [7.0, 3.0]])
+    np.testing.assert_array_equal(leads(pair, np.array([0, 1])), [4.0, -4.0])
 
 
 @pytest.mark.parametrize(
@@ -104,9 +112,12 @@ def test_the_vector_engine_pays_it_as_dummyvecenv(extra: dict) -> None:
     assert (rewards < 0).any() and (rewards > 0).any(), "the lead never moved both ways"
 
 
-def test_it_needs_the_score_reward() -> None:
-    with pytest.raises(Exception, match=r"relative_reward=True with reward='win'.*reward='score'"):
+def test_it_needs_the_score_reward_and_a_bool() -> None:
+    needs_score = r"relative_reward=True with reward='win'.*allowed with it: reward='score'"
+    with pytest.raises(OptionError, match=needs_score):
         SelfPlayEnv("asrus_v0", {}, pool=["random"], relative_reward=True)
+    with pytest.raises(OptionError, match=r"relative_reward='yes'; allowed: True, False"):
+        SelfPlayEnv("asrus_v0", {"reward": "score"}, pool=["random"], relative_reward="yes")
 
 
 def test_configs_that_cannot_pay_it_are_refused_by_name(tmp_path) -> None:
