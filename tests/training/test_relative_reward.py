@@ -184,3 +184,14 @@ def test_the_gymnasium_self_play_env_takes_it() -> None:
         changed += now != before
         before, done = now, terminated or truncated
     assert changed
+
+
+def test_an_illegal_move_costs_what_the_env_charges() -> None:
+    options = {"reward": "score", "illegal_action": "penalize"}
+    env = SelfPlayEnv("asrus_v0", options, pool=["random"], reward_scale=0.5, relative_reward=True)
+    env.reset(seed=4)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, terminated, _, _ = env.step(illegal)
+    assert terminated
+    assert reward == -0.5  # the penalty, -1, times reward_scale 0.5; nobody has scored yet
+    assert lead(env) == 0.0
