@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -170,6 +171,17 @@ def interval(shares: list[float]) -> float:
     return 1.96 * math.sqrt(variance / n)
 
 
+def progress(result: DealResult, done: int, total: int, seconds: float) -> None:
+    """One line per finished game on stderr: a long run can be followed, and
+    stopped with the games so far on record."""
+    print(
+        f"game {done}/{total}: deal {result.deal} seat {result.seat} "
+        f"win share {result.win_share:g} ({seconds:.0f} s)",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
 def report(results: list[DealResult], search: Search, seconds: float) -> None:
     shares = [r.win_share for r in results]
     rate = sum(shares) / len(shares)
@@ -203,7 +215,11 @@ def main() -> None:
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(play_deal, deal, seat, search) for deal, seat in games]
-        results = [future.result() for future in futures]
+        results = []
+        for future in as_completed(futures):
+            results.append(future.result())
+            progress(results[-1], len(results), len(games), time.perf_counter() - started)
+    results.sort(key=lambda r: (r.deal, r.seat))
     report(results, search, time.perf_counter() - started)
 
 
