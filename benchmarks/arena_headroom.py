@@ -43,6 +43,7 @@ import numpy as np
 from flockgym.envs.arena.bots import ArenaHeuristicBot
 from flockgym.envs.arena.observer import game_view
 from flockgym.envs.arena.rules import ArenaConfig, ArenaGame
+from flockgym.envs.core.rng import rng_to_dict
 
 CANDIDATES = 2
 """Moves besides the heuristic's kept for the second round of playouts."""
@@ -91,11 +92,13 @@ def heuristic_move(bot: ArenaHeuristicBot, game: ArenaGame, agents: list[str]) -
 def unseen_copy(game: ArenaGame, seed: int) -> ArenaGame:
     """The game as its players see it, with dice of its own: a copy whose
     generator is seeded anew and whose face-down medal stack is reshuffled."""
-    copy = ArenaGame.from_dict(game.to_dict())
-    copy.rng = np.random.default_rng(seed)
-    copy._raw = copy.rng.bit_generator.random_raw
-    copy.rng.shuffle(copy.medal_stack)
-    return copy
+    state = game.to_dict()
+    dice = np.random.default_rng(seed)
+    stack = list(state["medal_stack"])
+    dice.shuffle(stack)
+    state["medal_stack"] = stack
+    state["rng"] = rng_to_dict(dice)
+    return ArenaGame.from_dict(state)
 
 
 def win_share(game: ArenaGame, seat: int) -> float:

@@ -1,0 +1,97 @@
+"""benchmarks/arena_headroom.py, the Monte Carlo searcher that measures how far
+the Arena heuristic can be beaten: its playouts never see the game's own dice
+or the face-down medal stack's order, leave the game untouched, and it keeps
+the heuristic's move unless the playouts clear its margin."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from flockgym.envs.arena.bots import ArenaHeuristicBot
+from flockgym.envs.arena.rules import ArenaConfig, ArenaGame
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "arena_headroom.py"
+
+
+@pytest.fixture(scope="module")
+def headroom() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("arena_headroom", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def a_game(players: int = 2, deal: int = 3) -> ArenaGame:
+    return ArenaGame.new(ArenaConfig(num_players=players), np.random.default_rng(deal))
+
+
+def played_into(game: ArenaGame, moves: int, agents: list[str], headroom: ModuleType) -> None:
+    """A few heuristic moves, so that the game is under way."""
+    bots = [ArenaHeuristicBot(seed=seat) for seat in range(len(agents))]
+    for _ in range(moves):
+        game.apply_action(headroom.heuristic_move(bots[game.current_player()], game, agents))
+
+
+def test_a_playout_copy_has_dice_of_its_own_and_the_same_table(headroom):
+    game = a_game()
+    before = game.to_dict()
+    copy = headroom.unseen_copy(game, seed=11)
+    state = copy.to_dict()
+    assert state["rng"] != before["rng"]
+    assert sorted(state["medal_stack"]) == sorted(before["medal_stack"])
+    unchanged = {k for k in before if k not in ("rng", "medal_stack")}
+    assert {k: state[k] for k in unchanged} == {k: before[k] for k in unchanged}
+    # the game's own next dice are not the copy's
+    ours = [game.rng.integers(1, 7) for _ in range(20)]
+    theirs = [copy.rng.integers(1, 7) for _ in range(20)]
+    assert ours != theirs
+
+
+def test_playouts_leave_the_game_as_it_was(headroom):
+    agents = headroom.agent_names(2)
+    game = a_game()
+    played_into(game, 12, agents, headroom)
+    before = game.to_dict()
+    seeds = np.arange(3)
+    for move in game.legal_actions():
+        share = headroom.wins_after(game, move, seeds, agents)
+        assert 0.0 <= share <= len(seeds)
+    assert game.to_dict() == before
+
+
+def test_the_same_seed_plays_out_the_same(headroom):
+    agents = headroom.agent_names(2)
+    game = a_game()
+    move = game.legal_actions()[0]
+    seeds = np.array([5, 6, 7, 8])
+    assert headroom.wins_after(game, move, seeds, agents) == headroom.wins_after(
+        game, move, seeds, agents
+    )
+
+
+def test_a_margin_no_playout_can_clear_keeps_the_heuristic_move(headroom):
+    agents = headroom.agent_names(2)
+    game = a_game()
+    played_into(game, 6, agents, headroom)
+    while len(game.legal_actions()) < 2:
+        played_into(game, 1, agents, headroom)
+    advised = headroom.heuristic_move(ArenaHeuristicBot(seed=0), game, agents)
+    search = headroom.Search(players=2, first=1, second=1, margin=1.0)
+    chosen = headroom.searched_move(game, advised, search, np.random.default_rng(0), agents)
+    assert chosen == advised
+
+
+def test_a_deal_is_played_to_its_end_and_counted(headroom):
+    search = headroom.Search(players=2, first=1, second=1, margin=0.1)
+    result = headroom.play_deal(0, 1, search)
+    assert result.win_share in (0.0, 0.5, 1.0)
+    assert sum(result.decisions.values()) > 0
+    assert all(result.overruled[p] <= result.decisions[p] for p in result.overruled)
