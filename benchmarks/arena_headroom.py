@@ -19,8 +19,8 @@ At each of its decisions with more than one legal move the searcher
 3. leaves the heuristic's move only for one whose win share over all its
    playouts is more than ``--margin`` above the heuristic move's.
 
-It prints the searcher's win rate with its 95% interval, and per phase how
-often it left the heuristic's move. A bot it is not: a 2-player game costs
+It prints the searcher's win rate with its 95% interval (over the deals), and
+per phase how often it left the heuristic's move. A bot it is not: a 2-player game costs
 about half a minute of playouts per core.
 
     python benchmarks/arena_headroom.py [--deals 60] [--start 0] [--players 2]
@@ -166,11 +166,17 @@ def play_deal(deal: int, seat: int, search: Search) -> DealResult:
     return result
 
 
-def interval(shares: list[float]) -> float:
-    """Half-width of the normal 95% interval of the mean of ``shares``."""
-    n = len(shares)
-    mean = sum(shares) / n
-    variance = sum((s - mean) ** 2 for s in shares) / max(1, n - 1)
+def interval(results: list[DealResult]) -> float:
+    """Half-width of the normal 95% interval of the win rate, over the deals: in
+    the duplicate format a deal's games (one per seat) share its luck, so the
+    deals, not the games, are the independent samples."""
+    per_deal: dict[int, list[float]] = {}
+    for result in results:
+        per_deal.setdefault(result.deal, []).append(result.win_share)
+    means = [sum(shares) / len(shares) for shares in per_deal.values()]
+    n = len(means)
+    mean = sum(means) / n
+    variance = sum((m - mean) ** 2 for m in means) / max(1, n - 1)
     return 1.96 * math.sqrt(variance / n)
 
 
@@ -192,7 +198,7 @@ def report(results: list[DealResult], search: Search, seconds: float) -> None:
         f"searcher vs heuristic, {search.players} players, {len(results)} games "
         f"({len(results) // search.players} deals x {search.players} seats), "
         f"playouts {search.first} + {search.second}, margin {search.margin}: "
-        f"win rate {rate:.1%} ± {interval(shares):.1%} "
+        f"win rate {rate:.1%} ± {interval(results):.1%} "
         f"(an equal player: {1 / search.players:.1%}); {seconds:.0f} s"
     )
     decisions = sum((r.decisions for r in results), Counter())
