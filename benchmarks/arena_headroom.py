@@ -31,7 +31,6 @@ about half a minute of playouts per core.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from collections import Counter
@@ -43,7 +42,9 @@ import numpy as np
 from flockgym.envs.arena.bots import ArenaHeuristicBot
 from flockgym.envs.arena.observer import game_view
 from flockgym.envs.arena.rules import ArenaConfig, ArenaGame
+from flockgym.envs.core.aec import agent_name
 from flockgym.envs.core.rng import rng_to_dict
+from flockgym.training.evaluate import mean_and_ci
 
 CANDIDATES = 2
 """Moves besides the heuristic's kept for the second round of playouts."""
@@ -80,7 +81,7 @@ class DealResult:
 
 
 def agent_names(players: int) -> list[str]:
-    return [f"player_{seat}" for seat in range(players)]
+    return [agent_name(seat) for seat in range(players)]
 
 
 def heuristic_move(bot: ArenaHeuristicBot, game: ArenaGame, agents: list[str]) -> int:
@@ -168,17 +169,14 @@ def play_deal(deal: int, seat: int, search: Search) -> DealResult:
 
 
 def interval(results: list[DealResult]) -> float:
-    """Half-width of the normal 95% interval of the win rate, over the deals: in
-    the duplicate format a deal's games (one per seat) share its luck, so the
-    deals, not the games, are the independent samples."""
+    """Half-width of the 95% interval of the win rate over the deals, as
+    ``flockgym eval`` takes it: in the duplicate format a deal's games (one per
+    seat) share its luck, so the deals, not the games, are the samples."""
     per_deal: dict[int, list[float]] = {}
     for result in results:
         per_deal.setdefault(result.deal, []).append(result.win_share)
-    means = [sum(shares) / len(shares) for shares in per_deal.values()]
-    n = len(means)
-    mean = sum(means) / n
-    variance = sum((m - mean) ** 2 for m in means) / max(1, n - 1)
-    return 1.96 * math.sqrt(variance / n)
+    means = np.array([sum(shares) / len(shares) for shares in per_deal.values()])
+    return mean_and_ci(means)[1]
 
 
 def progress(result: DealResult, done: int, total: int, seconds: float) -> None:

@@ -310,7 +310,10 @@ def check_relative_reward(relative_reward: bool, env_options: dict[str, Any]) ->
     """``relative_reward`` pays changes of points, so the env must pay points too
     (``reward: score``): on a win or rank reward it would mean nothing."""
     if not isinstance(relative_reward, bool):
-        raise OptionError(f"relative_reward={relative_reward!r}; allowed: True, False")
+        raise OptionError(
+            f"relative_reward must be a bool, got {relative_reward!r} "
+            f"({type(relative_reward).__name__}); allowed: True, False"
+        )
     if relative_reward and env_options.get("reward") != "score":
         raise OptionError(
             f"relative_reward=True with reward={env_options.get('reward', 'win')!r}: "

@@ -13,8 +13,11 @@ from types import ModuleType
 import numpy as np
 import pytest
 
+from flockgym.envs import arena_v0
 from flockgym.envs.arena.bots import ArenaHeuristicBot
 from flockgym.envs.arena.rules import ArenaConfig, ArenaGame
+from flockgym.envs.core.aec import agent_name
+from flockgym.envs.core.play import play_game
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "arena_headroom.py"
 
@@ -89,9 +92,25 @@ def test_a_margin_no_playout_can_clear_keeps_the_heuristic_move(headroom):
     assert chosen == advised
 
 
-def test_a_deal_is_played_to_its_end_and_counted(headroom):
-    search = headroom.Search(players=2, first=1, second=1, margin=0.1)
-    result = headroom.play_deal(0, 1, search)
-    assert result.win_share in (0.0, 0.5, 1.0)
+def test_a_searcher_that_never_overrules_plays_the_heuristic_game_of_the_deal(headroom):
+    """With a margin no playout can clear, the searcher's game is the heuristic's
+    own game of the deal, move for move, played here through the env."""
+    deal, seat = 2, 1
+    env = arena_v0.env(num_players=2)
+    bots = {agent_name(s): ArenaHeuristicBot(seed=deal * 10 + s) for s in range(2)}
+    play_game(env, bots, seed=deal)
+    winners = env.unwrapped.game.winners()
+    expected = 1.0 / len(winners) if seat in winners else 0.0
+
+    search = headroom.Search(players=2, first=1, second=1, margin=1.0)
+    result = headroom.play_deal(deal, seat, search)
+    assert result.win_share == expected
     assert sum(result.decisions.values()) > 0
-    assert all(result.overruled[p] <= result.decisions[p] for p in result.overruled)
+    assert sum(result.overruled.values()) == 0
+
+
+def test_the_interval_is_taken_over_deals(headroom):
+    """Two deals, the searcher winning both seats of one and neither of the
+    other: deal means 1 and 0, mean 0.5, sd 0.7071, half-width 1.96 x 0.5."""
+    results = [headroom.DealResult(d, s, float(d == 0)) for d in (0, 1) for s in (0, 1)]
+    assert headroom.interval(results) == pytest.approx(1.96 * 0.5, rel=1e-4)

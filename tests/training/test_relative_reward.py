@@ -116,7 +116,8 @@ def test_it_needs_the_score_reward_and_a_bool() -> None:
     needs_score = r"relative_reward=True with reward='win'.*allowed with it: reward='score'"
     with pytest.raises(OptionError, match=needs_score):
         SelfPlayEnv("asrus_v0", {}, pool=["random"], relative_reward=True)
-    with pytest.raises(OptionError, match=r"relative_reward='yes'; allowed: True, False"):
+    not_a_bool = r"relative_reward must be a bool, got 'yes' \(str\); allowed: True, False"
+    with pytest.raises(OptionError, match=not_a_bool):
         SelfPlayEnv("asrus_v0", {"reward": "score"}, pool=["random"], relative_reward="yes")
 
 
