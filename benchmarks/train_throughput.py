@@ -16,19 +16,24 @@ policy opponent is timed too):
   layers, fused Adam), small opponents on float64 weights;
 * ``batched, vector engine`` (Asrus): ``engine: vector`` with ``dealing:
   exact`` (the same games as the other two paths for a seed), and ``dealing:
-  fast`` with ``--fast``.
+  fast`` with ``--fast``;
+* with ``--workers N``, the batched paths again with ``batched.workers: N``:
+  the same games split over N processes that play at once.
 
 The paths train in ``--rounds`` interleaved slices of whole learner iterations
 (rollout + update), so that a change of load on a shared machine falls on all
 of them alike. Time is this process's CPU time (``time.process_time``, one torch
-thread): waiting for a core is not counted. ``rollout`` is the share of it spent
-collecting rollouts (the rest is the PPO update). After the same number of
-learner steps each path's policy is evaluated against the config's evaluation
-opponents on the same seeded deals: a faster path must learn as well.
+thread) and that of the path's worker processes: waiting for a core is not
+counted. ``wall/s`` is learner steps per second of wall time, what a path with
+workers gains on a machine whose cores are free (on a busy one, less).
+``rollout`` is the share of the CPU time spent collecting rollouts (the rest is
+the PPO update). After the same number of learner steps each path's policy is
+evaluated against the config's evaluation opponents on the same seeded deals:
+a faster path must learn as well.
 
     python benchmarks/train_throughput.py [--games asrus,astrobirdz] [--iterations 24]
                                           [--rounds 3] [--eval-games 100] [--fast]
-                                          [--n-envs N --n-steps M]
+                                          [--n-envs N --n-steps M] [--workers N]
 
 ``--n-envs`` / ``--n-steps`` change the config of every path alike (e.g. 64
 envs of 32 steps: the same 2,048 learner steps per iteration and the same
@@ -72,6 +77,8 @@ class PathSpec:
     dealing: str = "exact"
     today: bool = False
     """sb3-contrib's own policy class and every opponent forward in torch."""
+    workers: int = 1
+    """Processes playing the games (``batched.workers``)."""
 
 
 @dataclass
@@ -83,6 +90,7 @@ class Trainer:
     venv: Any
     seconds: float = 0.0
     rollout_seconds: float = 0.0
+    wall_seconds: float = 0.0
     slices: list[float] = field(default_factory=list)
 
     @property
@@ -93,16 +101,38 @@ class Trainer:
     def per_second(self) -> float:
         return self.steps / max(self.seconds, 1e-9)
 
+    @property
+    def per_wall_second(self) -> float:
+        return self.steps / max(self.wall_seconds, 1e-9)
 
-def paths_for(game: str, fast: bool) -> list[PathSpec]:
+    def cpu_seconds(self) -> float:
+        """CPU time of this process and of the path's worker processes."""
+        return time.process_time() + sum(
+            process_cpu(p.pid) for p in getattr(self.venv.venv, "processes", [])
+        )
+
+
+def process_cpu(pid: int) -> float:
+    """User + system CPU seconds of a live process, from /proc (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def paths_for(game: str, fast: bool, workers: int = 1) -> list[PathSpec]:
     paths = [
         PathSpec("DummyVecEnv (today)", "DummyVecEnv", today=True),
         PathSpec("batched, scalar engine", "batched", "scalar"),
     ]
+    if workers > 1:
+        name = f"batched, scalar, {workers} workers"
+        paths.append(PathSpec(name, "batched", "scalar", workers=workers))
     if game == "asrus":
         paths.append(PathSpec("batched, vector engine", "batched", "vector"))
         if fast:
             paths.append(PathSpec("batched, vector, fast deals", "batched", "vector", "fast"))
+        if workers > 1:
+            name = f"batched, vector, {workers} workers"
+            paths.append(PathSpec(name, "batched", "vector", workers=workers))
     return paths
 
 
@@ -142,6 +172,7 @@ def build(config: TrainConfig, spec: PathSpec, snapshot: str) -> Trainer:
         },
         engine=spec.engine,
         dealing=spec.dealing,
+        workers=spec.workers,
     )
     policy_class = MaskableActorCriticPolicy if spec.today else None
     model = learner.build(venv, config.algo, config.seed, policy_class=policy_class)
@@ -151,11 +182,11 @@ def build(config: TrainConfig, spec: PathSpec, snapshot: str) -> Trainer:
     collect = model.collect_rollouts
 
     def timed_collect(*args: Any, **kwargs: Any) -> Any:
-        started = time.process_time()
+        started = trainer.cpu_seconds()
         try:
             return collect(*args, **kwargs)
         finally:
-            trainer.rollout_seconds += time.process_time() - started
+            trainer.rollout_seconds += trainer.cpu_seconds() - started
 
     model.collect_rollouts = timed_collect
     return trainer
@@ -186,10 +217,11 @@ def initial_snapshot(config: TrainConfig, folder: Path) -> str:
 
 def train_slice(trainer: Trainer, iterations: int) -> None:
     with todays_numerics(trainer.spec.today):
-        started = time.process_time()
+        started, wall = trainer.cpu_seconds(), time.perf_counter()
         for _ in range(iterations):
             trainer.model.learn(1, reset_num_timesteps=False)
-        spent = time.process_time() - started
+        spent = trainer.cpu_seconds() - started
+        trainer.wall_seconds += time.perf_counter() - wall
     trainer.seconds += spent
     trainer.slices.append((trainer.model.n_steps * trainer.model.n_envs * iterations) / spent)
 
@@ -224,14 +256,14 @@ def run_game(game: str, args: argparse.Namespace, folder: Path) -> None:
     if args.n_steps:
         overrides.append(f"algo.n_steps={args.n_steps}")
     config = load_config(CONFIGS[game], overrides)
-    specs = paths_for(game, args.fast)
+    specs = paths_for(game, args.fast, args.workers)
     snapshot = initial_snapshot(config, folder)
     trainers = [build(config, spec, snapshot) for spec in specs]
     per_slice = max(1, args.iterations // args.rounds)
     for _ in range(args.rounds):
         for trainer in trainers:
             train_slice(trainer, per_slice)
-    baseline = trainers[0].per_second
+    baseline, wall_baseline = trainers[0].per_second, trainers[0].per_wall_second
     iteration = config.algo.n_steps * config.n_envs
     print(
         f"\n{config.env.id} ({CONFIGS[game].relative_to(CONFIGS[game].parents[1])}, "
@@ -242,7 +274,8 @@ def run_game(game: str, args: argparse.Namespace, folder: Path) -> None:
         f"eval {args.eval_games} games vs each of {config.eval.opponents}"
     )
     header = f"{'path':30s} {'steps':>7s} {'CPU s':>7s} {'steps/s':>8s} {'x today':>8s} "
-    header += f"{'rollout':>8s} {'per round (steps/s)':>24s}  eval win rate after the same steps"
+    header += f"{'rollout':>8s} {'per round (steps/s)':>24s} {'wall/s':>7s} {'x wall':>7s}"
+    header += "  eval win rate after the same steps"
     print(header)
     for trainer in trainers:
         rates = evaluate(config, trainer, args.eval_games)
@@ -253,7 +286,9 @@ def run_game(game: str, args: argparse.Namespace, folder: Path) -> None:
         print(
             f"{trainer.spec.name:30s} {trainer.steps:7d} {trainer.seconds:7.1f} "
             f"{trainer.per_second:8.0f} {trainer.per_second / baseline:7.2f}x "
-            f"{trainer.rollout_seconds / trainer.seconds:7.0%} {rounds:>24s}  {eval_text}"
+            f"{trainer.rollout_seconds / trainer.seconds:7.0%} {rounds:>24s} "
+            f"{trainer.per_wall_second:7.0f} {trainer.per_wall_second / wall_baseline:6.2f}x"
+            f"  {eval_text}"
         )
         trainer.venv.close()
 
@@ -269,12 +304,18 @@ def main() -> None:
     parser.add_argument("--fast", action="store_true", help="also the vector engine's fast deals")
     parser.add_argument("--n-envs", type=int, default=0, help="override the configs' n_envs")
     parser.add_argument("--n-steps", type=int, default=0, help="override the configs' n_steps")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="also the batched paths in this many processes"
+    )
     args = parser.parse_args()
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     unknown = [g for g in games if g not in CONFIGS]
     if unknown:
         parser.error(f"unknown game(s) {', '.join(unknown)}; allowed: {', '.join(CONFIGS)}")
-    print(f"train_throughput: pid {os.getpid()}, one torch thread, CPU time of this process")
+    print(
+        f"train_throughput: pid {os.getpid()}, one torch thread; CPU time of this process "
+        "(and of a path's worker processes); wall/s: learner steps per second of wall time"
+    )
     with tempfile.TemporaryDirectory() as folder:
         for game in games:
             run_game(game, args, Path(folder))

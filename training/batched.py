@@ -58,7 +58,10 @@ class BatchedSelfPlayVecEnv(VecEnv):
     """``n_envs`` self-play games stepped together (see the module docstring).
 
     ``env_kwargs`` are :class:`~.selfplay.SelfPlayEnv`'s arguments but
-    ``seat_offset`` (game ``i`` starts at seat ``i``, as in ``make_vec_env``)."""
+    ``seat_offset`` (game ``i`` starts at seat ``i``, as in ``make_vec_env``).
+    ``first_index`` numbers the games from there instead of 0: a worker holding
+    games 4 to 7 of a larger batch (training/parallel.py) staggers their seats as
+    the whole batch would."""
 
     def __init__(
         self,
@@ -66,10 +69,11 @@ class BatchedSelfPlayVecEnv(VecEnv):
         env_kwargs: dict[str, Any],
         engine: str = "auto",
         dealing: str = "exact",
+        first_index: int = 0,
     ) -> None:
         if dealing not in DEALINGS:
             raise OptionError(f"dealing={dealing!r}; allowed: {', '.join(DEALINGS)}")
-        self.slots = [SelfPlayEnv(seat_offset=i, **env_kwargs) for i in range(n_envs)]
+        self.slots = [SelfPlayEnv(seat_offset=first_index + i, **env_kwargs) for i in range(n_envs)]
         first = self.slots[0]
         super().__init__(n_envs, first.observation_space, first.action_space)
         self.engine = resolve_engine(first.env_id, engine)

@@ -44,6 +44,7 @@ from flockgym.envs import OptionError, list_envs
 from .advice import input_size
 from .errors import ConfigError
 from .learners import AlgoParams, get_learner, learner_names
+from .parallel import MAX_WORKERS
 from .policies import BotSpecError, CheckpointError, env_shapes, make_participant
 
 MAX_SEED = 2**32 - 1
@@ -237,6 +238,14 @@ class BatchedConfig(Section):
         "exact",
         description="vector engine only: exact deals the scalar env's cards for each seed; fast "
         "deals each game in one generator call (the same uniform deals, other cards)",
+    )
+    workers: int = Field(
+        1,
+        ge=1,
+        le=MAX_WORKERS,
+        description="processes playing the games: 1 plays them in the learner's process; more "
+        "split them into that many slices played at once, one process each (the same games; "
+        "at most n_envs; see docs/scale.md)",
     )
 
 
@@ -441,6 +450,12 @@ def check_batched(config: TrainConfig, given: bool) -> None:
             )
         return
     from .vector_engines import resolve_engine, vector_engine_problem
+
+    if config.batched.workers > config.n_envs:
+        raise ConfigError(
+            f"batched.workers = {config.batched.workers} with n_envs = {config.n_envs}: "
+            f"allowed: 1 to {config.n_envs} (each worker plays a slice of the n_envs games)"
+        )
 
     try:
         engine = resolve_engine(config.env.id, config.batched.engine)

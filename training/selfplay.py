@@ -348,12 +348,18 @@ def make_vec_env(
     env_kwargs: dict[str, Any],
     engine: str = "auto",
     dealing: str = "exact",
+    workers: int = 1,
 ) -> Any:
     """``n_envs`` self-play envs in the named vec-env class (``DummyVecEnv``,
     ``SubprocVecEnv``, or ``batched``: :class:`~.batched.BatchedSelfPlayVecEnv` on
-    ``engine`` with ``dealing``), with episode monitoring."""
+    ``engine`` with ``dealing``, in ``workers`` processes when more than one:
+    :class:`~.parallel.ParallelBatchedVecEnv`), with episode monitoring."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    if vec_env == "batched" and workers > 1:
+        from .parallel import ParallelBatchedVecEnv
+
+        return VecMonitor(ParallelBatchedVecEnv(n_envs, env_kwargs, engine, dealing, workers))
     if vec_env == "batched":
         from .batched import BatchedSelfPlayVecEnv
 

@@ -156,6 +156,7 @@ def run(config: TrainConfig, run_dir: Path, point: ResumePoint | None) -> Path:
         },
         engine=config.batched.engine,
         dealing=config.batched.dealing,
+        workers=config.batched.workers,
     )
     logger = None
     try:
