@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from flockgym.training import maskable, sparse
@@ -79,6 +80,8 @@ class PathSpec:
     """sb3-contrib's own policy class and every opponent forward in torch."""
     workers: int = 1
     """Processes playing the games (``batched.workers``)."""
+    torch_threads: int = 1
+    """The learner's torch threads (``torch_threads``)."""
 
 
 @dataclass
@@ -126,6 +129,8 @@ def paths_for(game: str, fast: bool, workers: int = 1) -> list[PathSpec]:
     if workers > 1:
         name = f"batched, scalar, {workers} workers"
         paths.append(PathSpec(name, "batched", "scalar", workers=workers))
+        name = f"same, {workers} torch threads"
+        paths.append(PathSpec(name, "batched", "scalar", workers=workers, torch_threads=workers))
     if game == "asrus":
         paths.append(PathSpec("batched, vector engine", "batched", "vector"))
         if fast:
@@ -151,6 +156,17 @@ def todays_numerics(today: bool) -> Iterator[None]:
         yield
     finally:
         maskable.FLOAT64_MAX_PARAMETERS, maskable.NUMPY_TANH, sparse.WIDE_LAYER = saved
+
+
+@contextlib.contextmanager
+def torch_threads(count: int) -> Iterator[None]:
+    """The learner's torch threads for one path's slice (the benchmark's own: 1)."""
+    saved = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(saved)
 
 
 def build(config: TrainConfig, spec: PathSpec, snapshot: str) -> Trainer:
@@ -216,7 +232,7 @@ def initial_snapshot(config: TrainConfig, folder: Path) -> str:
 
 
 def train_slice(trainer: Trainer, iterations: int) -> None:
-    with todays_numerics(trainer.spec.today):
+    with todays_numerics(trainer.spec.today), torch_threads(trainer.spec.torch_threads):
         started, wall = trainer.cpu_seconds(), time.perf_counter()
         for _ in range(iterations):
             trainer.model.learn(1, reset_num_timesteps=False)

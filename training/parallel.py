@@ -117,7 +117,9 @@ class ParallelBatchedVecEnv(VecEnv):
         except EOFError:
             raise WorkerError(
                 f"worker {worker} (games {self.slices[worker].start} to "
-                f"{self.slices[worker].stop - 1}) stopped without answering"
+                f"{self.slices[worker].stop - 1}) stopped without answering (a script "
+                "that starts workers must do so under `if __name__ == '__main__':`, "
+                "since each worker imports the script's module again)"
             ) from None
         if status == "error":
             last_line = value.strip().splitlines()[-1]
