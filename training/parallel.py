@@ -1,11 +1,15 @@
 """Batched self-play across worker processes (``batched.workers: N`` in a config).
 
 :class:`ParallelBatchedVecEnv` splits the ``n_envs`` games of ``vec_env:
-batched`` into ``N`` contiguous slices and plays each slice in a process of its
-own, a :class:`~.batched.BatchedSelfPlayVecEnv` there. The learner's step sends
-each worker its slice of the actions and the workers play their games and
-their opponents at the same time, so a machine with several cores collects
-rollouts on all of them while the learner itself stays in the main process.
+batched`` into ``N`` contiguous slices, each a
+:class:`~.batched.BatchedSelfPlayVecEnv`: worker 0 is the training process
+itself, workers 1 to N-1 are processes of their own. The learner's step sends
+each worker its slice of the actions, then plays slice 0 while the other
+workers play theirs, opponents and all, so a machine with N cores collects
+rollouts on all of them; the learner's forward pass and update stay in the
+training process. (Worker 0 in the training process saves a process and its
+messages: the training process would otherwise wait idle while the games
+are played.)
 
 Game ``i`` keeps everything that makes it the game it is: its seat rotation
 (``seat_offset = i``) and its seed (``seed + i``, sent to the worker that holds
@@ -85,7 +89,7 @@ class ParallelBatchedVecEnv(VecEnv):
         self.connections: list[Connection] = []
         self.processes: list[Any] = []
         self.closed = False
-        for part in self.slices:
+        for part in self.slices[1:]:
             ours, theirs = context.Pipe()
             process = context.Process(
                 target=work,
@@ -96,24 +100,41 @@ class ParallelBatchedVecEnv(VecEnv):
             theirs.close()
             self.connections.append(ours)
             self.processes.append(process)
+        self._local_request: tuple[str, Any] | None = None
         try:
-            spaces = self._gather()
+            from .batched import BatchedSelfPlayVecEnv
+
+            self.local_games = BatchedSelfPlayVecEnv(
+                len(self.slices[0]), env_kwargs, engine, dealing
+            )
+            self._broadcast("spaces")
         except BaseException:
             self.close()
             raise
-        observation_space, action_space = spaces[0]
-        super().__init__(n_envs, observation_space, action_space)
+        games = self.local_games
+        super().__init__(n_envs, games.observation_space, games.action_space)
         self._masks: np.ndarray | None = None
         self._actions = np.zeros(n_envs, dtype=np.int64)
 
     # ---- talking to the workers -----------------------------------------------------
 
     def _send(self, worker: int, command: str, payload: Any = None) -> None:
-        self.connections[worker].send((command, payload))
+        """Worker 0 is this process: its command is done when its answer is read, so
+        that it runs while the other workers do theirs."""
+        if worker == 0:
+            self._local_request = (command, payload)
+            return
+        with contextlib.suppress(BrokenPipeError, OSError):  # its answer will say why
+            self.connections[worker - 1].send((command, payload))
 
     def _receive(self, worker: int) -> Any:
+        if worker == 0:
+            assert self._local_request is not None
+            command, payload = self._local_request
+            self._local_request = None
+            return answer(self.local_games, command, payload)
         try:
-            status, value = self.connections[worker].recv()
+            status, value = self.connections[worker - 1].recv()
         except EOFError:
             raise WorkerError(
                 f"worker {worker} (games {self.slices[worker].start} to "
@@ -126,22 +147,23 @@ class ParallelBatchedVecEnv(VecEnv):
             raise WorkerError(f"worker {worker}: {last_line}\n{value}")
         return value
 
-    def _gather(self) -> list[Any]:
-        """Every worker's answer, in order (all are read even if one failed)."""
-        answers, failure = [], None
-        for worker in range(len(self.connections)):
+    def _gather(self, workers: Any = None) -> dict[int, Any]:
+        """The answer of every worker listed (all of them by default), read even if
+        one failed, so that no answer is left behind for the next command."""
+        answers, failure = {}, None
+        for worker in range(len(self.slices)) if workers is None else workers:
             try:
-                answers.append(self._receive(worker))
-            except WorkerError as error:
+                answers[worker] = self._receive(worker)
+            except Exception as error:
                 failure = failure or error
         if failure is not None:
             raise failure
         return answers
 
     def _broadcast(self, command: str, payload: Any = None) -> list[Any]:
-        for worker in range(len(self.connections)):
+        for worker in range(len(self.slices)):
             self._send(worker, command, payload)
-        return self._gather()
+        return list(self._gather().values())
 
     def _by_worker(self, indices: Any) -> dict[int, list[int]]:
         """Local indices per worker of the global ``indices``, in the order given."""
@@ -155,15 +177,7 @@ class ParallelBatchedVecEnv(VecEnv):
         chosen = self._by_worker(indices)
         for worker, local in chosen.items():
             self._send(worker, command, (local, *payload))
-        answers = {}
-        failure = None
-        for worker in chosen:
-            try:
-                answers[worker] = iter(self._receive(worker))
-            except WorkerError as error:
-                failure = failure or error
-        if failure is not None:
-            raise failure
+        answers = {worker: iter(values) for worker, values in self._gather(chosen).items()}
         return [next(answers[int(self.owner[i])]) for i in self._get_indices(indices)]
 
     # ---- VecEnv ---------------------------------------------------------------------
@@ -172,7 +186,7 @@ class ParallelBatchedVecEnv(VecEnv):
         for worker, part in enumerate(self.slices):
             seeds = [self._seeds[i] for i in part]
             self._send(worker, "reset", seeds)
-        answers = self._gather()
+        answers = list(self._gather().values())
         self._reset_seeds()
         self._reset_options()
         self.reset_infos = [info for _, infos, _ in answers for info in infos]
@@ -185,7 +199,7 @@ class ParallelBatchedVecEnv(VecEnv):
             self._send(worker, "step", self._actions[part.start : part.stop])
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
-        answers = self._gather()
+        answers = list(self._gather().values())
         infos: list[dict[str, Any]] = []
         for part, (_, _, _, worker_infos, restarted, _) in zip(self.slices, answers, strict=True):
             infos.extend(worker_infos)
@@ -210,6 +224,8 @@ class ParallelBatchedVecEnv(VecEnv):
         if self.closed:
             return
         self.closed = True
+        if hasattr(self, "local_games"):
+            self.local_games.close()
         for connection, process in zip(self.connections, self.processes, strict=True):
             if process.is_alive():
                 with contextlib.suppress(BrokenPipeError, OSError):
@@ -264,7 +280,6 @@ def work(
         from .batched import BatchedSelfPlayVecEnv
 
         venv = BatchedSelfPlayVecEnv(count, env_kwargs, engine, dealing, first_index=first_index)
-        connection.send(("ok", (venv.observation_space, venv.action_space)))
     except Exception:
         connection.send(("error", traceback.format_exc()))
         return
@@ -296,6 +311,8 @@ def answer(venv: Any, command: str, payload: Any) -> Any:
         return observations, rewards, dones, infos, restarted, venv.action_masks()
     if command == "masks":
         return venv.action_masks()
+    if command == "spaces":
+        return venv.observation_space, venv.action_space
     local, *rest = payload
     if command == "has_attr":
         return [hasattr(venv.slots[i], rest[0]) for i in local]
@@ -309,5 +326,5 @@ def answer(venv: Any, command: str, payload: Any) -> Any:
         return venv.env_method(name, *args, indices=local, **kwargs)
     raise ValueError(
         f"unknown command {command!r}; allowed: reset, step, masks, has_attr, get_attr, "
-        "set_attr, env_method, close"
+        "set_attr, env_method, spaces, close"
     )
