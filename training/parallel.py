@@ -39,7 +39,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from flockgym.envs import OptionError
 
-from .vector_engines import DEALINGS, resolve_engine
+from .batched import BatchedSelfPlayVecEnv
 
 MAX_WORKERS = 64
 """More worker processes than any machine this is meant for has cores."""
@@ -77,36 +77,31 @@ class ParallelBatchedVecEnv(VecEnv):
         dealing: str = "exact",
         workers: int = 2,
     ) -> None:
-        if dealing not in DEALINGS:
-            raise OptionError(f"dealing={dealing!r}; allowed: {', '.join(DEALINGS)}")
-        resolve_engine(env_kwargs["env_id"], engine)  # a wrong name fails here, not in a worker
         self.slices = slices(n_envs, workers)
         self.owner = np.concatenate([[k] * len(part) for k, part in enumerate(self.slices)])
         self.local = np.concatenate([np.arange(len(part)) for part in self.slices])
+        # Slice 0 first, in this process: a wrong engine, dealing or env option
+        # fails here with its own error before any worker starts.
+        self.local_games = BatchedSelfPlayVecEnv(len(self.slices[0]), env_kwargs, engine, dealing)
+        self._local_request: tuple[str, Any] | None = None
         context = multiprocessing.get_context(
             "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
         )
         self.connections: list[Connection] = []
         self.processes: list[Any] = []
         self.closed = False
-        for part in self.slices[1:]:
-            ours, theirs = context.Pipe()
-            process = context.Process(
-                target=work,
-                args=(theirs, part.start, len(part), env_kwargs, engine, dealing),
-                daemon=True,
-            )
-            process.start()
-            theirs.close()
-            self.connections.append(ours)
-            self.processes.append(process)
-        self._local_request: tuple[str, Any] | None = None
         try:
-            from .batched import BatchedSelfPlayVecEnv
-
-            self.local_games = BatchedSelfPlayVecEnv(
-                len(self.slices[0]), env_kwargs, engine, dealing
-            )
+            for part in self.slices[1:]:
+                ours, theirs = context.Pipe()
+                process = context.Process(
+                    target=work,
+                    args=(theirs, part.start, len(part), env_kwargs, engine, dealing),
+                    daemon=True,
+                )
+                process.start()
+                theirs.close()
+                self.connections.append(ours)
+                self.processes.append(process)
             self._broadcast("spaces")
         except BaseException:
             self.close()
@@ -224,8 +219,7 @@ class ParallelBatchedVecEnv(VecEnv):
         if self.closed:
             return
         self.closed = True
-        if hasattr(self, "local_games"):
-            self.local_games.close()
+        self.local_games.close()
         for connection, process in zip(self.connections, self.processes, strict=True):
             if process.is_alive():
                 with contextlib.suppress(BrokenPipeError, OSError):
@@ -277,8 +271,6 @@ def work(
 
     torch.set_num_threads(1)
     try:
-        from .batched import BatchedSelfPlayVecEnv
-
         venv = BatchedSelfPlayVecEnv(count, env_kwargs, engine, dealing, first_index=first_index)
     except Exception:
         connection.send(("error", traceback.format_exc()))
