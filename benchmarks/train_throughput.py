@@ -329,7 +329,8 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown game(s) {', '.join(unknown)}; allowed: {', '.join(CONFIGS)}")
     print(
-        f"train_throughput: pid {os.getpid()}, one torch thread; CPU time of this process "
+        f"train_throughput: pid {os.getpid()}, one torch thread (unless a path names more); "
+        "CPU time of this process "
         "(and of a path's worker processes); wall/s: learner steps per second of wall time"
     )
     with tempfile.TemporaryDirectory() as folder:

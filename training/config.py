@@ -243,9 +243,9 @@ class BatchedConfig(Section):
         1,
         ge=1,
         le=MAX_WORKERS,
-        description="processes playing the games: 1 plays them in the learner's process; more "
-        "split them into that many slices played at once, one process each (the same games; "
-        "at most n_envs; see docs/scale.md)",
+        description="processes playing the games: 1 plays them all in the learner's process; "
+        "N splits them into N slices played at once, one in the learner's process and the "
+        "others in N-1 worker processes (the same games; at most n_envs; see docs/scale.md)",
     )
 
 
