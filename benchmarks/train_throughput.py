@@ -324,6 +324,8 @@ def main() -> None:
         "--workers", type=int, default=1, help="also the batched paths in this many processes"
     )
     args = parser.parse_args()
+    if args.workers < 1:
+        parser.error(f"--workers {args.workers}: allowed: 1 (no worker paths) or more")
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     unknown = [g for g in games if g not in CONFIGS]
     if unknown:

@@ -73,7 +73,8 @@ def test_a_workers_error_is_raised_in_the_main_process() -> None:
         workers.seed(0)
         workers.reset()
         illegal = np.flatnonzero(~workers.action_masks()[1])[0]
-        with pytest.raises(WorkerError, match=r"worker 1: .*illegal"):
+        expected = rf"worker 1: .*IllegalActionError: illegal action {illegal} .*legal actions: "
+        with pytest.raises(WorkerError, match=expected):
             workers.step(np.array([np.flatnonzero(workers.action_masks()[0])[0], illegal]))
     finally:
         workers.close()
