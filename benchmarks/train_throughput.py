@@ -7,8 +7,11 @@ policy opponent is timed too):
 
 * ``DummyVecEnv (today)``: ``vec_env: DummyVecEnv`` with sb3-contrib's own
   ``MaskableActorCriticPolicy`` (its masking, torch's tanh, the per-parameter
-  Adam) and the snapshot's forward in torch, float32, dense, one observation at
-  a time: the path as it was before batching;
+  Adam), one torch thread, and the snapshot's forward in torch, float32, dense,
+  one observation at a time, on 8 envs (the shipped configs' shape then, with
+  the config's steps per iteration): the path as it was before batching, the
+  reference of every ratio; when the config has another shape, the same
+  numerics at the config's shape too;
 * ``batched, scalar engine``: ``vec_env: batched`` with ``engine: scalar``: the
   games' own AEC envs, every opponent decision of a step in one batch, the
   learner's :class:`~flockgym.training.maskable.PlainMaskablePolicy` (masked
@@ -18,14 +21,19 @@ policy opponent is timed too):
   exact`` (the same games as the other two paths for a seed), and ``dealing:
   fast`` with ``--fast``;
 * with ``--workers N``, the batched paths again with ``batched.workers: N``:
-  the same games split over N processes that play at once.
+  the same games split over N processes that play at once;
+* with ``--update-threads N``, today's path and the batched paths again with
+  ``algo.update_threads: N`` (the PPO update on N torch threads, the rollout on
+  one);
+* ``the config as it is``: the config's own ``vec_env``, engine, workers and
+  threads, what ``flockgym train`` runs.
 
 The paths train in ``--rounds`` interleaved slices of whole learner iterations
 (rollout + update), so that a change of load on a shared machine falls on all
-of them alike. Time is this process's CPU time (``time.process_time``, one torch
-thread) and that of the path's worker processes: waiting for a core is not
-counted. ``wall/s`` is learner steps per second of wall time, what a path with
-workers gains on a machine whose cores are free (on a busy one, less).
+of them alike. Time is this process's CPU time (``time.process_time``) and that
+of the path's worker processes: waiting for a core is not counted. ``wall/s``
+is learner steps per second of wall time, what a path with workers or update
+threads gains on a machine whose cores are free (on a busy one, less).
 ``rollout`` is the share of the CPU time spent collecting rollouts (the rest is
 the PPO update). After the same number of learner steps each path's policy is
 evaluated against the config's evaluation opponents on the same seeded deals:
@@ -34,10 +42,11 @@ a faster path must learn as well.
     python benchmarks/train_throughput.py [--games asrus,astrobirdz] [--iterations 24]
                                           [--rounds 3] [--eval-games 100] [--fast]
                                           [--n-envs N --n-steps M] [--workers N]
+                                          [--update-threads N]
 
-``--n-envs`` / ``--n-steps`` change the config of every path alike (e.g. 64
-envs of 32 steps: the same 2,048 learner steps per iteration and the same
-update, more games side by side).
+``--n-envs`` / ``--n-steps`` change the config of every path alike but today's
+(e.g. 64 envs of 32 steps: the same 2,048 learner steps per iteration and the
+same update, more games side by side).
 """
 
 from __future__ import annotations
@@ -63,6 +72,7 @@ from flockgym.training.learners import get_learner
 from flockgym.training.policies import Policy, make_participant, policy_participant
 from flockgym.training.selfplay import make_vec_env
 from flockgym.training.train import meta_for, save_policy, seed_everything, start_segment
+from flockgym.training.vector_engines import resolve_engine
 
 CONFIGS = {
     "asrus": Path(__file__).resolve().parent.parent / "configs" / "quickstart.yaml",
@@ -82,6 +92,10 @@ class PathSpec:
     """Processes playing the games (``batched.workers``)."""
     torch_threads: int = 1
     """The learner's torch threads (``torch_threads``)."""
+    shape: tuple[int, int] | None = None
+    """``n_envs`` x ``n_steps`` of this path (None: the config's)."""
+    update_threads: int | None = None
+    """Torch threads of the PPO update alone (``algo.update_threads``)."""
 
 
 @dataclass
@@ -121,24 +135,74 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def paths_for(game: str, fast: bool, workers: int = 1) -> list[PathSpec]:
-    paths = [
-        PathSpec("DummyVecEnv (today)", "DummyVecEnv", today=True),
-        PathSpec("batched, scalar engine", "batched", "scalar"),
-    ]
+TODAY_ENVS = 8
+"""``n_envs`` of both configs when training had only the ``DummyVecEnv`` path (of
+256 steps each): today's path runs 8 envs with the config's steps per iteration."""
+
+
+def today_shape(config: TrainConfig) -> tuple[int, int]:
+    """Today's 8 envs, each with an eighth of the config's rollout (or the
+    config's own shape where the rollout does not split in eight)."""
+    rollout = config.n_envs * config.algo.n_steps
+    if rollout % TODAY_ENVS:
+        return config.n_envs, config.algo.n_steps
+    return TODAY_ENVS, rollout // TODAY_ENVS
+
+
+def paths_for(
+    config: TrainConfig, fast: bool, workers: int = 1, update_threads: int = 1
+) -> list[PathSpec]:
+    """Today's path first (the ratios' reference), then every faster path at the
+    config's shape, the config's own settings last."""
+    threads = update_threads if update_threads > 1 else None
+    shape, today = (config.n_envs, config.algo.n_steps), today_shape(config)
+    paths = [PathSpec("DummyVecEnv (today)", "DummyVecEnv", today=True, shape=today)]
+    if threads:
+        name = f"today, update on {threads} threads"
+        paths.append(PathSpec(name, "DummyVecEnv", today=True, shape=today, update_threads=threads))
+    if shape != today:
+        paths.append(PathSpec(f"today's, at {shape[0]} x {shape[1]}", "DummyVecEnv", today=True))
+    paths.append(PathSpec("batched, scalar engine", "batched", "scalar"))
     if workers > 1:
         name = f"batched, scalar, {workers} workers"
         paths.append(PathSpec(name, "batched", "scalar", workers=workers))
-        name = f"same, {workers} torch threads"
-        paths.append(PathSpec(name, "batched", "scalar", workers=workers, torch_threads=workers))
-    if game == "asrus":
+        if threads:
+            name = f"same, update on {threads} threads"
+            paths.append(
+                PathSpec(name, "batched", "scalar", workers=workers, update_threads=threads)
+            )
+        else:
+            name = f"same, {workers} torch threads"
+            paths.append(
+                PathSpec(name, "batched", "scalar", workers=workers, torch_threads=workers)
+            )
+    if config.env.id == "asrus_v0":
         paths.append(PathSpec("batched, vector engine", "batched", "vector"))
+        if threads:
+            name = f"same, update on {threads} threads"
+            paths.append(PathSpec(name, "batched", "vector", update_threads=threads))
         if fast:
             paths.append(PathSpec("batched, vector, fast deals", "batched", "vector", "fast"))
         if workers > 1:
             name = f"batched, vector, {workers} workers"
             paths.append(PathSpec(name, "batched", "vector", workers=workers))
-    return paths
+    return [*paths, as_configured(config)]
+
+
+def as_configured(config: TrainConfig) -> PathSpec:
+    """The config's own rollout settings: what ``flockgym train`` runs."""
+    engine = resolve_engine(config.env.id, config.batched.engine)
+    if config.vec_env != "batched":
+        engine = "scalar"
+    return PathSpec(
+        "the config as it is",
+        config.vec_env,
+        engine,
+        config.batched.dealing,
+        workers=config.batched.workers if config.vec_env == "batched" else 1,
+        torch_threads=config.torch_threads,
+        update_threads=config.algo.update_threads,
+    )
 
 
 @contextlib.contextmanager
@@ -171,6 +235,10 @@ def torch_threads(count: int) -> Iterator[None]:
 
 def build(config: TrainConfig, spec: PathSpec, snapshot: str) -> Trainer:
     learner = get_learner(config.algo.name)
+    algo = config.algo.model_copy(update={"update_threads": spec.update_threads})
+    if spec.shape is not None:
+        config = config.model_copy(update={"n_envs": spec.shape[0]})
+        algo = algo.model_copy(update={"n_steps": spec.shape[1]})
     seed_everything(config.seed, 1)
     venv = make_vec_env(
         spec.vec_env,
@@ -191,7 +259,7 @@ def build(config: TrainConfig, spec: PathSpec, snapshot: str) -> Trainer:
         workers=spec.workers,
     )
     policy_class = MaskableActorCriticPolicy if spec.today else None
-    model = learner.build(venv, config.algo, config.seed, policy_class=policy_class)
+    model = learner.build(venv, algo, config.seed, policy_class=policy_class)
     model.set_logger(quiet_logger())
     start_segment(model, venv, config.seed, 0)
     trainer = Trainer(spec, model, venv)
@@ -272,7 +340,7 @@ def run_game(game: str, args: argparse.Namespace, folder: Path) -> None:
     if args.n_steps:
         overrides.append(f"algo.n_steps={args.n_steps}")
     config = load_config(CONFIGS[game], overrides)
-    specs = paths_for(game, args.fast, args.workers)
+    specs = paths_for(config, args.fast, args.workers, args.update_threads)
     snapshot = initial_snapshot(config, folder)
     trainers = [build(config, spec, snapshot) for spec in specs]
     per_slice = max(1, args.iterations // args.rounds)
@@ -323,7 +391,15 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, default=1, help="also the batched paths in this many processes"
     )
+    parser.add_argument(
+        "--update-threads",
+        type=int,
+        default=1,
+        help="also the paths with the PPO update on this many torch threads",
+    )
     args = parser.parse_args()
+    if args.update_threads < 1:
+        parser.error(f"--update-threads {args.update_threads}: allowed: 1 (no such paths) or more")
     if args.workers < 1:
         parser.error(f"--workers {args.workers}: allowed: 1 (no worker paths) or more")
     games = [g.strip() for g in args.games.split(",") if g.strip()]

@@ -93,7 +93,9 @@ def test_make_bot_names_the_kinds():
         make_bot("asrus_v0", "greedy")
 
 
-@pytest.mark.parametrize("call", ["view", "observe", "legal_actions", "string_to_action"])
+@pytest.mark.parametrize(
+    "call", ["view", "observe", "action_mask", "legal_actions", "string_to_action"]
+)
 def test_an_unknown_agent_is_named_with_the_agents(call):
     env = asrus_v0.env(num_players=3)
     env.reset(seed=0)
@@ -121,3 +123,26 @@ def test_random_legal_actions_are_the_random_bots_moves() -> None:
         assert all(a.random() == b.rng.random() for a, b in zip(rngs, bots, strict=True))
     with pytest.raises(ValueError, match="allows no action"):
         random_legal_actions(np.zeros((1, 3)), [RandomBot(0).rng])
+
+
+@pytest.mark.parametrize("env_id", ["asrus_v0", "astrobirdz_v0", "skybirds_v0", "arena_v0"])
+def test_action_mask_is_the_observed_mask_of_every_agent_at_every_step(env_id: str) -> None:
+    from flockgym.envs import make
+
+    env = make(env_id)
+    raw = env.unwrapped
+    rng = np.random.default_rng(3)
+    checked = 0
+    for game in range(3):
+        env.reset(seed=game)
+        for agent in env.agent_iter():
+            for other in raw.possible_agents:
+                expected = raw.observe(other)["action_mask"]
+                mask = raw.action_mask(other)
+                np.testing.assert_array_equal(mask, expected)
+                assert mask.dtype == expected.dtype
+                checked += 1
+            _, _, terminated, truncated, _ = env.last()
+            legal = np.flatnonzero(raw.action_mask(agent))
+            env.step(None if terminated or truncated else int(rng.choice(legal)))
+    assert checked > 100

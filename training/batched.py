@@ -237,13 +237,17 @@ class ScalarGames:
 
     def decide(self, requests: list[tuple[int, str]]) -> np.ndarray:
         """One move per (game, agent): each policy's in one forward pass, the other
-        bots one by one (with the view only for bots that read it)."""
+        bots one by one (with the view only for bots that read it, and only the
+        action mask for bots that read nothing else of the observation)."""
         actions = np.zeros(len(requests), dtype=np.int64)
         groups: dict[tuple[int, str], list[tuple[int, np.ndarray, np.ndarray, PolicyBot]]] = {}
         for k, (i, agent) in enumerate(requests):
             slot = self.slots[i]
             bot = slot.bots[agent]
-            observation = slot.raw.observe(agent)
+            if slot.opponents_read_observation:
+                observation = slot.raw.observe(agent)
+            else:
+                observation = {"action_mask": slot.raw.action_mask(agent)}
             view = slot.raw.view(agent) if slot.opponents_read_view else {}
             if isinstance(bot, PolicyBot):
                 row = (k, bot.network_input(observation, view), observation["action_mask"], bot)

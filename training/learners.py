@@ -24,6 +24,7 @@ A new mask-aware learner subclasses :class:`Learner` and calls
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from abc import ABC, abstractmethod
@@ -166,6 +167,7 @@ MAX_ROLLOUT_BYTES = 2**30
 """Largest rollout buffer (observations, masks and per-step numbers, float32)."""
 STATE_FORMAT = "flockgym-maskable-ppo-state"
 STATE_VERSION = 1
+MAX_UPDATE_THREADS = 256
 EPISODE_WINDOW = 100
 """stable-baselines3's default ``stats_window_size``: episodes kept for the
 ``rollout/ep_*`` statistics."""
@@ -205,6 +207,14 @@ class MaskablePPOParams(AlgoParams):
         f"at most {MAX_NETWORK_PARAMETERS:,} parameters in all)",
     )
     activation: Literal["tanh", "relu"] = Field("tanh", description="hidden layer activation")
+    update_threads: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_UPDATE_THREADS,
+        description="torch threads for the PPO update alone (None: torch_threads); the rollout "
+        "keeps torch_threads, so on 2 cores the update's products use the core that a "
+        "one-process rollout leaves idle (docs/scale.md)",
+    )
 
 
 class StepLinearDecay:
@@ -223,6 +233,19 @@ class StepLinearDecay:
     def __call__(self, _progress_remaining: float) -> float:
         left = 1.0 - self.model.num_timesteps / self.total_steps
         return self.start * min(1.0, max(0.0, left))
+
+
+def train_with_threads(train: Callable[[], None], threads: int) -> None:
+    """Run one PPO update (``train``) on ``threads`` torch threads, then give the
+    rollout back the threads it had: the update's matrix products gain from a
+    second core, while idle torch threads during a rollout only take a core from
+    the games (a worker process, or the other envs of the machine)."""
+    rollout_threads = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        train()
+    finally:
+        torch.set_num_threads(rollout_threads)
 
 
 class MaskablePPOLearner(Learner):
@@ -341,6 +364,8 @@ class MaskablePPOLearner(Learner):
                     "or use learning_rate_schedule 'constant'"
                 )
             model.lr_schedule = StepLinearDecay(model, params.learning_rate, total_steps)
+        if params.update_threads is not None:
+            model.train = functools.partial(train_with_threads, model.train, params.update_threads)
         return model
 
     # ---- checkpoints: weights and state as tensors and JSON ------------------------

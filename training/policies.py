@@ -536,7 +536,10 @@ def run_policy_file(run_dir: Path) -> Path:
 class Participant:
     """A bot spec made concrete for one env: a name and a factory of fresh bots
     (one per seat and game, each with its own seed). ``reads_view=False`` says
-    its bots ignore the ``view`` argument, so self-play need not build it.
+    its bots ignore the ``view`` argument, so self-play need not build it;
+    ``reads_observation=False`` that they read only the observation's
+    ``action_mask``, so batched self-play gives them that alone (the random and
+    heuristic bots: the heuristics read the view).
 
     ``kind`` (``random``, ``heuristic``, ``policy``, ``advised_policy``;
     ``custom`` for anything else) and, for a policy, ``policy`` and ``play`` let
@@ -552,6 +555,7 @@ class Participant:
     kind: str = "custom"
     policy: Policy | None = None
     play: Play = "greedy"
+    reads_observation: bool = True
 
 
 def make_participant(
@@ -567,12 +571,22 @@ def make_participant(
     label = name or spec.text
     if spec.kind == "random":
         return Participant(
-            label, lambda seed: make_bot(env_id, "random", seed), spec.text, False, "random"
+            label,
+            lambda seed: make_bot(env_id, "random", seed),
+            spec.text,
+            False,
+            "random",
+            reads_observation=False,
         )
     if spec.kind == "heuristic":
         check_heuristic(env_id)
         return Participant(
-            label, lambda seed: make_bot(env_id, "heuristic", seed), spec.text, True, "heuristic"
+            label,
+            lambda seed: make_bot(env_id, "heuristic", seed),
+            spec.text,
+            True,
+            "heuristic",
+            reads_observation=False,
         )
     assert spec.path is not None
     policy = shared_policy(spec.path)

@@ -136,6 +136,7 @@ class SelfPlayEnv(gym.Env):
         self.participant: Participant | None = None
         self.bots: dict[str, Bot] = {}
         self.opponents_read_view = True
+        self.opponents_read_observation = True
         self.carried = 0.0
 
     def add_snapshot(self, path: str) -> None:
@@ -234,6 +235,7 @@ class SelfPlayEnv(gym.Env):
             seed = int(seeds[self.agents.index(self.learner)])
             self.advisor = Advisor(self.env_id, self.advisor_kind, int(self.action_space.n), seed)
         self.opponents_read_view = self.participant.reads_view
+        self.opponents_read_observation = self.participant.reads_observation
         self.game.reset(seed=game_seed)
         self.standing = self.learner_standing() if self.relative_reward else 0.0
 

@@ -271,6 +271,15 @@ class FlockAECEnv(AECEnv):
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat_of.get(agent)
+        if seat is None:
+            seat = self.seat_of(agent)  # raises, naming the agents
+        mask = self.action_mask(agent)
+        return {"observation": self._encode_observation(seat).copy(), "action_mask": mask}
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """``observe(agent)["action_mask"]`` without encoding the observation: for
+        bots that read only the mask (batched self-play asks it of its opponents)."""
         game = self.game if self.game is not None else self._require_game()
         seat = self._seat_of.get(agent)
         if seat is None:
@@ -280,10 +289,8 @@ class FlockAECEnv(AECEnv):
             and game.current_player() == seat
             and not (self.terminations.get(agent) or self.truncations.get(agent))
         ):
-            mask = game.legal_mask(self.num_actions).copy()
-        else:
-            mask = np.zeros(self.num_actions, dtype=np.int8)
-        return {"observation": self._encode_observation(seat).copy(), "action_mask": mask}
+            return game.legal_mask(self.num_actions).copy()
+        return np.zeros(self.num_actions, dtype=np.int8)
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -165,3 +165,40 @@ def test_a_batched_run_trains(env_id: str, tmp_path: Path) -> None:
     changes = {"vec_env": "batched", "total_steps": 512, "output__checkpoint_every": 256}
     whole = train(tiny_config(env_id, tmp_path / "whole", **changes))
     assert (whole / "final.zip").is_file()
+
+
+class Recording:
+    """A bot that records the observation keys it is given, then plays as ``bot``."""
+
+    def __init__(self, bot, seen: list) -> None:
+        self.bot, self.seen = bot, seen
+
+    def act(self, observation: dict, view: dict) -> int:
+        self.seen.append(sorted(observation))
+        return self.bot.act(observation, view)
+
+
+def test_only_bots_that_read_the_observation_are_given_it() -> None:
+    from dataclasses import replace
+
+    from flockgym.envs import RandomBot
+    from flockgym.training.policies import Participant, make_participant
+
+    assert not make_participant("random", "astrobirdz_v0").reads_observation
+    heuristic = make_participant("heuristic", "astrobirdz_v0")
+    assert not heuristic.reads_observation
+    heuristic_seen: list = []
+    custom_seen: list = []
+    recorded = replace(
+        heuristic, new_bot=lambda seed: Recording(heuristic.new_bot(seed), heuristic_seen)
+    )
+    custom = Participant("mine", lambda seed: Recording(RandomBot(seed), custom_seen))
+    assert custom.reads_observation
+    batched = BatchedSelfPlayVecEnv(
+        4, env_kwargs("astrobirdz_v0", ["random"], [], num_players=3), engine="scalar"
+    )
+    for slot in batched.slots:
+        slot.pool.fixed = [recorded, custom]
+    play(batched, 60, seed=1)
+    assert heuristic_seen and all(keys == ["action_mask"] for keys in heuristic_seen)
+    assert custom_seen and all(keys == ["action_mask", "observation"] for keys in custom_seen)

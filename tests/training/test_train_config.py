@@ -202,6 +202,11 @@ CRASHES_LATER = [
     ("algo.n_steps", "1e9", ["algo.n_steps x n_envs", "rollout buffer", "algo.n_steps <= "]),
     ("algo.n_steps", "lots", ["algo.n_steps = 'lots'", "valid integer"]),
     ("torch_threads", 10**6, ["torch_threads = 1000000", "allowed: 1 <= torch_threads <= 256"]),
+    (
+        "algo.update_threads",
+        0,
+        ["algo.update_threads = 0", "allowed: 1 <= algo.update_threads <= 256"],
+    ),
     ("algo.learning_rate", float("inf"), ["algo.learning_rate = inf", "finite number"]),
     ("algo.learning_rate", float("nan"), ["algo.learning_rate = nan", "finite number"]),
     ("algo.learning_rate", 5.0, ["algo.learning_rate = 5.0", "0 < algo.learning_rate <= 1"]),
