@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml constraints.txt
 
 install: $(STAMP)
 
-## The main job: a few minutes of MaskablePPO self-play on Asrus, then an evaluation.
+## The main job: about a minute of MaskablePPO self-play on Asrus, then an evaluation.
 demo: install
 	$(VENV)/bin/flockgym train configs/quickstart.yaml
 

@@ -306,7 +306,7 @@ def test_subprocess_envs_train_the_same_weights_as_in_process_envs(
 
 @pytest.mark.slow
 def test_the_quickstart_learns_to_beat_both_bots(tmp_path: Path) -> None:
-    """The README's main command, for real (about 3-4 minutes on 2 cores)."""
+    """The README's main command, for real (under a minute on 2 cores)."""
     from flockgym.training.config import load_config
 
     repo = Path(__file__).resolve().parents[2]
