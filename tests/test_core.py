@@ -126,23 +126,30 @@ def test_random_legal_actions_are_the_random_bots_moves() -> None:
 
 
 @pytest.mark.parametrize("env_id", ["asrus_v0", "astrobirdz_v0", "skybirds_v0", "arena_v0"])
-def test_action_mask_is_the_observed_mask_of_every_agent_at_every_step(env_id: str) -> None:
+def test_action_mask_is_the_legal_actions_of_every_agent_at_every_step(env_id: str) -> None:
+    """Checked against the game's list of legal actions (not its mask), for the agent
+    to act and for everyone else (all zeros), and equal to the observed mask."""
     from flockgym.envs import make
 
     env = make(env_id)
     raw = env.unwrapped
     rng = np.random.default_rng(3)
-    checked = 0
+    to_act = others = 0
     for game in range(3):
         env.reset(seed=game)
         for agent in env.agent_iter():
             for other in raw.possible_agents:
-                expected = raw.observe(other)["action_mask"]
                 mask = raw.action_mask(other)
-                np.testing.assert_array_equal(mask, expected)
-                assert mask.dtype == expected.dtype
-                checked += 1
+                assert mask.dtype == np.int8 and mask.shape == (raw.num_actions,)
+                done = raw.terminations.get(other) or raw.truncations.get(other)
+                expected = [] if done else raw.legal_actions(other)
+                assert np.flatnonzero(mask).tolist() == sorted(expected)
+                np.testing.assert_array_equal(raw.observe(other)["action_mask"], mask)
+                if other == agent and not done:
+                    to_act += 1
+                else:
+                    others += 1
             _, _, terminated, truncated, _ = env.last()
             legal = np.flatnonzero(raw.action_mask(agent))
             env.step(None if terminated or truncated else int(rng.choice(legal)))
-    assert checked > 100
+    assert to_act > 30 and others > 30

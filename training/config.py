@@ -43,14 +43,13 @@ from flockgym.envs import OptionError, list_envs
 
 from .advice import input_size
 from .errors import ConfigError
-from .learners import AlgoParams, get_learner, learner_names
+from .learners import MAX_TORCH_THREADS, AlgoParams, get_learner, learner_names
 from .parallel import MAX_WORKERS
 from .policies import BotSpecError, CheckpointError, env_shapes, make_participant
 
 MAX_SEED = 2**32 - 1
 """numpy's global generator takes seeds below 2**32."""
 MAX_ENVS = 256
-MAX_TORCH_THREADS = 256
 
 
 class Section(BaseModel):

@@ -167,7 +167,8 @@ MAX_ROLLOUT_BYTES = 2**30
 """Largest rollout buffer (observations, masks and per-step numbers, float32)."""
 STATE_FORMAT = "flockgym-maskable-ppo-state"
 STATE_VERSION = 1
-MAX_UPDATE_THREADS = 256
+MAX_TORCH_THREADS = 256
+"""Most torch threads a run may ask for (``torch_threads``, ``algo.update_threads``)."""
 EPISODE_WINDOW = 100
 """stable-baselines3's default ``stats_window_size``: episodes kept for the
 ``rollout/ep_*`` statistics."""
@@ -210,7 +211,7 @@ class MaskablePPOParams(AlgoParams):
     update_threads: int | None = Field(
         None,
         ge=1,
-        le=MAX_UPDATE_THREADS,
+        le=MAX_TORCH_THREADS,
         description="torch threads for the PPO update alone (None: torch_threads); the rollout "
         "keeps torch_threads, so on 2 cores the update's products use the core that a "
         "one-process rollout leaves idle (docs/scale.md)",

@@ -271,19 +271,15 @@ class FlockAECEnv(AECEnv):
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat_of.get(agent)
-        if seat is None:
-            seat = self.seat_of(agent)  # raises, naming the agents
-        mask = self.action_mask(agent)
-        return {"observation": self._encode_observation(seat).copy(), "action_mask": mask}
+        mask = self.action_mask(agent)  # asks for reset first, or names the agents
+        observation = self._encode_observation(self.seat_of(agent)).copy()
+        return {"observation": observation, "action_mask": mask}
 
     def action_mask(self, agent: str) -> np.ndarray:
         """``observe(agent)["action_mask"]`` without encoding the observation: for
         bots that read only the mask (batched self-play asks it of its opponents)."""
         game = self.game if self.game is not None else self._require_game()
-        seat = self._seat_of.get(agent)
-        if seat is None:
-            seat = self.seat_of(agent)  # raises, naming the agents
+        seat = self.seat_of(agent)
         if (
             self._penalized is None
             and game.current_player() == seat
