@@ -19,13 +19,16 @@ At each of its decisions with more than one legal move the searcher
 3. leaves the heuristic's move only for one whose win share over all its
    playouts is more than ``--margin`` above the heuristic move's.
 
+With ``--phases`` it searches only at decisions of those phases (the others
+take the heuristic's move), which measures where the headroom lies.
+
 It prints the searcher's win rate with its 95% interval (over the deals), and
 per phase how often it left the heuristic's move. A bot it is not: a 2-player game costs
 about half a minute of playouts per core.
 
     python benchmarks/arena_headroom.py [--deals 60] [--start 0] [--players 2]
                                         [--first 6] [--second 18] [--margin 0.1]
-                                        [--jobs 2]
+                                        [--phases action,move,...] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ import numpy as np
 
 from flockgym.envs.arena.bots import ArenaHeuristicBot
 from flockgym.envs.arena.observer import game_view
+from flockgym.envs.arena.phases import PHASE_NAMES
 from flockgym.envs.arena.rules import ArenaConfig, ArenaGame
 from flockgym.envs.core.aec import agent_name
 from flockgym.envs.core.rng import rng_to_dict
@@ -65,6 +69,8 @@ class Search:
     first: int
     second: int
     margin: float
+    phases: frozenset[str] = frozenset(PHASE_NAMES)
+    """The phases whose decisions are searched."""
 
 
 @dataclass
@@ -75,7 +81,7 @@ class DealResult:
     seat: int
     win_share: float
     decisions: Counter[str] = field(default_factory=Counter)
-    """Per phase: decisions with more than one legal move."""
+    """Per searched phase: decisions with more than one legal move."""
     overruled: Counter[str] = field(default_factory=Counter)
     """Per phase: decisions where the searcher left the heuristic's move."""
 
@@ -159,10 +165,11 @@ def play_deal(deal: int, seat: int, search: Search) -> DealResult:
         move = heuristic_move(bots[mover], game, agents)
         if mover == seat and len(game.legal_actions()) > 1:
             phase = game_view(game, seat, agents)["phase"]
-            searched = searched_move(game, move, search, rng, agents)
-            result.decisions[phase] += 1
-            result.overruled[phase] += searched != move
-            move = searched
+            if phase in search.phases:
+                searched = searched_move(game, move, search, rng, agents)
+                result.decisions[phase] += 1
+                result.overruled[phase] += searched != move
+                move = searched
         game.apply_action(move)
     result.win_share = win_share(game, seat)
     return result
@@ -190,13 +197,32 @@ def progress(result: DealResult, done: int, total: int, seconds: float) -> None:
     )
 
 
+def searched_phases(search: Search) -> str:
+    if search.phases == frozenset(PHASE_NAMES):
+        return ""
+    return ", searching " + ",".join(p for p in PHASE_NAMES if p in search.phases)
+
+
+def phase_set(text: str) -> frozenset[str]:
+    """``--phases``: comma-separated phase names, each checked."""
+    names = frozenset(part.strip() for part in text.split(",") if part.strip())
+    unknown = sorted(names - set(PHASE_NAMES[:-1]))
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown phase(s) {', '.join(unknown) or '(none given)'}; allowed: "
+            + ", ".join(PHASE_NAMES[:-1])
+        )
+    return names
+
+
 def report(results: list[DealResult], search: Search, seconds: float) -> None:
     shares = [r.win_share for r in results]
     rate = sum(shares) / len(shares)
     print(
         f"searcher vs heuristic, {search.players} players, {len(results)} games "
         f"({len(results) // search.players} deals x {search.players} seats), "
-        f"playouts {search.first} + {search.second}, margin {search.margin}: "
+        f"playouts {search.first} + {search.second}, margin {search.margin}"
+        f"{searched_phases(search)}: "
         f"win rate {rate:.1%} ± {interval(results):.1%} "
         f"(an equal player: {1 / search.players:.1%}); {seconds:.0f} s"
     )
@@ -215,9 +241,15 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=6, help="playouts per legal move")
     parser.add_argument("--second", type=int, default=18, help="more for the best moves")
     parser.add_argument("--margin", type=float, default=0.1)
+    parser.add_argument(
+        "--phases",
+        type=phase_set,
+        default=frozenset(PHASE_NAMES),
+        help="search only at decisions of these phases (comma-separated; default all)",
+    )
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
-    search = Search(args.players, args.first, args.second, args.margin)
+    search = Search(args.players, args.first, args.second, args.margin, args.phases)
     games = [(deal, seat) for deal in range(args.start, args.start + args.deals)
              for seat in range(args.players)]  # fmt: skip
     started = time.perf_counter()
