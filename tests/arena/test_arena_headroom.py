@@ -5,6 +5,7 @@ the heuristic's move unless the playouts clear its margin."""
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import sys
 from pathlib import Path
@@ -114,3 +115,23 @@ def test_the_interval_is_taken_over_deals(headroom):
     other: deal means 1 and 0, mean 0.5, sd 0.7071, half-width 1.96 x 0.5."""
     results = [headroom.DealResult(d, s, float(d == 0)) for d in (0, 1) for s in (0, 1)]
     assert headroom.interval(results) == pytest.approx(1.96 * 0.5, rel=1e-4)
+
+
+def test_a_searcher_limited_to_some_phases_searches_only_there(headroom):
+    """``--phases``: decisions of other phases take the heuristic's move and are
+    not counted; with a margin no playout clears, the game is the heuristic's."""
+    search = headroom.Search(players=2, first=1, second=1, margin=1.0, phases=frozenset({"corner"}))
+    result = headroom.play_deal(2, 1, search)
+    assert dict(result.decisions) == {"corner": 1}
+    everywhere = headroom.play_deal(2, 1, headroom.Search(2, 1, 1, 1.0))
+    assert result.win_share == everywhere.win_share
+    assert set(everywhere.decisions) > {"corner"}
+
+
+def test_phase_names_are_checked(headroom):
+    assert headroom.phase_set("move, action") == frozenset({"move", "action"})
+    refused = argparse.ArgumentTypeError
+    with pytest.raises(refused, match=r"unknown phase\(s\) flying; allowed: corner, pre_roll"):
+        headroom.phase_set("move,flying")
+    with pytest.raises(refused, match="none given"):
+        headroom.phase_set(" , ")
