@@ -155,6 +155,8 @@ def load_data(folder: Path) -> dict[str, np.ndarray]:
 
 def matches(net: Any, data: dict[str, torch.Tensor], rows: torch.Tensor) -> str:
     """How often the greedy network plays the target move: all, departures, the rest."""
+    if not rows.any():
+        return "no decisions"
     with torch.no_grad():
         greedy, _, _ = net(data["obs"][rows], deterministic=True, action_masks=data["mask"][rows])
     same = greedy == data["act"][rows]
