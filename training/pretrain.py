@@ -85,9 +85,10 @@ class PretrainReport:
         )
 
 
-def collect_demonstrations(config: Any) -> Demonstrations:
-    """``config.pretrain.games`` games with the teacher in the learner's seat."""
-    env = SelfPlayEnv(
+def learner_seat_env(config: Any) -> SelfPlayEnv:
+    """The run's self-play env before any snapshot exists: the config's env,
+    opponents' pool, reward shaping and advice, one game at a time."""
+    return SelfPlayEnv(
         config.env.id,
         config.env.options,
         config.opponents.pool,
@@ -96,6 +97,11 @@ def collect_demonstrations(config: Any) -> Demonstrations:
         advisor=config.env.advisor,
         relative_reward=config.env.relative_reward,
     )
+
+
+def collect_demonstrations(config: Any) -> Demonstrations:
+    """``config.pretrain.games`` games with the teacher in the learner's seat."""
+    env = learner_seat_env(config)
     teacher = make_participant(config.pretrain.teacher, config.env.id, config.env.options)
     rng = make_rng(config.seed ^ SEED_SALT)
     env.reset_generator(int(rng.integers(2**63)))

@@ -9,9 +9,10 @@ many searcher games as fit in a shipped bot's training budget?
 searcher at the learner's seat (searching only ``--phases``, where
 ``arena_headroom.py --phases`` found its edge; the heuristic's move elsewhere),
 and saves every learner decision: the learner's input (observation and
-advice), its mask, the move played, whether the searcher left the heuristic's
-move there, and the return from there on. It is saved after every game, so a
-stopped run keeps its games. ``fit`` fine-tunes a checkpoint's network on
+advice), its mask, the move played, whether the searcher searched that
+decision and whether it left the heuristic's move there, and the return from
+there on. It is saved after every game, so a stopped run keeps its games.
+``fit`` fine-tunes a checkpoint's network on
 those decisions (cross-entropy on the moves, the value head on the returns;
 the last tenth of the games held out), prints how often the greedy network
 plays the searcher's move (on departures and elsewhere) before and after each
@@ -39,7 +40,6 @@ import numpy as np
 import torch
 
 from flockgym.envs.arena.observer import game_view
-from flockgym.envs.arena.phases import PHASE_NAMES
 from flockgym.training.checkpoints import (
     POLICY_MEMBER,
     CheckpointArchive,
@@ -49,8 +49,7 @@ from flockgym.training.checkpoints import (
 from flockgym.training.config import load_config
 from flockgym.training.learners import advice_actions
 from flockgym.training.policies import read_meta_and_learner
-from flockgym.training.pretrain import discounted_returns
-from flockgym.training.selfplay import SelfPlayEnv
+from flockgym.training.pretrain import discounted_returns, learner_seat_env
 from flockgym.training.shipped import find_shipped
 
 HERE = Path(__file__).resolve().parent
@@ -73,28 +72,17 @@ def headroom() -> ModuleType:
     return module
 
 
-def self_play_env(config: Any) -> SelfPlayEnv:
-    return SelfPlayEnv(
-        config.env.id,
-        config.env.options,
-        config.opponents.pool,
-        reward_scale=config.env.reward_scale,
-        win_bonus=config.env.win_bonus,
-        advisor=config.env.advisor,
-        relative_reward=config.env.relative_reward,
-    )
-
-
 def collect_part(part: int, args: argparse.Namespace) -> tuple[int, float]:
     """``args.games`` searcher games in one process, saved to ``part-<part>.npz``."""
     h = headroom()
     config = load_config(args.config)
-    env = self_play_env(config)
+    env = learner_seat_env(config)
     env.reset_generator(args.seed + part)
     search = h.Search(config.env.options["num_players"], args.first, args.second, args.margin)
-    phases = set(args.phases.split(","))
     rng = np.random.default_rng(PLAYOUT_SEED + part)
-    rows: dict[str, list[Any]] = {k: [] for k in ("obs", "mask", "act", "game", "departed")}
+    rows: dict[str, list[Any]] = {
+        k: [] for k in ("obs", "mask", "act", "game", "searched", "departed")
+    }
     returns: list[np.ndarray] = []
     won = 0.0
     for number in range(args.games):
@@ -105,15 +93,16 @@ def collect_part(part: int, args: argparse.Namespace) -> tuple[int, float]:
         while True:
             game = env.raw.game
             move = h.heuristic_move(bot, game, agents)
-            departed = False
             seat = game.current_player()
-            if len(game.legal_actions()) > 1 and game_view(game, seat, agents)["phase"] in phases:
-                searched = h.searched_move(game, move, search, rng, agents)
-                departed, move = searched != move, searched
+            phase = game_view(game, seat, agents)["phase"]
+            searched = len(game.legal_actions()) > 1 and phase in args.phases
+            departed = False
+            if searched:
+                chosen = h.searched_move(game, move, search, rng, agents)
+                departed, move = chosen != move, chosen
+            mask = env.raw.observe(env.learner)["action_mask"]
             for key, value in zip(
-                rows,
-                (vector, env.raw.observe(env.learner)["action_mask"], move, number, departed),
-                strict=True,
+                rows, (vector, mask, move, number, searched, departed), strict=True
             ):
                 rows[key].append(value)
             vector, reward, terminated, truncated, info = env.step(move)
@@ -135,6 +124,7 @@ def save_part(path: Path, rows: dict[str, list[Any]], returns: list[np.ndarray])
         mask=np.asarray(rows["mask"], dtype=bool),
         act=np.asarray(rows["act"], dtype=np.int64),
         game=np.asarray(rows["game"], dtype=np.int64),
+        searched=np.asarray(rows["searched"], dtype=bool),
         departed=np.asarray(rows["departed"], dtype=bool),
         ret=np.concatenate(returns).astype(np.float32),
     )
@@ -172,9 +162,7 @@ def fit(args: argparse.Namespace) -> None:
     arrays = load_data(Path(args.data))
     games = np.unique(arrays["game"])
     held = np.isin(arrays["game"], games[len(games) - len(games) // 10 :])
-    phase = arrays["obs"][:, : len(PHASE_NAMES) - 1].argmax(axis=1)
-    searched_phases = [PHASE_NAMES.index(name) for name in SEARCHED.split(",")]
-    used = np.isin(phase, searched_phases) if args.rows == "searched" else np.ones_like(held)
+    used = arrays["searched"] if args.rows == "searched" else np.ones_like(held)
     path = find_shipped(args.checkpoint, "checkpoint") or Path(args.checkpoint)
     with CheckpointArchive(path) as archive:
         meta, learner = read_meta_and_learner(archive)
@@ -225,7 +213,8 @@ def main() -> None:
     collect.add_argument("--first", type=int, default=4)
     collect.add_argument("--second", type=int, default=12)
     collect.add_argument("--margin", type=float, default=0.1)
-    collect.add_argument("--phases", default=SEARCHED)
+    phases = headroom().phase_set
+    collect.add_argument("--phases", type=phases, default=phases(SEARCHED))
     collect.add_argument("--seed", type=int, default=4242)
     collect.add_argument("--out", required=True, help="folder for the part-*.npz files")
     tune = commands.add_parser("fit", help="fine-tune a checkpoint on the collected moves")
@@ -237,7 +226,7 @@ def main() -> None:
     tune.add_argument("--departure-weight", type=float, default=1.0)
     tune.add_argument("--rows", choices=("all", "searched"), default="all")
     tune.add_argument("--own", action="store_true", help="keep the network's moves elsewhere")
-    args = parser.parse_args()
+    args = parser.parse_args()  # --phases names checked by the searcher's phase_set
     if args.command == "fit":
         fit(args)
         return

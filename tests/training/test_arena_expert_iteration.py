@@ -1,7 +1,7 @@
 """benchmarks/prototypes/arena_expert_iteration.py, the expert-iteration
 prototype: its searcher games are the self-play env's learner decisions, with
-departures only in the searched phases, and a fit of no passes writes back the
-very policy it read."""
+departures only in the searched phases; a fit of no passes writes back the
+very policy it read, and a fit of some passes plays more of its targets."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def collected(prototype, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("searcher-games")
     args = argparse.Namespace(
         config=str(prototype.CONFIG), games=1, first=1, second=1, margin=0.0,
-        phases="pick_space,action", seed=3, out=str(out),
+        phases=frozenset({"pick_space", "action"}), seed=3, out=str(out),
     )  # fmt: skip
     prototype.collect_part(0, args)
     return out
@@ -50,20 +50,42 @@ def test_collected_rows_are_the_learners_decisions(prototype, collected):
     assert data["mask"].shape == (rows, 341)
     assert data["mask"][np.arange(rows), data["act"]].all()  # every move legal
     phase = data["obs"][:, : len(PHASE_NAMES) - 1].argmax(axis=1)
-    searched = np.isin(phase, [PHASE_NAMES.index("pick_space"), PHASE_NAMES.index("action")])
+    in_phases = np.isin(phase, [PHASE_NAMES.index("pick_space"), PHASE_NAMES.index("action")])
+    assert data["searched"].any()
+    assert (data["searched"] == in_phases).all()  # the learner's decisions have a choice
     assert data["departed"].any()  # margin 0: the searcher leaves the heuristic somewhere
-    assert not data["departed"][~searched].any()
+    assert not data["departed"][~data["searched"]].any()
     assert len(data["ret"]) == rows
 
 
-def test_a_fit_of_no_passes_writes_back_the_same_policy(prototype, collected, tmp_path):
-    out = tmp_path / "fitted.zip"
+def fitted_moves(prototype, collected: Path, out: Path, epochs: int, **settings) -> np.ndarray:
+    """The greedy moves, on the collected decisions, of the shipped 2-player bot
+    fitted ``epochs`` passes to them."""
     args = argparse.Namespace(
-        data=str(collected), checkpoint="arena/ppo_2p", out=str(out), epochs=0,
+        data=str(collected), checkpoint="arena/ppo_2p", out=str(out), epochs=epochs,
         learning_rate=1e-4, departure_weight=1.0, rows="all", own=False,
     )  # fmt: skip
+    vars(args).update(settings)
     prototype.fit(args)
     data = prototype.load_data(collected)
+    return load_policy(out).act_batch(data["obs"], data["mask"])
+
+
+def test_a_fit_of_no_passes_writes_back_the_same_policy(prototype, collected, tmp_path):
+    data = prototype.load_data(collected)
     before = load_policy("arena/ppo_2p").act_batch(data["obs"], data["mask"])
-    after = load_policy(out).act_batch(data["obs"], data["mask"])
+    after = fitted_moves(prototype, collected, tmp_path / "fitted.zip", epochs=0)
     assert (before == after).all()
+
+
+def test_a_fit_plays_more_of_the_searchers_departures(prototype, collected, tmp_path):
+    data = prototype.load_data(collected)
+    departed = data["departed"]
+    before = load_policy("arena/ppo_2p").act_batch(data["obs"], data["mask"])
+    after = fitted_moves(
+        prototype, collected, tmp_path / "fitted.zip", epochs=30, learning_rate=1e-3,
+        departure_weight=4.0,
+    )  # fmt: skip
+    hits_before = int((before == data["act"])[departed].sum())
+    hits_after = int((after == data["act"])[departed].sum())
+    assert hits_after > hits_before
