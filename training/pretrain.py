@@ -26,6 +26,7 @@ every one of them after it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,6 +100,23 @@ def learner_seat_env(config: Any) -> SelfPlayEnv:
     )
 
 
+def play_learner_game(
+    env: SelfPlayEnv, choose: Callable[[np.ndarray], int], gamma: float
+) -> tuple[np.ndarray, float]:
+    """One game at the learner's seat of ``env``, each move ``choose(vector)`` of
+    the learner's input (with its advice, if advised): the discounted returns of
+    its steps and the learner's win share. A player other than the learner (a
+    teacher, a searcher) plays its games through this, so its rows line up with
+    what PPO sees."""
+    vector, _ = env.reset()
+    rewards = []
+    while True:
+        vector, reward, terminated, truncated, info = env.step(int(choose(vector)))
+        rewards.append(reward)
+        if terminated or truncated:
+            return discounted_returns(np.asarray(rewards), gamma), info["game_result"]["win"]
+
+
 def collect_demonstrations(config: Any) -> Demonstrations:
     """``config.pretrain.games`` games with the teacher in the learner's seat."""
     env = learner_seat_env(config)
@@ -109,20 +127,18 @@ def collect_demonstrations(config: Any) -> Demonstrations:
     returns: list[np.ndarray] = []
     won = 0.0
     for _game in range(config.pretrain.games):
-        vector, _ = env.reset()  # the learner's input (with its advice, if advised)
         bot = teacher.new_bot(int(rng.integers(2**63)))
-        rewards = []
-        while True:
+
+        def teach(vector: np.ndarray, bot: Any = bot) -> int:
             observation = env.raw.observe(env.learner)
             view = env.raw.view(env.learner) if teacher.reads_view else {}
             action = int(bot.act(observation, view))
             rows.append((vector, observation["action_mask"], action))
-            vector, reward, terminated, truncated, info = env.step(action)
-            rewards.append(reward)
-            if terminated or truncated:
-                won += info["game_result"]["win"]
-                break
-        returns.append(discounted_returns(np.asarray(rewards), config.algo.gamma))
+            return action
+
+        game_returns, win = play_learner_game(env, teach, config.algo.gamma)
+        returns.append(game_returns)
+        won += win
     observations, masks, actions = zip(*rows, strict=True)
     game = np.repeat(np.arange(len(returns)), [len(r) for r in returns])
     return Demonstrations(

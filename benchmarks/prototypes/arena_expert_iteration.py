@@ -49,7 +49,7 @@ from flockgym.training.checkpoints import (
 from flockgym.training.config import load_config
 from flockgym.training.learners import advice_actions
 from flockgym.training.policies import read_meta_and_learner
-from flockgym.training.pretrain import discounted_returns, learner_seat_env
+from flockgym.training.pretrain import learner_seat_env, play_learner_game
 from flockgym.training.shipped import find_shipped
 
 HERE = Path(__file__).resolve().parent
@@ -85,16 +85,14 @@ def collect_part(part: int, args: argparse.Namespace) -> tuple[int, float]:
     }
     returns: list[np.ndarray] = []
     won = 0.0
+    agents = list(env.raw.possible_agents)
     for number in range(args.games):
-        vector, _ = env.reset()
-        agents = list(env.raw.possible_agents)
         bot = h.ArenaHeuristicBot(seed=int(rng.integers(2**31)))
-        rewards = []
-        while True:
+
+        def search_move(vector: np.ndarray, bot: Any = bot, number: int = number) -> int:
             game = env.raw.game
             move = h.heuristic_move(bot, game, agents)
-            seat = game.current_player()
-            phase = game_view(game, seat, agents)["phase"]
+            phase = game_view(game, game.current_player(), agents)["phase"]
             searched = len(game.legal_actions()) > 1 and phase in args.phases
             departed = False
             if searched:
@@ -105,12 +103,11 @@ def collect_part(part: int, args: argparse.Namespace) -> tuple[int, float]:
                 rows, (vector, mask, move, number, searched, departed), strict=True
             ):
                 rows[key].append(value)
-            vector, reward, terminated, truncated, info = env.step(move)
-            rewards.append(reward)
-            if terminated or truncated:
-                won += info["game_result"]["win"]
-                break
-        returns.append(discounted_returns(np.asarray(rewards), config.algo.gamma))
+            return move
+
+        game_returns, win = play_learner_game(env, search_move, config.algo.gamma)
+        returns.append(game_returns)
+        won += win
         save_part(Path(args.out) / f"part-{part}.npz", rows, returns)
         print(f"part {part}: game {number + 1}, won {won / (number + 1):.1%}", file=sys.stderr)
     return part, won / args.games

@@ -123,9 +123,11 @@ def test_a_searcher_limited_to_some_phases_searches_only_there(headroom):
     search = headroom.Search(players=2, first=1, second=1, margin=1.0, phases=frozenset({"corner"}))
     result = headroom.play_deal(2, 1, search)
     assert dict(result.decisions) == {"corner": 1}
+    assert sum(result.overruled.values()) == 0
     everywhere = headroom.play_deal(2, 1, headroom.Search(2, 1, 1, 1.0))
     assert result.win_share == everywhere.win_share
     assert set(everywhere.decisions) > {"corner"}
+    assert sum(everywhere.overruled.values()) == 0
 
 
 def test_phase_names_are_checked(headroom):
