@@ -24,6 +24,7 @@ from __future__ import annotations
 import errno
 import json
 import random
+import shlex
 import signal
 import threading
 import time
@@ -37,6 +38,8 @@ import numpy as np
 import torch
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import Logger, make_output_format
+
+from flockgym.envs import entry
 
 from .checkpoints import (
     GENERATORS_MEMBER,
@@ -100,7 +103,7 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
         run_dir = new_run_dir(config.output.dir, config.output.name, config.env.id, config_stem)
         point = None
     try:
-        return run(config, run_dir, point)
+        run(config, run_dir, point)
     except KeyboardInterrupt as err:
         if not getattr(err, "reported", False):
             print(f"interrupted; {continue_hint(run_dir)}")
@@ -113,6 +116,34 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
         raise OutputError(
             f"cannot write in {run_dir}: {describe(err)}; {continue_hint(run_dir)}"
         ) from None
+    if (run_dir / "final.zip").is_file():
+        print(play_hint(run_dir, config.env.id, config.env.options))
+    return run_dir
+
+
+def play_hint(run_dir: Path, env_id: str, options: dict[str, Any]) -> str:
+    """How to play against the run just trained, in the terminal and in a browser,
+    printed at the run's end so that the first run does not end in a dead end.
+
+    The command carries the run's env options but ``reward`` (which only pays the
+    learner): a policy plays only the table it was trained for (``num_players``
+    and the options that change the observation), so the game must match it."""
+    players = options.get("num_players", entry(env_id).default_players)
+    opponents = str(run_dir) if players == 2 else f"{run_dir},heuristic"
+    words = ["flockgym", "play", env_id, "--seat", "0", "--opponents", opponents]
+    for key, value in options.items():
+        if key != "reward":
+            text = value if isinstance(value, str) else json.dumps(value)
+            words += ["--option", f"{key}={text}"]
+    terminal = " ".join(shlex.quote(word) for word in words)
+    browser = f"flockgym serve --models {shlex.quote(str(run_dir.parent))}"
+    seats = "in the other seat" if players == 2 else "then heuristic bots in the seats left"
+    return (
+        f"play against it in the terminal (you in seat 0, the run {seats}):\n"
+        f"  {terminal}\n"
+        f"or in a browser (pick {run_dir.parent.name}/{run_dir.name} for a seat):\n"
+        f"  {browser}"
+    )
 
 
 def continue_hint(run_dir: Path) -> str:

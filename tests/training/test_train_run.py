@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import io
 import json
 import os
+import shlex
 import zipfile
 from collections import Counter
 from pathlib import Path
@@ -376,3 +378,47 @@ def test_a_damaged_run_state_is_refused_naming_the_problem(
     with pytest.raises(RunError) as info:
         read_state(tmp_path)
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("env_id", "options", "opponents", "extra"),
+    [
+        ("asrus_v0", {"num_players": 3, "reward": "score"}, "{run},heuristic", ["num_players=3"]),
+        (
+            "skybirds_v0",
+            {"num_players": 2, "max_campaigns": 3},
+            "{run}",
+            ["num_players=2", "max_campaigns=3"],
+        ),
+    ],
+)
+def test_a_run_ends_with_the_commands_that_play_against_it(
+    env_id: str,
+    options: dict,
+    opponents: str,
+    extra: list[str],
+    tmp_path: Path,
+    monkeypatch,
+    capsys,
+) -> None:
+    """The run's last lines are a terminal and a browser command with the run's own
+    path, env and table; the terminal command, run as printed, seats the run."""
+    run = train(
+        tiny_config(env_id, tmp_path, env={"id": env_id, "options": options}, total_steps=512)
+    )
+    printed = capsys.readouterr().out.splitlines()
+    side = "then heuristic bots in the seats left" if "," in opponents else "in the other seat"
+    terminal = f"flockgym play {env_id} --seat 0 --opponents {opponents.format(run=run)}"
+    terminal += "".join(f" --option {item}" for item in extra)
+    assert printed[-4:] == [
+        f"play against it in the terminal (you in seat 0, the run {side}):",
+        f"  {terminal}",
+        f"or in a browser (pick {tmp_path.name}/run for a seat):",
+        f"  flockgym serve --models {tmp_path}",
+    ]
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    argv = [*shlex.split(terminal)[1:], "--seed", "1", "--no-save"]
+    assert main(argv) == 1  # the person left at the first move: the run was seated
+    shown = capsys.readouterr()
+    assert f"player_1: {opponents.format(run=run).split(',')[0]}" in shown.out
+    assert "you left the game" in shown.err
