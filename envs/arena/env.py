@@ -170,7 +170,8 @@ GAME_OPTIONS: tuple[Option, ...] = (
     Option("dark_matter", "two", "dark-matter dice: 'two' (every die reads 2, medals or "
            "not) or 'medals' (a medal reads that 2 as a rolled 2)", choices=DARK_MATTER_MODES),
     Option("data", None, "path of another box file (YAML like the shipped arena.yaml); "
-           "None: the shipped box", check=_path_ok, allowed="None or a file path (str)"),
+           "None: the shipped box", check=_path_ok, allowed="None or a file path (str)",
+           reads_file=True),
 )  # fmt: skip
 
 SCENARIO_KEYS = ("characters", "forms", "positions", "trophies", "maneuvers", "worlds",

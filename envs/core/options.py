@@ -27,6 +27,10 @@ class Option:
     check: Callable[[Any], bool] | None = None
     allowed: str = ""
     affects_spaces: bool = True
+    reads_file: bool = False
+    """True when a value may name a file the env opens and reads: a server taking
+    options from untrusted requests refuses such options (or accepts only inline
+    values), since the library would otherwise open whatever path it is given."""
 
     def validate(self, value: Any) -> Any:
         """Return ``value`` if allowed, else raise an error naming what is allowed."""
