@@ -291,10 +291,10 @@ def test_live_games_are_bounded_and_expire_when_idle(tmp_path: Path):
         client.new_game("astrobirdz_v0", [HUMAN, RANDOM], seed=3)
         gone = client.http.get(f"/api/games/{a['game_id']}", headers={"X-Seat-Token": "x"})
         assert gone.status_code == 404
-        saved = {
-            p.name: json.loads(p.read_text())["status"] for p in (tmp_path / "games").iterdir()
-        }
-        assert sorted(saved.values()) == ["abandoned", "abandoned", "running"]
+        games = tmp_path / "games"
+        saved = [json.loads(p.read_text())["status"] for p in games.glob("*.json")]
+        assert sorted(saved) == ["abandoned", "abandoned"]
+        assert len(list(games.glob("*.jsonl"))) == 1  # the running game: its journal
 
 
 def test_a_crashing_game_does_not_take_the_others_down(client: CheckedClient):

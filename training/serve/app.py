@@ -7,6 +7,7 @@ Routes (every error is JSON ``{"error": message}`` with a 4xx or 5xx status):
 | GET | ``/`` | the page |
 | GET | ``/static/...`` | the page's CSS and JavaScript (this package's ``static/`` only) |
 | GET | ``/api/envs`` | every registered env: options table, bots, models, drawn table |
+| GET | ``/api/games`` | the games being played (no tokens): after a restart, where to go back |
 | POST | ``/api/games`` | a new game ``{env, options, seed, seats}``: its seats' tokens |
 | GET | ``/api/games/{id}?since=N`` | the state a seat is sent (header ``X-Seat-Token``) |
 | POST | ``/api/games/{id}/moves`` | the seat's move ``{move_number, action}`` (or ``text``) |
@@ -20,12 +21,21 @@ Requests carry JSON (``Content-Type: application/json``), which browsers do
 not send across sites without asking; the ``Host`` header must name this
 server (so a page elsewhere cannot reach it through DNS tricks), and the page
 runs under a content security policy that allows only this server's files.
+A server with an access token (required off loopback) answers an API request
+only with that token, in the ``X-Access-Token`` header or the cookie that
+``/?access=TOKEN`` sets. Bodies are read up to :data:`MAX_BODY` bytes and
+within :data:`BODY_SECONDS`; no error quotes a file or a Python exception.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import hmac
 import json
+import re
+import sys
+import traceback
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +47,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -45,12 +55,34 @@ from flockgym.envs import entry, env_module, list_envs, make_bot
 
 from .cards_help import special_cards_help
 from .models import ModelCatalogue, shipped_checkpoints
-from .records import FINISHED, RECORD_NAME, SavedGameError, load_record, replay_record
-from .sessions import SERVER_SET_OPTIONS, ApiError, Game, GameStore, Seat, create_game
+from .records import (
+    FINISHED,
+    RECORD_NAME,
+    SavedGameError,
+    journal_path,
+    load_record,
+    replay_record,
+    token_hash,
+)
+from .sessions import (
+    SERVER_SET_OPTIONS,
+    ApiError,
+    Game,
+    GameStore,
+    Seat,
+    create_game,
+    restore_games,
+)
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64_000
-"""Bytes; every valid request is far smaller."""
+"""Bytes; every valid request is far smaller. Reading stops at this many."""
+BODY_SECONDS = 10.0
+"""Seconds a client has to send a request's body (a slow client is cut off)."""
+MAX_DEPTH = 16
+"""Nesting of a request's JSON at most; every valid request nests less than 6 deep."""
+ACCESS_COOKIE = "flockgym_access"
+SINCE = re.compile(r"[0-9]{1,9}")
 LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -73,6 +105,59 @@ class ServerConfig:
     max_games: int = 100
     idle_seconds: float = 3600.0
     allowed_hosts: list[str] = field(default_factory=lambda: list(LOCAL_HOSTS))
+    access_token: str | None = None
+    """Required on every API request when set (always set off loopback)."""
+    games_per_client: int | None = 20
+    """Running games one client address may hold at once (None: no cap)."""
+    games_per_client_minute: int | None = 30
+    """Games one client address may create in a minute (None: no cap)."""
+    body_seconds: float = BODY_SECONDS
+
+
+class AccessToken:
+    """ASGI middleware: every ``/api/`` request must carry the access token.
+
+    ``GET /?access=TOKEN`` stores it in an HTTP-only, same-site cookie and
+    goes on to the page, so the address printed at start is all a person needs;
+    programs send the ``X-Access-Token`` header. Only the token's hash is kept."""
+
+    def __init__(self, app: Any, token: str | None) -> None:
+        self.app = app
+        self.digest = None if token is None else token_hash(token)
+
+    def holds(self, token: str | None) -> bool:
+        if self.digest is None:
+            return True
+        if not token or not re.fullmatch(r"[A-Za-z0-9_-]{1,128}", token):
+            return False
+        return hmac.compare_digest(self.digest, token_hash(token))
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or self.digest is None:
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        if scope["path"] == "/" and "access" in request.query_params:
+            given = request.query_params["access"]
+            if not self.holds(given):
+                await error_response(403, "that access token is not this server's")(
+                    scope, receive, send
+                )
+                return
+            response = RedirectResponse("/", status_code=303)
+            response.set_cookie(ACCESS_COOKIE, given, httponly=True, samesite="strict")
+            await response(scope, receive, send)
+            return
+        if scope["path"].startswith("/api/"):
+            given = request.headers.get("x-access-token") or request.cookies.get(ACCESS_COOKIE)
+            if not self.holds(given):
+                message = (
+                    "this server needs its access token: open the address it printed at "
+                    "start (/?access=TOKEN), or send the X-Access-Token header"
+                )
+                await error_response(401, message)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class SecurityHeaders:
@@ -148,23 +233,74 @@ def env_catalogue(catalogue: ModelCatalogue) -> dict[str, Any]:
 # ---- request helpers -----------------------------------------------------------------
 
 
-async def read_json(request: Request) -> Any:
+async def read_body(request: Request, seconds: float = BODY_SECONDS) -> bytes:
+    """The request's body, read up to :data:`MAX_BODY` bytes (413 as soon as it is
+    longer, or says it is) and within ``seconds`` (408 for a client that is slower)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and len(declared) < 20 and int(declared) > MAX_BODY:
+        raise ApiError(413, f"request body of {int(declared)} bytes; at most {MAX_BODY}")
+    chunks: list[bytes] = []
+    size = 0
+
+    async def read() -> None:
+        nonlocal size
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise ApiError(
+                    413, f"request body of more than {MAX_BODY} bytes; at most {MAX_BODY}"
+                )
+            chunks.append(chunk)
+
+    try:
+        await asyncio.wait_for(read(), seconds)
+    except asyncio.TimeoutError:
+        raise ApiError(408, f"the request body did not arrive within {seconds:g} s") from None
+    return b"".join(chunks)
+
+
+def depth_of(value: Any) -> int:
+    """How deep ``value`` nests lists and objects (counted without recursion)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth)
+            todo.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def parse_json(body: bytes) -> Any:
+    """``body`` as JSON, or a 400 naming what is wrong (never an exception's text)."""
+
+    def constant(name: str) -> Any:
+        raise ApiError(400, f"request body is not valid JSON: {name} is not a JSON number")
+
+    try:
+        value = json.loads(body, parse_constant=constant) if body else {}
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        why = err.msg if isinstance(err, json.JSONDecodeError) else "not UTF-8"
+        raise ApiError(400, f"request body is not valid JSON: {why}") from None
+    except RecursionError:
+        raise ApiError(400, f"request body nests deeper than {MAX_DEPTH} levels") from None
+    except ValueError:  # an integer of thousands of digits (Python refuses to read it)
+        raise ApiError(400, "request body holds a number too long to be one the API uses") from None
+    if depth_of(value) > MAX_DEPTH:
+        raise ApiError(400, f"request body nests deeper than {MAX_DEPTH} levels")
+    return value
+
+
+async def read_json(request: Request, seconds: float = BODY_SECONDS) -> Any:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise ApiError(415, "send the request body as JSON (Content-Type: application/json)")
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise ApiError(413, f"request body of {len(body)} bytes; at most {MAX_BODY}")
-    try:
-        return json.loads(body) if body else {}
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ApiError(400, f"request body is not valid JSON: {err}") from None
+    return parse_json(await read_body(request, seconds))
 
 
 def since_of(request: Request) -> int:
     text = request.query_params.get("since", "0")
-    if not text.isdigit() or len(text) > 9:
-        raise ApiError(400, f"since={text!r:.20} must be a move number >= 0")
+    if not SINCE.fullmatch(text):
+        raise ApiError(400, f"since={text!r:.20} must be a move number 0..999999999")
     return int(text)
 
 
@@ -174,8 +310,19 @@ def error_response(status: int, message: str) -> JSONResponse:
 
 def create_app(config: ServerConfig) -> Starlette:
     """The app: routes above, one store of live games, one model catalogue."""
-    store = GameStore(config.max_games, config.idle_seconds)
+    store = GameStore(
+        config.max_games,
+        config.idle_seconds,
+        per_client=config.games_per_client,
+        per_client_per_minute=config.games_per_client_minute,
+    )
     catalogue = ModelCatalogue(config.models, config.shipped)
+    continued = restore_games(
+        config.data_dir,
+        catalogue,
+        store,
+        lambda text: print(f"flockgym serve: {text}", file=sys.stderr),
+    )
 
     def in_game(
         request: Request, change: Callable[[Game, Seat], None] | None = None
@@ -204,30 +351,48 @@ def create_app(config: ServerConfig) -> Starlette:
         return JSONResponse(await run_in_threadpool(env_catalogue, catalogue))
 
     async def new_game(request: Request) -> Response:
-        payload = await read_json(request)
+        payload = await read_json(request, config.body_seconds)
+        client = request.client.host if request.client else None
 
         def build() -> dict[str, Any]:
-            game = create_game(payload, catalogue, config.data_dir, store.clock)
-            store.add(game)
-            game.log.save(force=True)
-            seats = [{**s.public(), **({"token": s.token} if s.token else {})} for s in game.seats]
+            game, tokens = create_game(payload, catalogue, config.data_dir, store.clock, client)
+            store.add(game, tokens)
+            seats = [
+                {**s.public(), **({"token": tokens[s.agent]} if s.agent in tokens else {})}
+                for s in game.seats
+            ]
             return {"game_id": game.id, "seats": seats}
 
         return JSONResponse(await run_in_threadpool(build), status_code=201)
+
+    async def running_games(request: Request) -> Response:
+        games = [
+            {
+                "game_id": g.id,
+                "env": g.env_id,
+                "seats": [s.public() for s in g.seats],
+                "move_number": g.move_number,
+                "started": g.log.data.get("started"),
+            }
+            for g in store.running()
+        ]
+        return JSONResponse({"games": games})
 
     async def game_state(request: Request) -> Response:
         return JSONResponse(in_game(request))
 
     async def move(request: Request) -> Response:
-        payload = await read_json(request)
+        payload = await read_json(request, config.body_seconds)
         return JSONResponse(in_game(request, lambda g, s: g.human_move(s, payload)))
 
     async def bot(request: Request) -> Response:
-        payload = await read_json(request)
+        payload = await read_json(request, config.body_seconds)
         return JSONResponse(in_game(request, lambda g, s: g.bot_moves(payload)))
 
     async def leave(request: Request) -> Response:
-        return JSONResponse(in_game(request, lambda g, s: g.abandon("left by a person")))
+        return JSONResponse(
+            in_game(request, lambda g, s: g.abandon("left by a person", strict=True))
+        )
 
     def saved_path(name: str) -> Path:
         if config.data_dir is None:
@@ -235,7 +400,13 @@ def create_app(config: ServerConfig) -> Starlette:
         if not RECORD_NAME.fullmatch(name):
             raise ApiError(400, f"{name!r:.60} is not the name of a saved game")
         path = config.data_dir / name
-        if path.resolve().parent != config.data_dir.resolve() or not path.is_file():
+        if path.resolve().parent != config.data_dir.resolve():
+            raise ApiError(404, f"no saved game {name!r:.60}")
+        if not path.is_file():
+            if journal_path(path).is_file():
+                raise ApiError(
+                    409, f"game {name} is still being played: its record is shown after it"
+                )
             raise ApiError(404, f"no saved game {name!r:.60}")
         return path
 
@@ -311,12 +482,15 @@ def create_app(config: ServerConfig) -> Starlette:
         return error_response(exc.status_code, str(exc.detail))
 
     async def server_error(request: Request, exc: Exception) -> Response:
-        return error_response(500, f"internal error: {type(exc).__name__}: {exc}")
+        # The console gets the traceback; the client only that it was the server's fault.
+        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+        return error_response(500, "internal error of the server (its console has the details)")
 
     routes = [
         Route("/", index),
         Route("/api/envs", envs),
         Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games", running_games, methods=["GET"]),
         Route("/api/games/{game_id}", game_state, methods=["GET"]),
         Route("/api/games/{game_id}", leave, methods=["DELETE"]),
         Route("/api/games/{game_id}/moves", move, methods=["POST"]),
@@ -338,6 +512,7 @@ def create_app(config: ServerConfig) -> Starlette:
         middleware=[
             Middleware(TrustedHostMiddleware, allowed_hosts=config.allowed_hosts),
             Middleware(SecurityHeaders),
+            Middleware(AccessToken, token=config.access_token),
         ],
         exception_handlers={
             ApiError: api_error,
@@ -347,4 +522,5 @@ def create_app(config: ServerConfig) -> Starlette:
     )
     app.state.store = store
     app.state.catalogue = catalogue
+    app.state.continued = continued
     return app

@@ -26,15 +26,26 @@ game is also a regression case, like a golden playthrough::
 ``status`` is ``running`` (saved mid-game), ``over`` (ended by the rules),
 ``truncated`` (cut short by ``max_steps``), ``abandoned`` (left, or expired
 while idle) or ``crashed`` (stopped by an error, named in ``error``).
+
+While the server plays a game, the game is kept in an append-only journal
+beside it (``<name>.jsonl``, :class:`Journal`): a header line (the record
+above without moves, the game id and the seats' token hashes), a line per
+move written and forced to disk before the move is applied, and an end
+line. When the game ends its record is written as above and the journal
+removed; after a crash or a restart, the journal is all it takes to continue.
 This module imports no torch: replaying needs only the envs.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import hashlib
 import json
 import math
 import os
 import re
+import stat
 import tempfile
 import time
 from collections.abc import Callable
@@ -56,8 +67,26 @@ SERVER_OPTIONS = ("render_mode",)
 """Env options that belong to how a program shows the game, not to the game: never saved."""
 
 
+JOURNAL_FORMAT = "flockgym-game-journal"
+JOURNAL_VERSION = 1
+JOURNAL_SUFFIX = ".jsonl"
+MAX_SEED_VALUE = 2**128 - 1
+"""The largest deal seed a record may hold (the server draws 128-bit seeds)."""
+
+
 class SavedGameError(FlockgymError):
     """A saved game cannot be read, or does not replay as recorded."""
+
+
+class SaveError(FlockgymError):
+    """A game could not be written to disk (a full disk, a read-only folder).
+
+    The message names the system's reason but no path: it is sent to clients."""
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 of a seat token, as saved: a journal never holds a token itself."""
+    return hashlib.sha256(token.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def utc_now() -> str:
@@ -93,6 +122,7 @@ class GameLog:
         source: str = "serve",
     ) -> None:
         self.path = path
+        self.journal: Journal | None = None
         self.saved_at = -self.save_every
         self.dirty = False
         self.data: dict[str, Any] = {
@@ -136,10 +166,22 @@ class GameLog:
         self.dirty = True
 
     def save(self, force: bool = False) -> None:
-        """Write the record (atomically) if this log has a path (see the class docstring)."""
+        """Write the record (atomically) if this log has a path (see the class docstring).
+
+        With a journal, a running game is already on disk move by move: only the
+        finished record is written, and the journal is removed once it is."""
         if self.path is None:
             return
         running = self.data["status"] == "running"
+        if self.journal is not None:
+            if running:
+                return
+            self.data["updated"] = utc_now()
+            write_json_atomic(self.path, self.data, indent=1)
+            self.journal.remove()
+            self.journal = None
+            self.saved_at, self.dirty = time.monotonic(), False
+            return
         now = time.monotonic()
         if running and not force and now - self.saved_at < self.save_every:
             return
@@ -155,17 +197,158 @@ def number(value: float) -> float | int:
 
 
 def write_json_atomic(path: Path, data: dict[str, Any], indent: int | None = 1) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename."""
+    """Write ``data`` to ``path`` through a temporary file, forced to disk, and a rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
     try:
         with os.fdopen(handle, "w") as out:
             out.write(json.dumps(data, indent=indent))
             out.write("\n")
+            out.flush()
+            os.fsync(out.fileno())
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+# ---- the journal of a running game ------------------------------------------------------
+
+
+def append_line(path: Path, line: bytes) -> None:
+    """Append ``line`` to ``path`` and force it to disk before returning.
+
+    A write that fails half way is cut off again, so the journal never holds a
+    partial line in its middle (a torn last line, from a power cut, is ignored
+    when the journal is read)."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    try:
+        start = os.lseek(fd, 0, os.SEEK_END)
+        try:
+            if os.write(fd, line) != len(line):
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            getattr(os, "fdatasync", os.fsync)(fd)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, start)
+            raise
+    finally:
+        os.close(fd)
+
+
+def sync_folder(folder: Path) -> None:
+    """Force a folder's entries (a file just created or renamed) to disk, where the
+    system allows it."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def save_failed(what: str, err: OSError) -> SaveError:
+    """A :class:`SaveError` for ``what`` naming the system's reason (never a path)."""
+    reason = err.strerror or type(err).__name__
+    return SaveError(f"the server could not save {what} ({reason}); nothing was changed")
+
+
+class Journal:
+    """The append-only journal of one running game (see the module docstring)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @classmethod
+    def create(cls, path: Path, header: dict[str, Any]) -> Journal:
+        """Write a new journal holding ``header``; :class:`SaveError` leaves no file."""
+        line = (json.dumps(header, separators=(",", ":")) + "\n").encode()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            os.close(fd)
+        except OSError as err:
+            raise save_failed("the new game", err) from None
+        journal = cls(path)
+        try:
+            append_line(path, line)
+        except OSError as err:
+            journal.remove()
+            raise save_failed("the new game", err) from None
+        sync_folder(path.parent)
+        return journal
+
+    def append(self, entry: dict[str, Any], what: str = "the move") -> None:
+        """Add ``entry`` as one line, on disk when this returns; else :class:`SaveError`."""
+        line = (json.dumps(entry, separators=(",", ":")) + "\n").encode()
+        try:
+            append_line(self.path, line)
+        except OSError as err:
+            raise save_failed(what, err) from None
+
+    def remove(self) -> None:
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+
+
+def journal_path(record_path: Path) -> Path:
+    """The journal kept beside the record ``record_path`` while its game runs."""
+    return record_path.with_suffix(JOURNAL_SUFFIX)
+
+
+def read_journal(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
+    """The header, the moves and the end line (or None) of a journal.
+
+    A torn last line (a write cut by a crash: no newline, or not JSON) is
+    dropped; anything else that is not a journal is a :class:`SavedGameError`."""
+    text = read_bounded(path)
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    elif lines:
+        lines.pop()  # the last line has no newline: a write cut short
+    entries = []
+    for index, line in enumerate(lines):
+        try:
+            entries.append(json.loads(line))
+        except (ValueError, RecursionError):
+            if index == len(lines) - 1:
+                break
+            raise SavedGameError(f"{path.name}: line {index + 1} is not JSON") from None
+    if not entries or not isinstance(entries[0], dict):
+        raise SavedGameError(f"{path.name}: no journal header")
+    header = entries[0]
+    if header.get("format") != JOURNAL_FORMAT or header.get("version") != JOURNAL_VERSION:
+        raise SavedGameError(f"{path.name}: not a flockgym game journal")
+    record = header.get("record")
+    try:
+        validate_record(record)
+    except SavedGameError as err:
+        raise SavedGameError(f"{path.name}: {err}") from None
+    tokens = header.get("tokens")
+    if not isinstance(tokens, dict) or not all(
+        isinstance(v, str) and re.fullmatch(r"[0-9a-f]{64}", v) for v in tokens.values()
+    ):
+        raise SavedGameError(f"{path.name}: tokens must map agents to SHA-256 hashes")
+    if not isinstance(header.get("game_id"), str):
+        raise SavedGameError(f"{path.name}: no game_id")
+    moves: list[dict[str, Any]] = []
+    end = None
+    for index, entry in enumerate(entries[1:], start=2):
+        if end is not None:
+            raise SavedGameError(f"{path.name}: line {index} follows the end of the game")
+        if isinstance(entry, dict) and "end" in entry:
+            end = entry
+            continue
+        if not isinstance(entry, dict) or entry.get("n") != len(moves):
+            raise SavedGameError(f"{path.name}: line {index} is not move {len(moves)}")
+        move = {k: entry.get(k) for k in ("agent", "action", "text")}
+        try:
+            check_moves([move])
+        except SavedGameError:
+            raise SavedGameError(f"{path.name}: line {index} is not a move") from None
+        moves.append(move)
+    return header, moves, end
 
 
 def record_file_name(env_id: str, game_id: str) -> str:
@@ -176,21 +359,53 @@ def record_file_name(env_id: str, game_id: str) -> str:
 # ---- reading ----------------------------------------------------------------------------
 
 
+def read_bounded(path: Path) -> str:
+    """The text of ``path`` if it is a regular file of at most :data:`MAX_RECORD_BYTES`,
+    checked on the opened file before reading (a FIFO or a device is never read)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise SavedGameError(f"saved game {path} does not exist") from None
+    except OSError as err:
+        raise SavedGameError(f"saved game {path} cannot be read ({err.strerror})") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise SavedGameError(f"{path} is not a regular file: not a saved game")
+        if info.st_size > MAX_RECORD_BYTES:
+            raise SavedGameError(
+                f"{path} is larger than {MAX_RECORD_BYTES} bytes: not a saved game"
+            )
+        data = handle.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise SavedGameError(f"{path} is larger than {MAX_RECORD_BYTES} bytes: not a saved game")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SavedGameError(f"{path} is not UTF-8 text: not a saved game") from None
+
+
 def load_record(path: str | Path) -> dict[str, Any]:
     """Read and check a saved game; :class:`SavedGameError` names what is wrong."""
     path = Path(path)
-    if not path.is_file():
-        raise SavedGameError(f"saved game {path} does not exist")
-    if path.stat().st_size > MAX_RECORD_BYTES:
-        raise SavedGameError(f"{path} is larger than {MAX_RECORD_BYTES} bytes: not a saved game")
+    text = read_bounded(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        data = json.loads(text, parse_constant=refuse_constant)
+    except json.JSONDecodeError as err:
         raise SavedGameError(f"{path} is not a JSON saved game: {err}") from None
+    except (ValueError, RecursionError) as err:
+        # A number of thousands of digits, NaN, or nesting deeper than Python's stack.
+        why = "nested too deeply" if isinstance(err, RecursionError) else str(err)[:120]
+        raise SavedGameError(f"{path} is not a JSON saved game: {why}") from None
     try:
         return validate_record(data)
     except SavedGameError as err:
         raise SavedGameError(f"{path}: {err}") from None
+
+
+def refuse_constant(name: str) -> Any:
+    """JSON has no NaN or Infinity (Python's reader accepts them): refuse them."""
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def validate_record(data: Any) -> dict[str, Any]:
@@ -208,8 +423,11 @@ def validate_record(data: Any) -> dict[str, Any]:
     if not isinstance(data.get("options"), dict):
         raise SavedGameError("options: must be an object of env options")
     seed = data.get("seed")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise SavedGameError(f"seed: {seed!r} is not an integer >= 0")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED_VALUE:
+        raise SavedGameError(f"seed: {seed!r:.60} is not an integer in 0..2**128-1")
+    server_set = sorted(set(data["options"]) & set(SERVER_OPTIONS))
+    if server_set:
+        raise SavedGameError(f"options: {', '.join(server_set)} is never saved with a game")
     check_seats(data.get("seats"))
     check_moves(data.get("moves"))
     if data.get("status") not in STATUSES:
@@ -266,12 +484,19 @@ def check_moves(moves: Any) -> None:
 
 
 def build_env(record: dict[str, Any], render_mode: str | None = None) -> Any:
-    """A fresh env with the record's options, dealt from its seed."""
+    """A fresh env with the record's options, dealt from its seed, with one seat per
+    player."""
     try:
         env = make(record["env"], render_mode=render_mode, **record["options"])
         env.reset(seed=record["seed"])
-    except FlockgymError as err:
+    except (FlockgymError, TypeError, ValueError) as err:
         raise SavedGameError(f"options: cannot build {record['env']}: {err}") from None
+    agents = list(env.unwrapped.possible_agents)
+    if [seat["agent"] for seat in record["seats"]] != agents:
+        raise SavedGameError(
+            f"seats: {len(record['seats'])} seats, but the options make a game of "
+            f"{len(agents)} players"
+        )
     return env
 
 
@@ -300,13 +525,14 @@ def replay_record(
             raise SavedGameError(f"moves[{index}]: recorded for {move['agent']}, but {agent} acts")
         if move["action"] not in raw.legal_actions(agent):
             raise SavedGameError(
-                f"moves[{index}]: action {move['action']} ({move['text']}) is not legal here"
+                f"moves[{index}]: action {move['action']!s:.40} ({move['text']:.60}) is not "
+                f"legal here"
             )
         text = raw.action_to_string(agent, move["action"])
         if text != move["text"]:
             raise SavedGameError(
                 f"moves[{index}]: action {move['action']} reads {text!r} now, recorded "
-                f"{move['text']!r}"
+                f"{move['text']!r:.60}"
             )
         if on_step is not None:
             on_step(env, index, move)

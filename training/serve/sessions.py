@@ -10,29 +10,67 @@ the deal seed while it could reveal them) is ever put in a response.
 Every request that changes a game takes the game's lock and either applies
 completely or leaves the game as it was; an error inside one game (a bot or
 engine failure) marks that game ``crashed`` and touches no other.
+
+Nothing answered is lost: each move is appended to the game's journal and
+forced to disk before it is applied (:class:`~.records.Journal`); a save that
+fails refuses the request (507) and applies nothing, and a game whose journal
+cannot be started is never added. Seat tokens are kept only as SHA-256
+hashes, so after a restart (:func:`restore_games`) each running game
+continues with the tokens its people hold.
 """
 
 from __future__ import annotations
 
+import hmac
+import json
 import os
+import re
 import secrets
+import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flockgym.envs import Bot, FlockgymError, list_envs, make
+from flockgym.envs import Bot, FlockgymError, env_module, list_envs, make
 
 from ..evaluate import derive_seed
 from ..policies import BotSpec, BotSpecError, CheckpointError, make_participant
 from .disclosure import is_public
 from .models import ModelCatalogue
-from .records import FINISHED, GameLog, game_options, number, record_file_name
+from .records import (
+    FINISHED,
+    JOURNAL_FORMAT,
+    JOURNAL_SUFFIX,
+    JOURNAL_VERSION,
+    MAX_SEED_VALUE,
+    GameLog,
+    Journal,
+    SavedGameError,
+    SaveError,
+    game_options,
+    journal_path,
+    number,
+    read_journal,
+    record_file_name,
+    replay_record,
+    token_hash,
+    write_json_atomic,
+)
 
 MAX_SEED = 2**53 - 1
-"""Seeds a page can hold exactly (JavaScript numbers are doubles)."""
+"""Seeds a page can hold exactly as a number (JavaScript numbers are doubles); larger
+seeds travel as strings of digits."""
+SEED_BITS = 128
+"""Bits of the OS's secure generator in the deal seed of every game whose seed is not
+given: too many to search for the seed that deals a hand one has seen."""
+TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a seat token can look like (``secrets.token_urlsafe``); anything else is no seat."""
+MAX_INLINE_OPTION = 20_000
+"""Characters of JSON at most in an option a request gives inline (a table's rows)."""
 BOT_KINDS = ("random", "heuristic", "model")
 PLAY_MODES = ("greedy", "sample")
 SERVER_SET_OPTIONS = ("render_mode", "illegal_action")
@@ -55,7 +93,7 @@ class Seat:
     agent: str
     kind: str
     name: str
-    token: str | None = None
+    token_hash: str | None = None
     bot: Bot | None = None
     saved: dict[str, Any] = field(default_factory=dict)
 
@@ -79,8 +117,25 @@ def expect_int(value: Any, where: str, low: int = 0, high: int | None = None) ->
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise ApiError(400, f"{where}: {value!r:.40} is not an integer >= {low}")
     if high is not None and value > high:
-        raise ApiError(400, f"{where}: {value} is larger than {high}")
+        raise ApiError(400, f"{where}: {value!s:.40} is larger than {high}")
     return value
+
+
+def expect_seed(value: Any) -> int:
+    """A deal seed a request gives: a number up to :data:`MAX_SEED`, or a string of
+    digits up to 2**128-1 (how the server sends back the seeds it draws)."""
+    if isinstance(value, str):
+        if not re.fullmatch(r"[0-9]{1,39}", value) or int(value) > MAX_SEED_VALUE:
+            raise ApiError(
+                400, f"seed: {value!r:.40} is not an integer >= 0 (a string of digits: <= 2**128-1)"
+            )
+        return int(value)
+    return expect_int(value, "seed", 0, MAX_SEED)
+
+
+def seed_json(seed: int) -> int | str:
+    """A seed as a page can hold it exactly: a number, or digits beyond 2**53."""
+    return seed if seed <= MAX_SEED else str(seed)
 
 
 class Game:
@@ -95,6 +150,7 @@ class Game:
         seed_given: bool,
         log: GameLog,
         clock: Callable[[], float],
+        client: str | None = None,
     ) -> None:
         self.id = game_id
         self.env = env
@@ -108,6 +164,8 @@ class Game:
         self.lock = threading.Lock()
         self.last_active = clock()
         self.error: str | None = None
+        self.client = client
+        """The address that created the game (for the per-client cap); None once restored."""
 
     # -- reading --
 
@@ -129,12 +187,15 @@ class Game:
         return self.seats[self.raw.seat_of(self.raw.agent_selection)]
 
     def seat_for(self, token: str | None) -> Seat:
-        """The human seat holding ``token``; 401/403 otherwise."""
+        """The human seat holding ``token``; 401/403 otherwise (its hash is compared in
+        constant time; a token no seat could hold is refused the same way)."""
         if not token:
             raise ApiError(401, "this request needs the X-Seat-Token header of a seat of this game")
-        for seat in self.seats:
-            if seat.token is not None and secrets.compare_digest(seat.token, token):
-                return seat
+        if TOKEN_PATTERN.fullmatch(token):
+            digest = token_hash(token)
+            for seat in self.seats:
+                if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                    return seat
         raise ApiError(403, f"that seat token is not a seat of game {self.id}")
 
     def seat_state(self, seat: Seat, since: int = 0) -> dict[str, Any]:
@@ -155,7 +216,7 @@ class Game:
             "view": self.raw.view(seat.agent),
             "legal": [{"id": a, "text": self.raw.action_to_string(seat.agent, a)} for a in legal],
             "log": self.log_for(seat.agent, since),
-            "seed": self.seed if self.seed_given or self.finished else None,
+            "seed": seed_json(self.seed) if self.seed_given or self.finished else None,
         }
         if self.finished:
             state["result"] = {
@@ -246,7 +307,14 @@ class Game:
         self.apply(seat.agent, action)
 
     def apply(self, agent: str, action: int) -> None:
+        """Apply a legal move, once its journal line is on disk (else 507, nothing applied)."""
         text = self.raw.action_to_string(agent, action)
+        if self.log.journal is not None:
+            entry = {"n": self.move_number, "agent": agent, "action": int(action), "text": text}
+            try:
+                self.log.journal.append(entry)
+            except SaveError as err:
+                raise ApiError(507, str(err)) from None
         try:
             self.env.step(action)
         except Exception as err:
@@ -258,23 +326,61 @@ class Game:
     def finish_if_over(self) -> None:
         game = self.raw.game
         if game.is_over():
-            self.log.finish("over", self.scores(), list(self.raw.winners))
+            self.end("over", self.scores(), list(self.raw.winners))
         elif self.raw.is_truncated():
-            self.log.finish("truncated", self.scores(), [])
+            self.end("truncated", self.scores(), [])
+
+    def end(
+        self,
+        status: str,
+        scores: dict[str, Any],
+        winners: list[str],
+        error: str | None = None,
+        because: str | None = None,
+        strict: bool = False,
+    ) -> None:
+        """Finish the game: its end line in the journal, then the finished record.
+
+        ``strict`` (a person leaving): a journal that cannot be written refuses
+        the request (507) and the game runs on. Otherwise (the rules ended it, a
+        crash) the end is derived again from the journal at the next start, so
+        a failed write only delays the record."""
+        if self.log.journal is not None:
+            entry: dict[str, Any] = {"end": status, "moves": self.move_number}
+            entry.update(scores=scores, winners=winners, error=error, ended_because=because)
+            try:
+                self.log.journal.append(entry, "the end of the game")
+            except SaveError as err:
+                if strict:
+                    raise ApiError(507, str(err)) from None
+        self.log.finish(status, scores, winners, error=error)
+        if because is not None:
+            self.log.data["ended_because"] = because
+        self.save_record()
+
+    def save_record(self) -> None:
+        """Write the finished record; a failure is reported on the console only (the
+        journal still holds the game, and the next start writes it)."""
+        try:
+            self.log.save()
+        except OSError as err:
+            print(
+                f"flockgym serve: could not write the record of game {self.id} "
+                f"({err.strerror}); its journal keeps it",
+                file=sys.stderr,
+            )
 
     def scores(self) -> dict[str, Any]:
         return {a: number(v) for a, v in self.raw.scores.items()}
 
-    def abandon(self, why: str = "abandoned") -> None:
+    def abandon(self, why: str = "abandoned", strict: bool = False) -> None:
+        """Save the game as abandoned (``strict``: refuse with 507 if that cannot be saved)."""
         if not self.finished:
-            self.log.finish("abandoned", self.scores(), [], error=None)
-            self.log.data["ended_because"] = why
-            self.log.save()
+            self.end("abandoned", self.scores(), [], because=why, strict=strict)
 
     def crash(self, message: str) -> None:
         self.error = message
-        self.log.finish("crashed", self.scores(), [], error=message)
-        self.log.save()
+        self.end("crashed", self.scores(), [], error=message)
         raise ApiError(500, f"game {self.id} stopped: {message}")
 
     def check_running(self) -> None:
@@ -297,11 +403,43 @@ class Game:
 # ---- creating games ----------------------------------------------------------------------
 
 
+def check_file_options(env_id: str, options: dict[str, Any]) -> None:
+    """Refuse every option that would make the server open a file a request names.
+
+    An option the env declares with ``reads_file`` is accepted only inline (a
+    list or object, e.g. a table's rows, of bounded size), never as a path: a
+    path could name any file the server can read, a device that never ends, or
+    a FIFO that blocks a worker for ever."""
+    table = {o.name: o for o in env_module(env_id).raw_env.option_table()}
+    for name in sorted(options):
+        option = table.get(name)
+        if option is None or not getattr(option, "reads_file", False):
+            continue
+        value = options[name]
+        if value is None:
+            continue
+        if not isinstance(value, (list, dict)):
+            raise ApiError(
+                400,
+                f"option {name}: the server opens no file a request names; give {name} "
+                f"inline (a list of rows) where the game allows it, or leave it out",
+            )
+        if len(json.dumps(value)) > MAX_INLINE_OPTION:
+            raise ApiError(
+                400, f"option {name}: at most {MAX_INLINE_OPTION} characters of JSON inline"
+            )
+
+
 def create_game(
-    payload: Any, catalogue: ModelCatalogue, data_dir: Path | None, clock: Callable[[], float]
-) -> Game:
-    """A new game from a request: ``{env, options, seed, seats}`` (see docs/play.md).
-    Nothing is saved yet: the caller saves it once the store has taken it."""
+    payload: Any,
+    catalogue: ModelCatalogue,
+    data_dir: Path | None,
+    clock: Callable[[], float],
+    client: str | None = None,
+) -> tuple[Game, dict[str, str]]:
+    """A new game from a request: ``{env, options, seed, seats}`` (see docs/play.md),
+    and its people's seat tokens (handed out once: the game keeps only their hashes).
+    Nothing is saved yet: the store starts its journal when it takes the game."""
     body = expect_object(payload, "new game", ("env", "options", "seed", "seats"))
     env_id = body.get("env")
     if not isinstance(env_id, str) or env_id not in list_envs():
@@ -314,6 +452,7 @@ def create_game(
     fixed = sorted(set(options) & set(SERVER_SET_OPTIONS))
     if fixed:
         raise ApiError(400, f"option(s) {', '.join(fixed)} are set by the server, not by a game")
+    check_file_options(env_id, options)
     try:
         env = make(env_id, illegal_action="raise", **options)
     except FlockgymError as err:
@@ -322,21 +461,20 @@ def create_game(
     resolved = game_options(raw)
     seed = body.get("seed")
     seed_given = seed is not None
-    seed = expect_int(seed, "seed", 0, MAX_SEED) if seed_given else secrets.randbelow(2**32)
-    seats = make_seats(body.get("seats"), raw, resolved, seed, catalogue)
+    seed = expect_seed(seed) if seed_given else secrets.randbits(SEED_BITS)
+    seats, tokens = make_seats(body.get("seats"), raw, resolved, seed, catalogue)
     game_id = secrets.token_hex(8)
     path = None if data_dir is None else data_dir / record_file_name(env_id, game_id)
     saved_seats = [{**s.public(), **s.saved} for s in seats]
     log = GameLog(env_id, resolved, seed, saved_seats, path, source="serve")
     env.reset(seed=seed)
-    game = Game(game_id, env, seats, seed, seed_given, log, clock)
-    game.finish_if_over()
-    return game
+    game = Game(game_id, env, seats, seed, seed_given, log, clock, client)
+    return game, tokens
 
 
 def make_seats(
     seats: Any, raw: Any, options: dict[str, Any], seed: int, catalogue: ModelCatalogue
-) -> list[Seat]:
+) -> tuple[list[Seat], dict[str, str]]:
     agents = list(raw.possible_agents)
     if seats is None:
         seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "heuristic"}] * (len(agents) - 1)
@@ -352,7 +490,12 @@ def make_seats(
     ]
     if not any(s.kind == "human" for s in made):
         raise ApiError(400, "seats: at least one seat must be a person ({'kind': 'human'})")
-    return made
+    tokens = {}
+    for seat in made:
+        if seat.kind == "human":
+            tokens[seat.agent] = secrets.token_urlsafe(18)
+            seat.token_hash = token_hash(tokens[seat.agent])
+    return made, tokens
 
 
 def make_seat(
@@ -371,19 +514,36 @@ def make_seat(
         name = body.get("name", "you")
         if not isinstance(name, str) or not 0 < len(name) <= 40:
             raise ApiError(400, f"{where}.name must be a string of 1-40 characters")
-        return Seat(agent, "human", name, token=secrets.token_urlsafe(18))
+        return Seat(agent, "human", name)
     if kind != "bot":
         raise ApiError(400, f"{where}.kind: {kind!r:.40}; allowed: 'human', 'bot'")
     bot_kind = body.get("bot")
     if bot_kind not in BOT_KINDS:
         raise ApiError(400, f"{where}.bot: {bot_kind!r:.40}; allowed: {', '.join(BOT_KINDS)}")
     bot_seed = derive_seed(seed, index)
+    play = body.get("play", "greedy")
+    if bot_kind == "model" and play not in PLAY_MODES:
+        raise ApiError(400, f"{where}.play: {play!r:.40}; allowed: greedy, sample")
+    return bot_seat(
+        where, agent, env_id, options, catalogue, bot_kind, body.get("model"), play, bot_seed
+    )
+
+
+def bot_seat(
+    where: str,
+    agent: str,
+    env_id: str,
+    options: dict[str, Any],
+    catalogue: ModelCatalogue,
+    bot_kind: str,
+    model_id: Any,
+    play: str,
+    bot_seed: int,
+) -> Seat:
+    """A bot's seat, as a request asks for it or as a journal saved it."""
     try:
         if bot_kind == "model":
-            play = body.get("play", "greedy")
-            if play not in PLAY_MODES:
-                raise ApiError(400, f"{where}.play: {play!r:.40}; allowed: greedy, sample")
-            model = catalogue.resolve(body.get("model"))
+            model = catalogue.resolve(model_id)
             spec_ = BotSpec(model.id, "checkpoint", model.path, play)
             participant = make_participant(spec_, env_id, options)
             saved = {"bot": {"bot": "model", "model": model.id, "play": play}}
@@ -406,6 +566,9 @@ class GameStore:
 
     When full, the longest-idle finished game makes room; if every game is
     still being played, a new one is refused (503) until one ends or expires.
+    One client address may hold at most ``per_client`` running games and
+    create at most ``per_client_per_minute`` games a minute (429 otherwise),
+    so no single client fills the table.
     """
 
     def __init__(
@@ -413,27 +576,78 @@ class GameStore:
         max_games: int = 100,
         idle_seconds: float = 3600.0,
         clock: Callable[[], float] = time.monotonic,
+        per_client: int | None = None,
+        per_client_per_minute: int | None = None,
     ) -> None:
         self.max_games = max_games
         self.idle_seconds = idle_seconds
         self.clock = clock
+        self.per_client = per_client
+        self.per_client_per_minute = per_client_per_minute
+        self.created: dict[str, deque[float]] = {}
         self.games: dict[str, Game] = {}
         self.lock = threading.Lock()
 
-    def add(self, game: Game) -> None:
+    def add(self, game: Game, tokens: dict[str, str] | None = None) -> None:
+        """Take a new game: check room and the caller's caps, then start its journal
+        (with the seats' token hashes) and only then list it. Any refusal (503,
+        429, 507) leaves no game and no file behind."""
         with self.lock:
             self._sweep()
-            if len(self.games) >= self.max_games:
-                finished = [g for g in self.games.values() if g.finished]
-                if not finished:
-                    raise ApiError(
-                        503,
-                        f"too many live games ({self.max_games}); finish one or wait until an "
-                        f"idle one expires ({self.idle_seconds / 60:g} minutes idle)",
-                    )
-                oldest = min(finished, key=lambda g: g.last_active)
-                del self.games[oldest.id]
+            self._check_client(game.client)
+            evict = self._room()
+            start_journal(game)
+            if evict is not None:
+                del self.games[evict]
             self.games[game.id] = game
+            if game.client is not None:
+                self.created.setdefault(game.client, deque()).append(self.clock())
+            game.finish_if_over()
+
+    def restore(self, game: Game) -> bool:
+        """List a game continued from its journal, if there is room (True if listed)."""
+        with self.lock:
+            if len(self.games) >= self.max_games:
+                return False
+            self.games[game.id] = game
+            return True
+
+    def _room(self) -> str | None:
+        """The finished game to drop to make room for one more (None: room enough); 503
+        if every listed game is still being played."""
+        if len(self.games) < self.max_games:
+            return None
+        finished = [g for g in self.games.values() if g.finished]
+        if not finished:
+            raise ApiError(
+                503,
+                f"too many live games ({self.max_games}); finish one or wait until an "
+                f"idle one expires ({self.idle_seconds / 60:g} minutes idle)",
+            )
+        return min(finished, key=lambda g: g.last_active).id
+
+    def _check_client(self, client: str | None) -> None:
+        if client is None:
+            return
+        if self.per_client is not None:
+            running = sum(1 for g in self.games.values() if g.client == client and not g.finished)
+            if running >= self.per_client:
+                raise ApiError(
+                    429,
+                    f"this client already plays {running} running games (at most "
+                    f"{self.per_client}); finish or leave one first",
+                )
+        if self.per_client_per_minute is not None:
+            recent = self.created.setdefault(client, deque())
+            now = self.clock()
+            while recent and now - recent[0] >= 60:
+                recent.popleft()
+            if len(recent) >= self.per_client_per_minute:
+                raise ApiError(
+                    429,
+                    f"this client created {len(recent)} games in the last minute (at most "
+                    f"{self.per_client_per_minute}); wait a little",
+                )
 
     def get(self, game_id: str) -> Game:
         with self.lock:
@@ -443,14 +657,20 @@ class GameStore:
             raise ApiError(404, f"no live game {game_id!r:.40} (finished games are in /api/saved)")
         return game
 
+    def running(self) -> list[Game]:
+        with self.lock:
+            self._sweep()
+            return [g for g in self.games.values() if not g.finished]
+
     def flush(self) -> None:
-        """Write every game's record now (at shutdown: saves skipped while throttled)."""
+        """Write every finished game's record that is still owed (a running game's
+        moves are on disk already, in its journal)."""
         with self.lock:
             games = list(self.games.values())
         for game in games:
             with game.lock:
-                if game.log.dirty:
-                    game.log.save(force=True)
+                if game.log.dirty and game.finished:
+                    game.save_record()
 
     def _sweep(self) -> None:
         """Drop games idle for too long; a running one is saved as abandoned first."""
@@ -465,6 +685,118 @@ class GameStore:
             finally:
                 game.lock.release()
             del self.games[game_id]
+        for client in [c for c, times in self.created.items() if not times]:
+            del self.created[client]
+
+
+def start_journal(game: Game) -> None:
+    """Write the journal header of a new game (507 if it cannot be written)."""
+    path = game.log.path
+    if path is None:
+        return
+    header = {
+        "format": JOURNAL_FORMAT,
+        "version": JOURNAL_VERSION,
+        "game_id": game.id,
+        "seed_given": game.seed_given,
+        "record": game.log.data,
+        "tokens": {s.agent: s.token_hash for s in game.seats if s.token_hash is not None},
+    }
+    try:
+        game.log.journal = Journal.create(journal_path(path), header)
+    except SaveError as err:
+        raise ApiError(507, str(err)) from None
+
+
+# ---- after a restart -----------------------------------------------------------------------
+
+
+def restore_games(
+    data_dir: Path | None, catalogue: ModelCatalogue, store: GameStore, say: Callable[[str], None]
+) -> int:
+    """Continue every game whose journal is in ``data_dir``: replay its moves, seat its
+    people by their token hashes and its bots afresh (from their seeds), and list it.
+
+    A journal whose game had ended is turned into its finished record; one that no
+    longer replays, or whose model is gone, is saved as crashed or abandoned with
+    the reason. Returns the number of games continued."""
+    if data_dir is None or not data_dir.is_dir():
+        return 0
+    continued = 0
+    for path in sorted(data_dir.glob(f"*{JOURNAL_SUFFIX}")):
+        try:
+            game = restore_game(path, catalogue, store.clock)
+        except SavedGameError as err:
+            say(f"not continued: {err}")
+            continue
+        if game is None:
+            continue
+        if store.restore(game):
+            continued += 1
+        else:
+            game.abandon("not continued after a restart: too many live games")
+    return continued
+
+
+def restore_game(path: Path, catalogue: ModelCatalogue, clock: Callable[[], float]) -> Game | None:
+    """The game of one journal, running again; None if it had ended (its record is
+    then written and the journal removed)."""
+    header, moves, end = read_journal(path)
+    record = dict(header["record"])
+    record_path = path.with_suffix(".json")
+    if end is not None:
+        count = end.get("moves")
+        if not isinstance(count, int) or not 0 <= count <= len(moves):
+            raise SavedGameError(f"{path.name}: the end line has no valid move count")
+        record.update(moves=moves[:count], status=end["end"], scores=end.get("scores"))
+        record["winners"] = end.get("winners") or []
+        for key in ("error", "ended_because"):
+            if end.get(key) is not None:
+                record[key] = end[key]
+        finish_journal(path, record_path, record)
+        return None
+    record.update(moves=moves, status="running")
+    try:
+        env = replay_record(record)
+    except SavedGameError as err:
+        record.update(status="crashed", error=f"does not replay after a restart: {err}")
+        finish_journal(path, record_path, record)
+        raise SavedGameError(f"{path.name}: {err}") from None
+    options = record["options"]
+    env_id = record["env"]
+    seats = []
+    for index, saved in enumerate(record["seats"]):
+        agent = saved["agent"]
+        if saved["kind"] == "human":
+            seats.append(Seat(agent, "human", saved["name"], header["tokens"].get(agent)))
+            continue
+        spec = saved.get("bot") if isinstance(saved.get("bot"), dict) else {}
+        try:
+            seat = bot_seat(
+                f"seats[{index}]", agent, env_id, options, catalogue, str(spec.get("bot")),
+                spec.get("model"), str(spec.get("play", "greedy")), int(saved.get("bot_seed", 0)),
+            )  # fmt: skip
+        except (ApiError, FlockgymError, ValueError, TypeError) as err:
+            why = err.message if isinstance(err, ApiError) else str(err)
+            record.update(status="abandoned", ended_because=f"not continued: {why}")
+            finish_journal(path, record_path, record)
+            raise SavedGameError(f"{path.name}: {why}") from None
+        seats.append(seat)
+    log = GameLog(env_id, options, record["seed"], record["seats"], record_path, source="serve")
+    log.data.update(record)
+    log.journal = Journal(path)
+    game = Game(
+        header["game_id"], env, seats, record["seed"], bool(header.get("seed_given")), log, clock
+    )
+    game.finish_if_over()  # the last move ended it, but its end line was never written
+    return None if game.finished else game
+
+
+def finish_journal(path: Path, record_path: Path, record: dict[str, Any]) -> None:
+    """Write the finished record of a journal's game and remove the journal."""
+    record["updated"] = record.get("updated") or record.get("started")
+    write_json_atomic(record_path, record, indent=1)
+    path.unlink(missing_ok=True)
 
 
 def default_data_dir() -> Path:
