@@ -1,6 +1,7 @@
 // Small DOM helpers shared by the page and the table modules. Elements are
 // built node by node (never from HTML strings), so no text from a game can
-// become markup.
+// become markup. Children may be nested arrays to any depth (a list of
+// [term, description] pairs, say): they are flattened, never drawn as text.
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -12,7 +13,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (key === "dataset") Object.assign(el.dataset, value);
     else el.setAttribute(key, value === true ? "" : value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -29,7 +30,7 @@ export function svg(tag, attrs = {}, ...children) {
     else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
     else el.setAttribute(key, value);
   }
-  for (const child of children.flat()) if (child) el.append(child);
+  for (const child of children.flat(Infinity)) if (child) el.append(child);
   return el;
 }
 
