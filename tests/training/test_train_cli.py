@@ -218,11 +218,17 @@ def test_a_person_plays_a_whole_game_through_stdin(env_id: str) -> None:
     assert person.lines > 3
 
 
-def test_play_on_the_command_line_ends_cleanly_when_input_ends(monkeypatch, capsys) -> None:
+def test_play_on_the_command_line_ends_cleanly_when_input_ends(
+    monkeypatch, capsys, tmp_path: Path
+) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
-    assert main(["play", "asrus_v0", "--seat", "0", "--opponents", "random", "--seed", "1"]) == 1
+    argv = ["play", "asrus_v0", "--seat", "0", "--opponents", "random", "--seed", "1"]
+    assert main([*argv, "--save", str(tmp_path / "games")]) == 1
     captured = capsys.readouterr()
     assert "legal moves:" in captured.out and "you left the game" in captured.err
+    (saved,) = (tmp_path / "games").iterdir()  # the abandoned game, saved where asked
+    record = json.loads(saved.read_text())
+    assert (record["status"], record["seed"], record["moves"]) == ("abandoned", 1, [])
 
 
 @pytest.mark.parametrize("typed", ["#" + "9" * 5000, "9" * 5000, "#²", "#-1", "#1e3"])
