@@ -7,6 +7,7 @@ Routes (every error is JSON ``{"error": message}`` with a 4xx or 5xx status):
 | GET | ``/`` | the page |
 | GET | ``/static/...`` | the page's CSS and JavaScript (this package's ``static/`` only) |
 | GET | ``/api/envs`` | every registered env: options table, bots, models, drawn table |
+| GET | ``/api/rules/{env}`` | the env's how-to-play page ``{env, markdown}`` (package data) |
 | GET | ``/api/games`` | the games being played (no tokens): after a restart, where to go back |
 | POST | ``/api/games`` | a new game ``{env, options, seed, seats}``: its seats' tokens |
 | GET | ``/api/games/{id}?since=N`` | the state a seat is sent (header ``X-Seat-Token``) |
@@ -53,7 +54,7 @@ from starlette.staticfiles import StaticFiles
 
 from flockgym.envs import entry, env_module, list_envs, make_bot
 
-from .cards_help import special_cards_help
+from .cards_help import how_to_play, special_cards_help
 from .models import ModelCatalogue, shipped_checkpoints
 from .records import (
     FINISHED,
@@ -350,6 +351,13 @@ def create_app(config: ServerConfig) -> Starlette:
     async def envs(request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(env_catalogue, catalogue))
 
+    async def rules(request: Request) -> Response:
+        env_id = request.path_params["env_id"]
+        if env_id not in list_envs():  # the registry, never a path from the request
+            raise ApiError(404, f"no env {env_id!r:.60}; envs: {', '.join(list_envs())}")
+        text = await run_in_threadpool(how_to_play, env_id)
+        return JSONResponse({"env": env_id, "markdown": text})
+
     async def new_game(request: Request) -> Response:
         payload = await read_json(request, config.body_seconds)
         client = request.client.host if request.client else None
@@ -489,6 +497,7 @@ def create_app(config: ServerConfig) -> Starlette:
     routes = [
         Route("/", index),
         Route("/api/envs", envs),
+        Route("/api/rules/{env_id}", rules),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games", running_games, methods=["GET"]),
         Route("/api/games/{game_id}", game_state, methods=["GET"]),

@@ -172,6 +172,32 @@ def special_cards_help(env_id: str) -> Help:
     return [("rules", f"see docs/rules/{game}.md and the env's docstring")]
 
 
+HOW_TO_PLAY = "how_to_play.md"
+"""A game's short rules for newcomers, package data in its own folder (``envs/<game>/``)."""
+
+
+def how_to_play(env_id: str) -> str:
+    """The how-to-play page (markdown) of a registered env, read from its game's package.
+
+    The env id is looked up in the registry (an unknown id is an ``OptionError``
+    naming the registered ones) and the file is found from the package of the
+    env's class, never from a path given by a caller; so a request can only ever
+    read one of these pages. An env whose game has no page gets a pointer."""
+    from importlib.resources import files
+
+    from flockgym.envs import env_module
+
+    package = env_module(env_id).raw_env.__module__.rpartition(".")[0]
+    page = files(package).joinpath(HOW_TO_PLAY)
+    if page.is_file():
+        return page.read_text(encoding="utf-8")
+    game = env_id.rsplit("_", 1)[0]
+    return (
+        f"# {env_id}\n\nThis game has no how-to-play page yet: its rules are in its "
+        f"env's docstring and on the rules page `docs/rules/{game}.md`.\n"
+    )
+
+
 def help_text(env_id: str) -> str:
     """The help as lines of text for a terminal."""
     return "\n".join(f"  {card}: {text}" for card, text in special_cards_help(env_id))
