@@ -19,6 +19,7 @@ order.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,8 @@ from typing import Any
 
 import yaml
 
-from ..core.errors import OptionError
+from ..core.errors import OptionError, OptionFileError
+from ..core.options import option_file_stat, parse_error_text, read_option_file
 
 DEFAULT_PATH = Path(__file__).with_name("arena.yaml")
 
@@ -275,20 +277,40 @@ class Box:
 class _Reader:
     """Field access with errors that name the file, the entry and the field."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, quote_values: bool = True) -> None:
         self.source = source
+        self.quote_values = quote_values
+
+    def show(self, value: Any) -> str:
+        """``value`` for an error message: quoted (shortened) for the shipped box
+        and inline text; for a file an option named, only its kind (and a
+        number's value), since such a file may hold anything, secrets included."""
+        if self.quote_values or value is None or isinstance(value, (bool, int, float)):
+            return _short(value)
+        return _kind(value)
+
+    def show_keys(self, keys: list[Any]) -> str:
+        """Unknown field names for an error: names that look like field names
+        are shown (a typo is what they usually are), others only counted."""
+        if self.quote_values:
+            return ", ".join(str(k) for k in keys)
+        plain = [k for k in keys if isinstance(k, str) and _FIELD_NAME.fullmatch(k)]
+        hidden = len(keys) - len(plain)
+        return ", ".join(plain + ([f"{hidden} other key(s)"] if hidden else []))
 
     def fail(self, where: str, message: str) -> None:
         raise BoxError(f"arena box {self.source}: {where}: {message}")
 
     def mapping(self, value: Any, where: str) -> dict[str, Any]:
         if not isinstance(value, dict):
-            self.fail(where, f"must be a mapping, got {_short(value)}")
+            self.fail(where, f"must be a mapping, got {self.show(value)}")
         return value
 
     def listing(self, value: Any, where: str, min_len: int = 0) -> list[Any]:
         if not isinstance(value, list) or len(value) < min_len:
-            self.fail(where, f"must be a list of at least {min_len} entries, got {_short(value)}")
+            self.fail(
+                where, f"must be a list of at least {min_len} entries, got {self.show(value)}"
+            )
         return value
 
     def field(self, entry: dict[str, Any], name: str, where: str) -> Any:
@@ -307,29 +329,43 @@ class _Reader:
             or (high is not None and value > high)
         ):
             span = f"{low}..{high}" if high is not None else f">= {low}"
-            self.fail(where, f"field {name!r} must be an integer {span}, got {_short(value)}")
+            self.fail(where, f"field {name!r} must be an integer {span}, got {self.show(value)}")
         return value
 
     def text(self, entry: dict[str, Any], name: str, where: str) -> str:
         value = self.field(entry, name, where)
         if not isinstance(value, str) or not value.strip():
-            self.fail(where, f"field {name!r} must be a non-empty string, got {_short(value)}")
+            self.fail(where, f"field {name!r} must be a non-empty string, got {self.show(value)}")
         return value.strip()
 
     def choice(self, entry: dict[str, Any], name: str, where: str, allowed: tuple[str, ...]) -> str:
         value = self.field(entry, name, where)
         if value not in allowed:
             self.fail(
-                where, f"field {name!r} must be one of {', '.join(allowed)}, got {_short(value)}"
+                where, f"field {name!r} must be one of {', '.join(allowed)}, got {self.show(value)}"
             )
         return value
 
     def only(self, entry: dict[str, Any], where: str, allowed: tuple[str, ...]) -> None:
-        unknown = sorted(set(entry) - set(allowed))
+        unknown = sorted((k for k in entry if k not in allowed), key=str)
         if unknown:
             self.fail(
-                where, f"unknown field(s) {', '.join(unknown)}; allowed: {', '.join(allowed)}"
+                where, f"unknown field(s) {self.show_keys(unknown)}; allowed: {', '.join(allowed)}"
             )
+
+
+_FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
+
+
+def _kind(value: Any) -> str:
+    """A value described by its type and size, not its content."""
+    if isinstance(value, str):
+        return f"a string of {len(value)} characters"
+    if isinstance(value, list):
+        return f"a list of {len(value)} entries"
+    if isinstance(value, dict):
+        return f"a mapping of {len(value)} keys"
+    return f"a value of type {type(value).__name__}"
 
 
 def _short(value: Any) -> str:
@@ -343,36 +379,51 @@ def _entry_name(entry: Any) -> str:
     return ""
 
 
+BOX_SUFFIXES = (".yaml", ".yml")
+"""The suffixes a box file given with ``data=`` may have."""
+
+
 @functools.lru_cache(maxsize=8)
-def _load_cached(path: str, mtime: float) -> Box:
-    text = Path(path).read_text(encoding="utf-8")
-    return parse_box(text, Path(path).name)
+def _load_cached(given: str, resolved: str, mtime_ns: int, size: int) -> Box:
+    """The box of a checked file; cached by where the file is and when it last
+    changed, so that every config of a run shares one parse."""
+    text = read_option_file(given, BOX_SUFFIXES)
+    return parse_box(text, Path(given).name, quote_values=resolved == str(DEFAULT_PATH.resolve()))
 
 
 def load_box(path: str | Path | None = None) -> Box:
     """The box of ``path`` (default: the shipped ``arena.yaml``), checked.
 
-    Raises :class:`BoxError` (an ``OptionError``) naming the entry and field of
-    a malformed file, or the file that cannot be read."""
-    file = DEFAULT_PATH if path is None else Path(path)
+    Only a regular ``.yaml``/``.yml`` file of at most 1 MiB is read (a pipe or a
+    device is refused before it is opened). Raises :class:`BoxError` (an
+    ``OptionError``) naming the entry and field of a malformed file, or the
+    file, as given, that cannot be read; errors about another file than the
+    shipped one describe its values by kind instead of quoting them."""
+    given = str(DEFAULT_PATH if path is None else path)
     try:
-        mtime = file.stat().st_mtime
-    except OSError as err:
-        raise BoxError(f"arena box {file}: cannot read the file: {err.strerror}") from None
-    return _load_cached(str(file.resolve()), mtime)
+        info = option_file_stat(given, BOX_SUFFIXES)
+        resolved = str(Path(given).resolve())
+        return _load_cached(given, resolved, info.st_mtime_ns, info.st_size)
+    except OptionFileError as err:
+        raise BoxError(f"arena box {err}") from None
 
 
 def default_box() -> Box:
     return load_box(None)
 
 
-def parse_box(text: str, source: str = "<text>") -> Box:
-    """Parse and check a box file's text (``yaml.safe_load``: no code runs)."""
+def parse_box(text: str, source: str = "<text>", quote_values: bool = True) -> Box:
+    """Parse and check a box file's text (``yaml.safe_load``: no code runs).
+
+    ``quote_values=False`` (a file an option named): errors describe values by
+    kind and YAML errors by line and column, without quoting the text."""
     try:
         raw = yaml.safe_load(text)
     except yaml.YAMLError as err:
-        raise BoxError(f"arena box {source}: not valid YAML: {err}") from None
-    return _build_box(raw, _Reader(source))
+        if quote_values:
+            raise BoxError(f"arena box {source}: not valid YAML: {err}") from None
+        raise BoxError(f"arena box {source}: not valid YAML ({parse_error_text(err)})") from None
+    return _build_box(raw, _Reader(source, quote_values))
 
 
 def _build_box(raw: Any, r: _Reader) -> Box:
@@ -586,7 +637,8 @@ def _read_cards(
             character = r.text(entry, who, where)
             if character not in char_names:
                 r.fail(
-                    where, f"field {who!r} names {character!r}, which is no character of the box"
+                    where,
+                    f"field {who!r} names {r.show(character)}, which is no character of the box",
                 )
             number = r.integer(entry, "number", where, 1, highest)
             bonus = None
@@ -632,7 +684,7 @@ def _read_board(value: Any, r: _Reader) -> tuple[tuple[Space, ...], dict[str, in
             or len(at) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in at)
         ):
-            r.fail(where, f"field 'at' must be [row, column] (integers >= 0), got {_short(at)}")
+            r.fail(where, f"field 'at' must be [row, column] (integers >= 0), got {r.show(at)}")
         nxt = r.field(entry, "next", where)
         if (
             not isinstance(nxt, list)
@@ -644,7 +696,7 @@ def _read_board(value: Any, r: _Reader) -> tuple[tuple[Space, ...], dict[str, in
             r.fail(
                 where,
                 f"field 'next' must list 1 or more other space ids 0..{count - 1} once each, "
-                f"got {_short(nxt)}",
+                f"got {r.show(nxt)}",
             )
         kind = r.choice(entry, "kind", where, SPACE_KINDS)
         entrance = step = None
@@ -723,7 +775,7 @@ def _read_medal_cards(value: Any, r: _Reader) -> tuple[MedalCard, ...]:
                 r.fail(
                     where,
                     f"field 'extra_die' must list one or more of {', '.join(DIE_USES)}, "
-                    f"got {_short(listed)}",
+                    f"got {r.show(listed)}",
                 )
             uses = tuple(u for u in DIE_USES if u in listed)
         out.append(
@@ -753,7 +805,7 @@ def _check_names_unique(box: Box, r: _Reader) -> None:
         seen: set[str] = set()
         for name in names:
             if name.lower() in seen:
-                r.fail(label, f"the name {name!r} is used twice (names must differ)")
+                r.fail(label, f"the name {r.show(name)} is used twice (names must differ)")
             seen.add(name.lower())
 
 

@@ -32,5 +32,12 @@ class OptionError(FlockgymError):
     """An env option is unknown, of the wrong type or out of range."""
 
 
+class OptionFileError(OptionError):
+    """A file named by an option (``Option.reads_file``) is refused or unreadable.
+
+    The message names the file as the caller gave it and the problem; it never
+    quotes the file's content or a resolved absolute path."""
+
+
 class StateDictError(FlockgymError):
     """A dict given to ``load_state_dict`` is not a state this env can restore."""

@@ -8,12 +8,18 @@ the option and the allowed values, instead of being silently ignored.
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import OptionError
+from .errors import OptionError, OptionFileError
+
+MAX_OPTION_FILE_BYTES = 1 << 20
+"""The largest file an option may name (1 MiB): a box or table file is a few kB."""
 
 
 @dataclass(frozen=True)
@@ -173,3 +179,83 @@ def scenario_seat(agent: Any, num_players: int) -> int:
     if agent not in agents:
         raise OptionError(f"unknown agent {agent!r} in reset options; agents: {agents}")
     return agents.index(agent)
+
+
+def option_file_stat(path: str | os.PathLike[str], suffixes: Sequence[str]) -> os.stat_result:
+    """Check the file an option names before anything opens it; return its stat.
+
+    Refused (:class:`OptionFileError`): a suffix not in ``suffixes``, a missing
+    file, and anything but a regular file (directories, FIFOs, devices, sockets,
+    symlinks to those), since opening a FIFO blocks and a device can read for
+    ever. ``os.stat`` follows a symlink, so a link to a regular file is fine."""
+    name = os.fspath(path)
+    suffix = os.path.splitext(name)[1].lower()
+    if suffix not in suffixes:
+        allowed = ", ".join(suffixes[:-1]) + " or " + suffixes[-1] if len(suffixes) > 1 else ""
+        raise OptionFileError(f"file {name!r}: must end in {allowed or suffixes[0]}")
+    try:
+        info = os.stat(name)
+    except FileNotFoundError:
+        raise OptionFileError(f"file {name!r}: not found (cannot read the file)") from None
+    except OSError as err:
+        raise OptionFileError(f"file {name!r}: cannot read the file: {err.strerror}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise OptionFileError(
+            f"file {name!r}: not a regular file (directories, pipes and devices are refused)"
+        )
+    return info
+
+
+def read_option_file(
+    path: str | os.PathLike[str],
+    suffixes: Sequence[str],
+    limit: int = MAX_OPTION_FILE_BYTES,
+) -> str:
+    """The UTF-8 text of a file an option names, read only if it is safe to read.
+
+    :func:`option_file_stat` runs first; the size is checked before reading and
+    again while reading (at most ``limit + 1`` bytes), since the file may grow
+    or be swapped in between. The open does not block (``O_NONBLOCK``) and the
+    opened file is checked again, so a FIFO put in place after the check is
+    refused rather than waited on. Errors name the file as given, never its
+    content or its resolved path."""
+    name = os.fspath(path)
+    info = option_file_stat(name, suffixes)
+    too_big = f"file {name!r}: larger than the limit of {limit} bytes"
+    if info.st_size > limit:
+        raise OptionFileError(too_big)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(name, flags)
+    except OSError as err:
+        raise OptionFileError(f"file {name!r}: cannot read the file: {err.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise OptionFileError(
+                f"file {name!r}: not a regular file (directories, pipes and devices are refused)"
+            )
+        raw = handle.read(limit + 1)
+    if len(raw) > limit:
+        raise OptionFileError(too_big)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise OptionFileError(f"file {name!r}: not UTF-8 text (byte {err.start})") from None
+
+
+def parse_error_text(err: Exception) -> str:
+    """Where and what a YAML/JSON parse error is, without quoting the content.
+
+    PyYAML's message shows the offending line and quotes tags and characters;
+    a file an option names may hold secrets, so only the line, the column and
+    the problem (with quoted parts blanked) are kept."""
+    mark = getattr(err, "problem_mark", None)
+    problem = getattr(err, "problem", None) or getattr(err, "msg", None) or type(err).__name__
+    problem = re.sub(r"'[^']*'|\"[^\"]*\"", "'...'", str(problem))
+    if mark is not None:
+        return f"line {mark.line + 1}, column {mark.column + 1}: {problem}"
+    line = getattr(err, "lineno", None)
+    column = getattr(err, "colno", None)
+    if line is not None and column is not None:
+        return f"line {line}, column {column}: {problem}"
+    return problem

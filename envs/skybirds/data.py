@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import OptionFileError
+from ..core.options import parse_error_text, read_option_file
+
 # ---- the Aces ---------------------------------------------------------------------
 
 GARROS = 0
@@ -197,49 +200,82 @@ def _fail(where: str, problem: str) -> AerodromeError:
     return AerodromeError(f"aerodrome {where}: {problem}")
 
 
-def _read_file(path: Path) -> Any:
-    """Rows from a .json, .yaml/.yml or .csv file (nothing here executes code)."""
-    if not path.is_file():
-        raise _fail(f"file {str(path)!r}", "not found")
-    text = path.read_text(encoding="utf-8")
-    suffix = path.suffix.lower()
+TABLE_SUFFIXES = (".json", ".yaml", ".yml", ".csv")
+"""The suffixes a table file given with ``aerodrome=`` may have."""
+
+
+def _read_file(path: Path | str) -> Any:
+    """Rows from a .json, .yaml/.yml or .csv file (nothing here executes code).
+
+    Only a regular file of at most 1 MiB is read (a pipe or a device is refused
+    before it is opened); errors name the file as given and the problem, never
+    the file's content (it may not be a table at all)."""
+    given = str(path)
+    try:
+        text = read_option_file(given, TABLE_SUFFIXES)
+    except OptionFileError as err:
+        raise AerodromeError(f"aerodrome {err}") from None
+    name = Path(given).name
+    suffix = Path(given).suffix.lower()
     if suffix == ".json":
         try:
             return json.loads(text)
         except json.JSONDecodeError as err:
-            raise _fail(f"file {path.name!r}", f"not valid JSON: {err}") from None
+            raise _fail(f"file {name!r}", f"not valid JSON ({parse_error_text(err)})") from None
     if suffix in (".yaml", ".yml"):
         try:
             import yaml
         except ImportError:
             raise _fail(
-                f"file {path.name!r}", "reading YAML needs PyYAML; use a .json or .csv file"
+                f"file {name!r}", "reading YAML needs PyYAML; use a .json or .csv file"
             ) from None
         try:
             return yaml.safe_load(text)
         except yaml.YAMLError as err:
-            raise _fail(f"file {path.name!r}", f"not valid YAML: {err}") from None
-    if suffix == ".csv":
-        return list(csv.DictReader(text.splitlines()))
-    raise _fail(f"file {path.name!r}", "must end in .json, .yaml, .yml or .csv")
+            raise _fail(f"file {name!r}", f"not valid YAML ({parse_error_text(err)})") from None
+    return list(csv.DictReader(text.splitlines()))
 
 
-def _int_cell(where: str, value: Any) -> int:
-    if isinstance(value, bool):
-        raise _fail(where, f"must be a whole number >= 0, got {value!r}")
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
-    if isinstance(value, int) and value >= 0:
+def _shown(value: Any, quote: bool) -> str:
+    """``value`` for an error: quoted (at most 60 characters) for a table given
+    inline, and only its kind for a file, which may hold anything (secrets too)."""
+    if quote or value is None or isinstance(value, (bool, int, float)):
+        text = repr(value)
+        return text if len(text) <= 60 else text[:57] + "..."
+    if isinstance(value, str):
+        return f"a string of {len(value)} characters"
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)} entries"
+    if isinstance(value, dict):
+        return f"a mapping of {len(value)} keys"
+    return f"a value of type {type(value).__name__}"
+
+
+MAX_CELL = 1_000_000
+"""The largest victory-point value a table cell may hold."""
+
+
+def _int_cell(where: str, value: Any, quote: bool = True) -> int:
+    """A whole-number cell (an int, or digits as CSV gives them), 0..MAX_CELL."""
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        text = value.strip()
+        if len(text) <= len(str(MAX_CELL)) and int(text) <= MAX_CELL:
+            return int(text)
+    elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_CELL:
         return value
-    raise _fail(where, f"must be a whole number >= 0, got {value!r}")
+    raise _fail(where, f"must be a whole number 0..{MAX_CELL}, got {_shown(value, quote)}")
 
 
-def _parse_row(index: int, row: Any) -> Token:
+def _parse_row(index: int, row: Any, quote: bool = True) -> Token:
     where = f"row {index}"
     if not isinstance(row, dict):
-        raise _fail(where, f"must be a mapping with columns {', '.join(COLUMNS)}, got {row!r:.60}")
+        raise _fail(
+            where, f"must be a mapping with columns {', '.join(COLUMNS)}, got {_shown(row, quote)}"
+        )
     missing = [c for c in COLUMNS if c not in row]
     extra = sorted(str(c) for c in row if c not in COLUMNS)
+    if extra and not quote:
+        extra = [f"{len(extra)} other column(s)"]
     if missing or extra:
         raise _fail(
             where,
@@ -250,7 +286,10 @@ def _parse_row(index: int, row: Any) -> Token:
     name = str(row["token"]).strip()
     where = f"row {index} ({name})"
     if not name or any(ch.isspace() for ch in name) or len(name) > 12:
-        raise _fail(where, f"token name {row['token']!r} must be 1-12 characters without spaces")
+        raise _fail(
+            where,
+            f"token name {_shown(row['token'], quote)} must be 1-12 characters without spaces",
+        )
     prereq_text = "" if row["prerequisites"] is None else str(row["prerequisites"]).strip()
     if "&" in prereq_text and "|" in prereq_text:
         raise _fail(where, "prerequisites mix & and |; write A1|A2 (any) or D1&D2 (all)")
@@ -258,19 +297,23 @@ def _parse_row(index: int, row: Any) -> Token:
     sep = "&" if needs_all else "|"
     prerequisites = tuple(p.strip() for p in prereq_text.split(sep)) if prereq_text else ()
     if any(not p for p in prerequisites):
-        raise _fail(where, f"prerequisites {prereq_text!r} has an empty name")
+        raise _fail(where, f"prerequisites {_shown(prereq_text, quote)} has an empty name")
     ribbon_text = str(row["ribbon"]).strip()
     if ribbon_text not in RIBBONS:
-        raise _fail(where, f"ribbon {row['ribbon']!r} is not one of {', '.join(RIBBONS)}")
-    front = _int_cell(f"{where} vp_front", row["vp_front"])
-    back = _int_cell(f"{where} vp_back", row["vp_back"])
+        raise _fail(
+            where, f"ribbon {_shown(row['ribbon'], quote)} is not one of {', '.join(RIBBONS)}"
+        )
+    front = _int_cell(f"{where} vp_front", row["vp_front"], quote)
+    back = _int_cell(f"{where} vp_back", row["vp_back"], quote)
     bonus = str(row["bonus"]).strip()
     if bonus not in BONUSES:
-        raise _fail(where, f"bonus {bonus!r} is not one of {', '.join(BONUSES)}")
+        raise _fail(where, f"bonus {_shown(bonus, quote)} is not one of {', '.join(BONUSES)}")
     timing = str(row["timing"]).strip()
     if timing != BONUSES[bonus]:
         raise _fail(
-            where, f"timing {timing!r} does not fit bonus {bonus!r}: it is {BONUSES[bonus]!r}"
+            where,
+            f"timing {_shown(timing, quote)} does not fit bonus {bonus!r}: "
+            f"it is {BONUSES[bonus]!r}",
         )
     if back > front:
         raise _fail(where, f"vp_back {back} is more than vp_front {front}")
@@ -340,19 +383,26 @@ def parse_aerodrome(source: Any = None) -> tuple[Token, ...]:
     >>> [t.name for t in parse_aerodrome()][:4]
     ['A1', 'A2', 'A3', 'B1']
     """
-    if source is None:
-        rows: Any = DEFAULT_AERODROME_ROWS
-    elif isinstance(source, (str, Path)):
-        rows = _read_file(Path(source))
-    else:
-        rows = source
+    if isinstance(source, (str, Path)):
+        rows = _read_file(source)
+        try:
+            return _tokens_of(rows, quote=False)
+        except AerodromeError as err:
+            where = str(err).removeprefix("aerodrome ")
+            raise _fail(f"file {Path(source).name!r}", where) from None
+    return _tokens_of(DEFAULT_AERODROME_ROWS if source is None else source, quote=True)
+
+
+def _tokens_of(rows: Any, quote: bool) -> tuple[Token, ...]:
+    """The checked tokens of a table's rows; ``quote=False`` (rows of a file):
+    errors describe a value by its kind instead of quoting it."""
     if isinstance(rows, dict) and "tokens" in rows:
         rows = rows["tokens"]
     if not isinstance(rows, (list, tuple)) or not rows:
-        raise _fail("table", f"must be a non-empty list of rows, got {rows!r:.60}")
+        raise _fail("table", f"must be a non-empty list of rows, got {_shown(rows, quote)}")
     if len(rows) > MAX_TOKENS:
         raise _fail("table", f"has {len(rows)} tokens; at most {MAX_TOKENS}")
-    tokens = tuple(_parse_row(i, row) for i, row in enumerate(rows))
+    tokens = tuple(_parse_row(i, row, quote) for i, row in enumerate(rows))
     _check_table(tokens)
     return tokens
 
