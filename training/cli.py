@@ -258,6 +258,44 @@ def build_parser() -> argparse.ArgumentParser:
         default=60,
         help="a game idle this long is saved as abandoned and dropped (default 60)",
     )
+    p.add_argument(
+        "--access-token",
+        default=os.environ.get("FLOCKGYM_ACCESS_TOKEN"),
+        metavar="TOKEN",
+        help="token every API request must carry (default: $FLOCKGYM_ACCESS_TOKEN; off "
+        "loopback one is generated and printed when none is given)",
+    )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another name clients reach this server by (the Host header; repeatable)",
+    )
+    p.add_argument(
+        "--games-per-client",
+        type=int_at_least(1),
+        default=20,
+        help="running games one client address may hold at once (default 20)",
+    )
+    p.add_argument(
+        "--games-per-minute",
+        type=int_at_least(1),
+        default=30,
+        help="games one client address may create a minute (default 30)",
+    )
+    p.add_argument(
+        "--max-connections",
+        type=int_at_least(1),
+        default=400,
+        help="open connections at most; more are answered 503 (default 400)",
+    )
+    p.add_argument(
+        "--request-seconds",
+        type=int_at_least(1),
+        default=10,
+        help="seconds a client has to send a request (default 10)",
+    )
     p.set_defaults(run=run_serve)
 
     p = sub.add_parser(
@@ -475,9 +513,29 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from .serve.server import serve
+    from importlib.util import find_spec
 
-    serve(args.host, args.port, args.models, args.data, args.max_games, args.idle_minutes)
+    for module in ("starlette", "uvicorn"):
+        if find_spec(module) is None:
+            raise MissingExtraError(module, "flockgym serve", extra="play")
+    from .serve.app import ServerConfig
+    from .serve.server import ConnectionLimits, access_token_for, allowed_hosts, serve
+
+    config = ServerConfig(
+        data_dir=args.data,
+        models=args.models,
+        max_games=args.max_games,
+        idle_seconds=args.idle_minutes * 60,
+        allowed_hosts=allowed_hosts(args.host, tuple(args.allowed_host)),
+        access_token=access_token_for(args.host, args.access_token),
+        games_per_client=args.games_per_client,
+        games_per_client_minute=args.games_per_minute,
+        body_seconds=float(args.request_seconds),
+    )
+    limits = ConnectionLimits(
+        max_connections=args.max_connections, request_seconds=float(args.request_seconds)
+    )
+    serve(config, args.host, args.port, limits)
     return 0
 
 

@@ -1,15 +1,45 @@
-"""Running the app: ``flockgym serve`` binds one local port and serves until Ctrl-C."""
+"""Running the app: ``flockgym serve`` binds one port and serves until Ctrl-C.
+
+Loopback (the default) needs nothing more. Any other ``--host`` makes the
+games reachable from other machines, so the server then requires an access
+token on every API request (given, or generated and printed at start), keeps
+answering only the ``Host`` names it knows, and warns. Connections are
+bounded too (:class:`ConnectionLimits`): a client has a few seconds to send
+each request's head, idle keep-alive connections are closed, and past
+``max_connections`` a new connection is answered 503 and closed, so idle
+connections cannot make the server unreachable.
+"""
 
 from __future__ import annotations
 
 import ipaddress
+import json
+import re
+import secrets
 import socket
 import sys
-from pathlib import Path
+from dataclasses import dataclass
+from typing import Any
 
 from flockgym.envs import FlockgymError
 
 from .app import LOCAL_HOSTS, ServerConfig, create_app
+
+ACCESS_TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,128}")
+
+
+@dataclass(frozen=True)
+class ConnectionLimits:
+    """What one client connection may hold of the server."""
+
+    max_connections: int = 400
+    """Open connections at most; each further one is answered 503 and closed."""
+    request_seconds: float = 10.0
+    """Seconds to send a request's head, from connecting or from the last response."""
+    keep_alive_seconds: int = 5
+    """An idle keep-alive connection is closed after this long."""
+    max_header_bytes: int = 16_384
+    """Bytes of a request's head at most."""
 
 
 def is_loopback(host: str) -> bool:
@@ -21,12 +51,41 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def allowed_hosts(host: str) -> list[str]:
-    """Host headers the app answers: this machine's names, and ``host`` itself.
-    Bound to every address (``0.0.0.0``), any name is accepted."""
-    if host in ("0.0.0.0", "::", ""):
-        return ["*"]
-    return [*LOCAL_HOSTS, host]
+def machine_names() -> list[str]:
+    """This machine's host name, full name and addresses: the ``Host`` headers other
+    machines send to reach a server bound to every address."""
+    names = {socket.gethostname(), socket.getfqdn()}
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None):
+            address = str(info[4][0])
+            names.add(f"[{address}]" if ":" in address else address)
+    except OSError:
+        pass
+    return sorted(n for n in names if n)
+
+
+def allowed_hosts(host: str, extra: tuple[str, ...] = ()) -> list[str]:
+    """``Host`` headers the app answers: this machine's loopback names, ``host`` itself
+    and ``extra`` (``--allowed-host``). Bound to every address (``0.0.0.0``), this
+    machine's own names and addresses stand for ``host``: the check stays on."""
+    named = machine_names() if host in ("0.0.0.0", "::", "") else [host]
+    hosts: list[str] = []
+    for name in [*LOCAL_HOSTS, *named, *extra]:
+        if name not in hosts:
+            hosts.append(name)
+    return hosts
+
+
+def access_token_for(host: str, given: str | None) -> str | None:
+    """The token every API request must carry: ``given`` (checked), else off loopback
+    a fresh one from the OS's secure generator; on loopback none unless given."""
+    if given is not None:
+        if not ACCESS_TOKEN_PATTERN.fullmatch(given):
+            raise FlockgymError(
+                "--access-token must be 16-128 characters of A-Z, a-z, 0-9, '_' and '-'"
+            )
+        return given
+    return None if is_loopback(host) else secrets.token_urlsafe(24)
 
 
 def check_port_free(host: str, port: int) -> None:
@@ -41,38 +100,97 @@ def check_port_free(host: str, port: int) -> None:
             ) from None
 
 
+def limited_protocol(limits: ConnectionLimits) -> type:
+    """uvicorn's h11 protocol with :class:`ConnectionLimits`' cap and request deadline.
+
+    uvicorn times out only idle keep-alive connections after a response; a
+    connection that never completes a request would be held for ever. Here
+    every connection has ``request_seconds`` to send each request's head; the
+    body has the app's own deadline."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    body = json.dumps({"error": "too many open connections; try again shortly"}).encode()
+    refusal = (
+        b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+        b"connection: close\r\ncontent-length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+    )
+
+    class LimitedH11Protocol(H11Protocol):  # type: ignore[misc]
+        request_timer: Any = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            if len(self.connections) > limits.max_connections:
+                transport.write(refusal)
+                transport.close()
+                return
+            self.arm_request_timer()
+
+        def arm_request_timer(self) -> None:
+            if self.request_timer is not None:
+                self.request_timer.cancel()
+            self.request_timer = self.loop.call_later(
+                limits.request_seconds, self.request_timed_out
+            )
+
+        def request_timed_out(self) -> None:
+            waiting = self.cycle is None or self.cycle.response_complete
+            if waiting and not self.transport.is_closing():
+                self.transport.close()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self.arm_request_timer()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self.request_timer is not None:
+                self.request_timer.cancel()
+            super().connection_lost(exc)
+
+    return LimitedH11Protocol
+
+
 def serve(
+    config: ServerConfig,
     host: str,
     port: int,
-    models: list[Path],
-    data_dir: Path,
-    max_games: int,
-    idle_minutes: float,
+    limits: ConnectionLimits | None = None,
 ) -> None:
-    """Print the address, then serve the page and the API until interrupted."""
+    """Print the address (with the access token, if any), then serve the page and the
+    API until interrupted."""
     try:
         import uvicorn
     except ImportError:
         raise FlockgymError(
             "flockgym serve needs the play extra: pip install -c constraints.txt -e '.[play]'"
         ) from None
+    limits = limits or ConnectionLimits()
+    check_port_free(host, port)
     if not is_loopback(host):
         print(
-            f"warning: --host {host} makes the games reachable from other machines; "
-            f"anyone who can reach this port can create games and read saved ones",
+            f"warning: --host {host} makes the games reachable from other machines: every "
+            f"API request needs the access token below; Host names answered: "
+            f"{', '.join(config.allowed_hosts)} (add one with --allowed-host)",
             file=sys.stderr,
         )
-    check_port_free(host, port)
-    config = ServerConfig(
-        data_dir=data_dir,
-        models=models,
-        max_games=max_games,
-        idle_seconds=idle_minutes * 60,
-        allowed_hosts=allowed_hosts(host),
-    )
     app = create_app(config)
     shown = f"[{host}]" if ":" in host else host
     folders = ", ".join(label for label, _ in app.state.catalogue.roots) or "none"
-    print(f"flockgym serve: open http://{shown}:{port}/  (Ctrl-C stops)", flush=True)
-    print(f"  games saved in {data_dir}; model folders: {folders}", flush=True)
-    uvicorn.run(app, host=host.strip("[]"), port=port, log_level="warning")
+    access = f"?access={config.access_token}" if config.access_token else ""
+    print(f"flockgym serve: open http://{shown}:{port}/{access}  (Ctrl-C stops)", flush=True)
+    if config.access_token:
+        print(f"  access token: {config.access_token} (header X-Access-Token)", flush=True)
+    print(f"  games saved in {config.data_dir}; model folders: {folders}", flush=True)
+    if app.state.continued:
+        print(f"  {app.state.continued} running game(s) continued from their journals", flush=True)
+    uvicorn.run(
+        app,
+        host=host.strip("[]"),
+        port=port,
+        log_level="warning",
+        http=limited_protocol(limits),
+        timeout_keep_alive=limits.keep_alive_seconds,
+        h11_max_incomplete_event_size=limits.max_header_bytes,
+        limit_concurrency=limits.max_connections + 1,
+    )

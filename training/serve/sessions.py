@@ -127,7 +127,8 @@ def expect_seed(value: Any) -> int:
     if isinstance(value, str):
         if not re.fullmatch(r"[0-9]{1,39}", value) or int(value) > MAX_SEED_VALUE:
             raise ApiError(
-                400, f"seed: {value!r:.40} is not an integer >= 0 (a string of digits: <= 2**128-1)"
+                400,
+                f"seed: {value[:40]!r} is not an integer >= 0 (a string of digits: <= 2**128-1)",
             )
         return int(value)
     return expect_int(value, "seed", 0, MAX_SEED)
