@@ -8,13 +8,22 @@ resolves every path (symbolic links included) and drops what lies outside its
 folder. A checkpoint is read the way :func:`flockgym.training.load_policy`
 reads one: its JSON metadata, then the network's weights only, never by
 unpickling.
+
+Each entry says what it is, for the new-game form: a shipped bot carries the
+win rate against the heuristic from its saved evaluation (the
+``<name>_eval/heuristic`` or ``<name>_eval/field_heuristic`` tournament next to
+it, written by ``flockgym eval``), and per game and player count the shipped
+bot with the highest such rate, if above a fair share, is marked ``strongest``:
+the form's default opponent. A model from a ``--models`` folder is the user's
+own and is never the default.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,15 +45,53 @@ def shipped_checkpoints() -> Path | None:
     return checkpoints_root()
 
 
+EVAL_FOLDERS = ("heuristic", "field_heuristic")
+"""The saved evaluations against the heuristic: two seats rotated, or one seat among heuristics."""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A shipped bot's saved result against the heuristic bot."""
+
+    win_rate: float
+    games: int
+    players: int
+    alone: bool
+    """True: the bot alone at a table of heuristics; False: one heuristic, seats rotated."""
+
+    def text(self) -> str:
+        """``wins 72.8% against the heuristic (2 players, 400 games)``."""
+        rate = f"{100 * self.win_rate:.1f}%"
+        if self.alone:
+            return (
+                f"wins {rate} alone among {self.players - 1} heuristic bots "
+                f"({self.players} players, {self.games} games; a fair share is "
+                f"{100 / self.players:.0f}%)"
+            )
+        return f"wins {rate} against the heuristic ({self.players} players, {self.games} games)"
+
+
 @dataclass(frozen=True)
 class ModelEntry:
-    """One model a game may seat: its id, its file, and what it was trained for."""
+    """One model a game may seat: its id, its file, what it was trained for, and
+    (for a shipped bot) how it did against the heuristic."""
 
     id: str
     path: Path
     env_id: str
     env_options: dict[str, Any]
     steps: int
+    shipped: bool = False
+    evaluation: Evaluation | None = None
+    strongest: bool = False
+
+    def description(self) -> str:
+        """What the form says this choice is."""
+        if not self.shipped:
+            return f"your model ({self.steps:,} steps of training; not evaluated here)"
+        if self.evaluation is None:
+            return f"shipped, trained ({self.steps:,} steps); no saved evaluation"
+        return f"shipped, trained; {self.evaluation.text()}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -52,6 +99,10 @@ class ModelEntry:
             "env": self.env_id,
             "options": self.env_options,
             "steps": self.steps,
+            "shipped": self.shipped,
+            "win_rate_vs_heuristic": None if self.evaluation is None else self.evaluation.win_rate,
+            "strongest": self.strongest,
+            "description": self.description(),
         }
 
 
@@ -83,7 +134,7 @@ class ModelCatalogue:
             found: list[ModelEntry] = []
             for label, root in self.roots:
                 found += scan_folder(label, root)
-            self._entries = sorted(found, key=lambda e: e.id)
+            self._entries = mark_strongest(sorted(found, key=lambda e: e.id))
             self._scanned = now
         return self._entries
 
@@ -145,4 +196,54 @@ def make_entry(label: str, root: Path, listed: Path, policy_file: Path) -> Model
         return None
     relative = listed.relative_to(root).as_posix()
     model_id = label if relative == "." else f"{label}/{relative}"
-    return ModelEntry(model_id, resolved, meta.env_id, dict(meta.env_options), int(meta.steps))
+    shipped = label == SHIPPED_LABEL
+    evaluation = saved_evaluation(resolved) if shipped else None
+    options = dict(meta.env_options)
+    return ModelEntry(
+        model_id, resolved, meta.env_id, options, int(meta.steps), shipped, evaluation
+    )
+
+
+def saved_evaluation(checkpoint: Path) -> Evaluation | None:
+    """The bot's win rate against the heuristic from the tournament saved beside it
+    (``ppo_2p.zip`` -> ``ppo_2p_eval/heuristic/tournament.json``), or None.
+
+    Only a tournament of this checkpoint against heuristic bots alone counts; a
+    file that is missing or shaped otherwise is no evaluation (the bot is still
+    listed, just not ranked)."""
+    for folder in EVAL_FOLDERS:
+        path = checkpoint.parent / f"{checkpoint.stem}_eval" / folder / "tournament.json"
+        try:
+            result = json.loads(path.read_text(encoding="utf-8"))
+            standings = result["standings"]
+            mine = [s for s in standings if str(s["spec"]).endswith(checkpoint.name)]
+            others = [s for s in standings if s not in mine]
+            if len(mine) != 1 or not others or any(s["spec"] != "heuristic" for s in others):
+                continue
+            return Evaluation(
+                win_rate=float(mine[0]["win_rate"]),
+                games=int(mine[0]["games"]),
+                players=int(result["num_players"]),
+                alone=result["seating"] == "field",
+            )
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return None
+
+
+def mark_strongest(entries: list[ModelEntry]) -> list[ModelEntry]:
+    """Mark, per env and player count, the shipped bot with the highest saved win
+    rate against the heuristic, if it wins more than a fair share (1 / players) of
+    those games; otherwise the heuristic is the stronger choice and none is marked."""
+    best: dict[tuple[str, Any], tuple[float, str]] = {}
+    for entry in entries:
+        evaluation = entry.evaluation
+        if not entry.shipped or evaluation is None:
+            continue
+        if evaluation.win_rate <= 1 / evaluation.players:
+            continue
+        key = (entry.env_id, entry.env_options.get("num_players"))
+        if key not in best or evaluation.win_rate > best[key][0]:
+            best[key] = (evaluation.win_rate, entry.id)
+    chosen = {model_id for _, model_id in best.values()}
+    return [replace(e, strongest=True) if e.id in chosen else e for e in entries]

@@ -7,6 +7,7 @@
 
 import { clear, h, seatLabel } from "./dom.js";
 import { drawMoves, drawView, findScores, renderValue } from "./generic.js";
+import { renderMarkdown } from "./markdown.js";
 
 const params = new URLSearchParams(location.search);
 const FAST = params.has("fast");
@@ -109,21 +110,33 @@ function optionInput(option) {
   return h("label", { class: "option", for: id }, h("span", { class: "name", text: option.name }), input, h("small", { text: option.doc }));
 }
 
+const BOT_NOTES = {
+  heuristic: "the hand-written bot of this game: plays by rules of thumb",
+  random: "plays a legal move at random",
+};
+const HUMAN_NOTE = "a person at this device (with two or more, the device is handed over between turns)";
+
+// Every choice of a seat, with what it is: a person, a bot, or a model (a
+// shipped bot says how it did against the heuristic; the strongest is marked).
 function seatChoices(env, players) {
-  const choices = [{ value: "human", label: "a person (you)" }];
-  for (const bot of env.bots) choices.push({ value: `bot:${bot}`, label: `${bot} bot` });
+  const choices = [{ value: "human", label: "a person (you)", note: HUMAN_NOTE }];
+  for (const bot of env.bots) choices.push({ value: `bot:${bot}`, label: `${bot} bot`, note: BOT_NOTES[bot] || `the ${bot} bot` });
   for (const model of env.models) {
     const count = model.options.num_players;
     const fits = count === undefined || count === players;
-    choices.push({ value: `model:${model.id}`, label: `model ${model.id}${count ? ` (${count} players)` : ""}`, fits });
+    const tags = [count ? `${count} players` : null, model.strongest ? "strongest shipped bot" : null].filter(Boolean);
+    choices.push({ value: `model:${model.id}`, label: `model ${model.id}${tags.length ? ` (${tags.join(", ")})` : ""}`, note: model.description, fits });
   }
   return choices;
 }
 
+// The first seat is the person; the next the game's strongest shipped bot for
+// this many players (by its saved win rate against the heuristic), else the
+// heuristic; the others the heuristic. A user's own model is never the default.
 function defaultSeat(env, index, players) {
   if (index === 0) return "human";
-  const model = env.models.find((m) => m.options.num_players === players);
-  if (index === 1 && model) return `model:${model.id}`;
+  const strongest = env.models.find((m) => m.strongest && m.shipped && m.options.num_players === players);
+  if (index === 1 && strongest) return `model:${strongest.id}`;
   return env.bots.includes("heuristic") ? "bot:heuristic" : "bot:random";
 }
 
@@ -138,14 +151,15 @@ function drawSeats(env) {
   for (let i = 0; i < players; i += 1) {
     const choices = seatChoices(env, players);
     const chosen = defaultSeat(env, i, players);
-    rows.push(
-      h(
-        "label",
-        { class: "seat", for: `seat-${i}` },
-        h("span", { class: "name", text: `player_${i}` }),
-        h("select", { id: `seat-${i}`, name: `seat-${i}` }, choices.map((c) => h("option", { value: c.value, selected: c.value === chosen, disabled: c.fits === false }, c.label))),
-      ),
-    );
+    const select = h("select", { id: `seat-${i}`, name: `seat-${i}` }, choices.map((c) => h("option", { value: c.value, selected: c.value === chosen, disabled: c.fits === false, title: c.note }, c.label)));
+    const note = h("small", { class: "seat-note", id: `seat-note-${i}` });
+    const explain = () => {
+      const choice = choices.find((c) => c.value === select.value);
+      note.textContent = choice ? choice.note : "";
+    };
+    select.addEventListener("change", explain);
+    explain();
+    rows.push(h("label", { class: "seat", for: `seat-${i}` }, h("span", { class: "name", text: `player_${i}` }), select, note));
   }
   clear($("seats")).append(...rows);
 }
@@ -156,6 +170,28 @@ function drawSetup() {
   select.value = S.envs.find((e) => e.id === "astrobirdz_v0") ? "astrobirdz_v0" : S.envs[0].id;
   select.onchange = () => drawOptions(envOf(select.value));
   drawOptions(envOf(select.value));
+  $("setup-rules").onclick = () => showRules(select.value);
+}
+
+// ---- the rules panel -------------------------------------------------------------
+
+const RULES = {}; // env id -> its how-to-play markdown, once fetched
+
+async function showRules(envId) {
+  const body = clear($("rules-body"));
+  $("rules").hidden = false;
+  $("close-rules").focus();
+  try {
+    RULES[envId] = RULES[envId] || (await api("GET", `/api/rules/${encodeURIComponent(envId)}`)).markdown;
+  } catch (err) {
+    body.append(h("p", { class: "error", role: "alert", text: err.message || String(err) }));
+    return;
+  }
+  body.append(renderMarkdown(RULES[envId]));
+}
+
+function closeRules() {
+  $("rules").hidden = true;
 }
 
 function drawOptions(env) {
@@ -469,6 +505,10 @@ function showSummary(st) {
 
 document.addEventListener("keydown", (event) => {
   if (event.target.closest && event.target.closest("input, select, textarea")) return;
+  if (!$("rules").hidden) {
+    if (event.key === "Escape") closeRules(); // no move is played under the rules
+    return;
+  }
   if (!$("play").hidden && S.state) {
     const move = S.keys.get(event.key.toLowerCase());
     if (move) {
@@ -605,6 +645,8 @@ async function main() {
     }
   };
   $("close-help").onclick = () => ($("help").hidden = true);
+  $("show-rules").onclick = () => showRules(S.game ? S.game.env : $("env").value);
+  $("close-rules").onclick = closeRules;
   $("show-help").onclick = () => ($("help").hidden = !$("help").hidden);
   replayControls();
   try {
