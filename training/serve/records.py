@@ -296,6 +296,24 @@ def journal_path(record_path: Path) -> Path:
     return record_path.with_suffix(JOURNAL_SUFFIX)
 
 
+def cut_torn_tail(path: Path) -> None:
+    """Cut a journal's torn last line (a write a crash cut short), so the lines a
+    continued game appends start on a line of their own."""
+    data = path.read_bytes()
+    keep = data.rfind(b"\n") + 1
+    if keep and keep == len(data):
+        last = data[data.rfind(b"\n", 0, keep - 1) + 1 : keep]
+        try:
+            json.loads(last)
+        except (ValueError, RecursionError):
+            keep = data.rfind(b"\n", 0, keep - 1) + 1
+    if keep != len(data):
+        with path.open("r+b") as handle:
+            handle.truncate(keep)
+            handle.flush()
+            os.fsync(handle.fileno())
+
+
 def read_journal(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
     """The header, the moves and the end line (or None) of a journal.
 

@@ -51,6 +51,7 @@ from .records import (
     Journal,
     SavedGameError,
     SaveError,
+    cut_torn_tail,
     game_options,
     journal_path,
     number,
@@ -743,6 +744,7 @@ def restore_game(path: Path, catalogue: ModelCatalogue, clock: Callable[[], floa
     """The game of one journal, running again; None if it had ended (its record is
     then written and the journal removed)."""
     header, moves, end = read_journal(path)
+    cut_torn_tail(path)
     record = dict(header["record"])
     record_path = path.with_suffix(".json")
     if end is not None:

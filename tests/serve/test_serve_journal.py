@@ -1,0 +1,207 @@
+"""Nothing answered is lost: each move is in the game's journal, on disk, before its
+answer; a save that fails refuses the request and applies nothing; a new game
+whose journal cannot be written leaves no ghost; after a restart every running
+game continues with the tokens its people hold (kept only as hashes)."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from serve_helpers import CheckedClient, make_client
+
+from flockgym.training.serve import records
+from flockgym.training.serve.records import load_record, read_journal, replay_record
+
+HUMAN = {"kind": "human"}
+HEURISTIC = {"kind": "bot", "bot": "heuristic"}
+
+
+def journal_of(client: CheckedClient, game_id: str) -> Path:
+    return client.game(game_id).log.journal.path
+
+
+def play(client: CheckedClient, game_id: str, token: str, moves: int) -> list[str]:
+    """``moves`` moves of the person (and the bots between): the texts the person played."""
+    played = []
+    for _ in range(moves):
+        state = client.state(game_id, token).json()
+        if state["to_act_kind"] == "bot":
+            client.bot(game_id, token, move_number=state["move_number"], until="human")
+            state = client.state(game_id, token).json()
+        choice = state["legal"][0]
+        response = client.move(
+            game_id, token, move_number=state["move_number"], action=choice["id"]
+        )
+        assert response.status_code == 200, response.text
+        played.append(choice["text"])
+    return played
+
+
+def test_every_answered_move_is_in_the_journal_before_the_answer(client: CheckedClient):
+    created = client.new_game("astrobirdz_v0", [HUMAN, HUMAN], seed=3)
+    gid = created["game_id"]
+    tokens = {s["agent"]: s["token"] for s in created["seats"]}
+    path = journal_of(client, gid)
+    header, moves, end = read_journal(path)
+    assert header["game_id"] == gid and moves == [] and end is None
+    assert header["tokens"] == {
+        agent: hashlib.sha256(token.encode()).hexdigest() for agent, token in tokens.items()
+    }
+    assert not any(token in path.read_text() for token in tokens.values())
+    for n in range(6):
+        state = client.state(gid, tokens["player_0"]).json()
+        actor = state["to_act"]
+        legal = client.state(gid, tokens[actor]).json()["legal"]
+        client.move(gid, tokens[actor], move_number=n, action=legal[0]["id"])
+        # read straight after the answer: the move is already on disk
+        _, moves, _ = read_journal(path)
+        assert moves == client.game(gid).log.moves and len(moves) == n + 1
+    assert path.read_text().count("\n") == 7  # the header and a line per move
+
+
+def failing_append(path: Path, line: bytes) -> None:
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_failed_save_refuses_the_move_and_applies_nothing(
+    client: CheckedClient, monkeypatch: pytest.MonkeyPatch
+):
+    created = client.new_game("astrobirdz_v0", [HUMAN, HEURISTIC], seed=1)
+    gid, token = created["game_id"], created["seats"][0]["token"]
+    play(client, gid, token, 2)
+    game = client.game(gid)
+    before = json.dumps(game.raw.state_dict(), sort_keys=True)
+    count, on_disk = game.move_number, journal_of(client, gid).read_bytes()
+    state = client.state(gid, token).json()
+    monkeypatch.setattr(records, "append_line", failing_append)
+    if state["to_act_kind"] == "bot":
+        response = client.bot(gid, token, move_number=count)
+    else:
+        response = client.move(gid, token, move_number=count, action=state["legal"][0]["id"])
+    assert response.status_code == 507
+    assert response.json() == {
+        "error": "the server could not save the move (No space left on device); nothing was changed"
+    }
+    left = client.http.delete(f"/api/games/{gid}", headers={"X-Seat-Token": token})
+    assert left.status_code == 507 and "could not save the end of the game" in left.text
+    assert json.dumps(game.raw.state_dict(), sort_keys=True) == before
+    assert game.move_number == count and game.status == "running"
+    assert journal_of(client, gid).read_bytes() == on_disk
+    monkeypatch.undo()
+    state = client.state(gid, token).json()
+    assert state["move_number"] == count and state["status"] == "running"
+    play(client, gid, token, 1)  # the game goes on once the disk takes writes again
+
+
+def test_a_new_game_that_cannot_be_saved_leaves_no_ghost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    with make_client(tmp_path / "games", [], max_games=2) as client:
+        monkeypatch.setattr(records, "append_line", failing_append)
+        for _ in range(5):
+            response = client.create(env="astrobirdz_v0", options={"num_players": 2})
+            assert response.status_code == 507
+            assert response.json()["error"] == (
+                "the server could not save the new game (No space left on device); nothing "
+                "was changed"
+            )
+        assert client.app.state.store.games == {}
+        assert list((tmp_path / "games").iterdir()) == []
+        monkeypatch.undo()
+        for _ in range(2):  # the table did not fill with ghosts
+            client.new_game("astrobirdz_v0", [HUMAN, HEURISTIC])
+
+
+def test_a_read_only_data_folder_refuses_new_games(tmp_path: Path, monkeypatch):
+    folder = tmp_path / "games"
+    folder.mkdir()
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    with make_client(folder, []) as client:
+        monkeypatch.setattr(records.os, "open", read_only)
+        response = client.create(env="astrobirdz_v0", options={"num_players": 2})
+        monkeypatch.undo()
+        assert response.status_code == 507
+        assert "(Read-only file system)" in response.json()["error"]
+        assert str(folder) not in response.text
+        assert client.app.state.store.games == {}
+
+
+def test_after_a_restart_running_games_continue_with_their_tokens(tmp_path: Path):
+    data = tmp_path / "games"
+    with make_client(data, []) as client:
+        created = client.new_game("astrobirdz_v0", [HUMAN, HEURISTIC], seed=11)
+        gid, token = created["game_id"], created["seats"][0]["token"]
+        play(client, gid, token, 3)
+        moves = list(client.game(gid).log.moves)
+        view = client.game(gid).raw.view("player_0")
+        finished = client.new_game("astrobirdz_v0", [HUMAN, HEURISTIC], seed=12)
+        client.http.delete(
+            f"/api/games/{finished['game_id']}",
+            headers={"X-Seat-Token": finished["seats"][0]["token"]},
+        )
+    with make_client(data, []) as client:
+        listed = client.http.get("/api/games").json()["games"]
+        assert [(g["game_id"], g["move_number"]) for g in listed] == [(gid, len(moves))]
+        assert "token" not in json.dumps(listed)
+        state = client.state(gid, token).json()
+        assert state["move_number"] == len(moves) and state["view"] == json.loads(json.dumps(view))
+        assert client.game(gid).log.moves == moves
+        assert client.state(gid, "x" * 24).status_code == 403
+        play(client, gid, token, 2)
+        assert read_journal(journal_of(client, gid))[1] == client.game(gid).log.moves
+
+
+def test_a_journal_whose_game_ended_becomes_its_record(tmp_path: Path):
+    data = tmp_path / "games"
+    with make_client(data, []) as client:
+        created = client.new_game("astrobirdz_v0", [HUMAN, HEURISTIC], seed=5)
+        gid, token = created["game_id"], created["seats"][0]["token"]
+        play(client, gid, token, 2)
+        path = journal_of(client, gid)
+        game = client.game(gid)
+        # the end line reached the journal, but the record was never written (a crash)
+        game.log.journal.append(
+            {"end": "abandoned", "moves": game.move_number, "scores": None, "winners": []}
+        )
+        moves = list(game.log.moves)
+    assert path.exists()
+    with make_client(data, []) as client:
+        assert client.http.get("/api/games").json()["games"] == []
+        record = load_record(path.with_suffix(".json"))
+        assert record["status"] == "abandoned" and record["moves"] == moves
+        assert not path.exists()
+
+
+def test_a_torn_last_line_is_dropped(tmp_path: Path):
+    data = tmp_path / "games"
+    with make_client(data, []) as client:
+        created = client.new_game("astrobirdz_v0", [HUMAN, HEURISTIC], seed=5)
+        gid, token = created["game_id"], created["seats"][0]["token"]
+        play(client, gid, token, 2)
+        moves = list(client.game(gid).log.moves)
+        path = journal_of(client, gid)
+    with path.open("a") as journal:
+        journal.write('{"n": 99, "agent": "play')  # a write cut by a power failure
+    with make_client(data, []) as client:
+        assert client.game(gid).log.moves == moves
+        play(client, gid, token, 1)
+        assert read_journal(path)[1] == client.game(gid).log.moves
+
+
+def test_a_finished_game_has_its_record_and_no_journal(client: CheckedClient):
+    from serve_helpers import play_whole_game
+
+    played = play_whole_game(client, "astrobirdz_v0", [HUMAN, HEURISTIC], seed=4)
+    game = client.game(played["game_id"])
+    assert game.log.journal is None
+    record = load_record(game.log.path)
+    assert "tokens" not in json.dumps(record) and record["status"] == "over"
+    replay_record(record)
+    assert list(game.log.path.parent.glob("*.jsonl")) == []
