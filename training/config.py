@@ -50,6 +50,25 @@ from .policies import BotSpecError, CheckpointError, env_shapes, make_participan
 MAX_SEED = 2**32 - 1
 """numpy's global generator takes seeds below 2**32."""
 MAX_ENVS = 256
+MAX_STEPS = 10**10
+"""Most learner steps a run, or a schedule inside it, may name: 3,000 times the
+longest shipped config (3M steps), about 12 days at the 10,000 learner steps per
+CPU-second of the fastest path in docs/scale.md, and small enough that every
+step count stays an int64 in numpy and torch."""
+MAX_REWARD_FACTOR = 1000.0
+"""Most a reward may be scaled by (``env.reward_scale``) or topped up with
+(``env.win_bonus``): rewards and returns are float32 in the rollout buffer and are
+squared in the value loss, so 1e308 overflows to inf (which once crashed a run
+after its folder existed) long before it could mean anything."""
+MAX_DEALS = 100_000
+"""Most deals an evaluation or a tournament may ask for (``eval.games``,
+``eval.tournament_games``; pretraining's games have the same bound): days of play
+at the Arena's pace, while ``10**12`` deals ran the machine out of memory."""
+MAX_SNAPSHOTS = 100
+"""Most frozen copies of the learner kept in memory at once (``opponents.max_snapshots``)."""
+MAX_PRETRAIN_BATCH = 65_536
+"""Largest imitation minibatch: with up to 100,000 teacher games a bigger one could
+ask for tens of gigabytes of observations in one tensor."""
 
 
 class Section(BaseModel):
@@ -71,12 +90,14 @@ class EnvConfig(Section):
     reward_scale: float = Field(
         1.0,
         gt=0,
+        le=MAX_REWARD_FACTOR,
         description="the learner's rewards are multiplied by this (e.g. 0.02 with reward: score, "
         "where points swing by tens, so that the value loss does not swamp the policy's gradient)",
     )
     win_bonus: float = Field(
         0.0,
         ge=0,
+        le=MAX_REWARD_FACTOR,
         description="added to the learner's (scaled) reward at a game's end, times the win reward "
         "(+1 to the winner, -1 shared by the others, as reward: win pays; nothing for a truncated "
         "game): a win signal on top of reward: score, so that points are not all that is learnt",
@@ -108,9 +129,12 @@ class OpponentsConfig(Section):
     snapshot_every: int = Field(
         0,
         ge=0,
+        le=MAX_STEPS,
         description="add a frozen copy of the learner to the pool every this many steps (0: never)",
     )
-    max_snapshots: int = Field(5, ge=1, description="only the newest snapshots stay in the pool")
+    max_snapshots: int = Field(
+        5, ge=1, le=MAX_SNAPSHOTS, description="only the newest snapshots stay in the pool"
+    )
     snapshot_share: float = Field(
         0.5,
         ge=0.0,
@@ -137,7 +161,7 @@ class PretrainConfig(Section):
     games: int = Field(
         0,
         ge=0,
-        le=100_000,
+        le=MAX_DEALS,
         description="games played by the teacher in the learner's seat, against opponents "
         "drawn from opponents.pool, whose moves the policy is fit to before PPO starts "
         "(0: no pretraining)",
@@ -146,7 +170,9 @@ class PretrainConfig(Section):
         "heuristic", description="the bot spec imitated: 'heuristic', 'random' or a checkpoint"
     )
     epochs: int = Field(4, ge=1, le=1000, description="passes over the teacher's moves")
-    batch_size: int = Field(256, ge=2, description="minibatch size of the fit")
+    batch_size: int = Field(
+        256, ge=2, le=MAX_PRETRAIN_BATCH, description="minibatch size of the fit"
+    )
     learning_rate: float = Field(1e-3, gt=0, le=1, description="Adam step size of the fit")
 
 
@@ -154,11 +180,15 @@ class EvalConfig(Section):
     """Evaluation of the learner during and after training."""
 
     every: int = Field(
-        0, ge=0, description="evaluate every this many steps (0: only at the end of the run)"
+        0,
+        ge=0,
+        le=MAX_STEPS,
+        description="evaluate every this many steps (0: only at the end of the run)",
     )
     games: int = Field(
         20,
         ge=2,
+        le=MAX_DEALS,
         description="deals per opponent; each deal is replayed with the learner in "
         "every seat and the opponent in all the others",
     )
@@ -172,11 +202,13 @@ class EvalConfig(Section):
     seed: int = Field(
         12345,
         ge=0,
+        le=MAX_SEED,
         description="seed of the evaluation deals: fixed, so every evaluation plays the same hands",
     )
     tournament_games: int = Field(
         0,
         ge=0,
+        le=MAX_DEALS,
         description="after training, a tournament of the final policy and the "
         "opponents over this many deals, saved in the run folder (0: none; else at least 2, "
         "for its 95% intervals)",
@@ -209,6 +241,7 @@ class OutputConfig(Section):
     checkpoint_every: int = Field(
         100_000,
         ge=1,
+        le=MAX_STEPS,
         description="write a resumable checkpoint every this many steps (and always at the end)",
     )
 
@@ -267,7 +300,9 @@ class TrainConfig(Section):
     batched: BatchedConfig = Field(
         default_factory=BatchedConfig, description="the engine of vec_env: batched"
     )
-    total_steps: int = Field(ge=1, description="learner steps (its own moves) to train for")
+    total_steps: int = Field(
+        ge=1, le=MAX_STEPS, description="learner steps (its own moves) to train for"
+    )
     seed: int = Field(
         0, ge=0, le=MAX_SEED, description="the one seed everything else is derived from"
     )

@@ -169,6 +169,14 @@ STATE_FORMAT = "flockgym-maskable-ppo-state"
 STATE_VERSION = 1
 MAX_TORCH_THREADS = 256
 """Most torch threads a run may ask for (``torch_threads``, ``algo.update_threads``)."""
+MAX_EPOCHS = 1000
+"""Most passes over one rollout (``algo.n_epochs``): more would spend days on one update."""
+MAX_CLIP_RANGE = 10.0
+"""Largest PPO clip range: torch clamps the ratio in float32, where 1e308 overflows."""
+MAX_LOSS_WEIGHT = 1000.0
+"""Largest weight of a loss term or gradient bound (``ent_coef``, ``vf_coef``,
+``max_grad_norm``, ``target_kl``): the losses are float32, where a weight near
+1e308 turns them into inf and the weights into NaN."""
 EPISODE_WINDOW = 100
 """stable-baselines3's default ``stats_window_size``: episodes kept for the
 ``rollout/ep_*`` statistics."""
@@ -190,15 +198,20 @@ class MaskablePPOParams(AlgoParams):
     )
     n_steps: int = Field(256, ge=1, description="steps per env in each rollout")
     batch_size: int = Field(256, ge=2, description="minibatch size of the updates")
-    n_epochs: int = Field(4, ge=1, description="passes over each rollout")
+    n_epochs: int = Field(4, ge=1, le=MAX_EPOCHS, description="passes over each rollout")
     gamma: float = Field(0.99, ge=0, le=1, description="discount factor")
     gae_lambda: float = Field(0.95, ge=0, le=1, description="GAE smoothing")
-    clip_range: float = Field(0.2, gt=0, description="PPO ratio clipping")
-    ent_coef: float = Field(0.01, ge=0, description="entropy bonus")
-    vf_coef: float = Field(0.5, ge=0, description="value loss weight")
-    max_grad_norm: float = Field(0.5, gt=0, description="gradient clipping norm")
+    clip_range: float = Field(0.2, gt=0, le=MAX_CLIP_RANGE, description="PPO ratio clipping")
+    ent_coef: float = Field(0.01, ge=0, le=MAX_LOSS_WEIGHT, description="entropy bonus")
+    vf_coef: float = Field(0.5, ge=0, le=MAX_LOSS_WEIGHT, description="value loss weight")
+    max_grad_norm: float = Field(
+        0.5, gt=0, le=MAX_LOSS_WEIGHT, description="gradient clipping norm"
+    )
     target_kl: float | None = Field(
-        None, gt=0, description="stop an update early past this KL (None: never)"
+        None,
+        gt=0,
+        le=MAX_LOSS_WEIGHT,
+        description="stop an update early past this KL (None: never)",
     )
     net_arch: list[Annotated[int, Field(ge=1)]] = Field(
         default_factory=lambda: [128, 128],

@@ -216,6 +216,59 @@ CRASHES_LATER = [
     ("output.name", "a/b", ["output.name = 'a/b'", "a folder name"]),
     ("output.name", "..", ["output.name = '..'", "a folder name"]),
     ("eval.tournament_games", 1, ["eval.tournament_games = 1", "0 (no tournament) or at least 2"]),
+    # the issue's two: a reward that overflows float32 and a deal count that ran out of memory
+    ("env.win_bonus", 1e308, ["env.win_bonus = 1e+308", "allowed: 0 <= env.win_bonus <= 1000.0"]),
+    ("eval.games", 10**12, ["eval.games = 1000000000000", "allowed: 2 <= eval.games <= 100000"]),
+    # every other count or factor of the config has a bound as well
+    ("env.win_bonus", float("inf"), ["env.win_bonus = inf", "finite number"]),
+    (
+        "env.reward_scale",
+        1e308,
+        ["env.reward_scale = 1e+308", "allowed: 0 < env.reward_scale <= 1000.0"],
+    ),
+    (
+        "eval.tournament_games",
+        10**12,
+        ["eval.tournament_games = 1000000000000", "0 <= eval.tournament_games <= 100000"],
+    ),
+    ("eval.every", 10**11, ["eval.every = 100000000000", "0 <= eval.every <= 10000000000"]),
+    ("eval.seed", 2**32, ["eval.seed = 4294967296", "allowed: 0 <= eval.seed <= 4294967295"]),
+    ("total_steps", 10**11, ["total_steps = 100000000000", "1 <= total_steps <= 10000000000"]),
+    ("total_steps", float("inf"), ["total_steps = inf", "finite number"]),
+    (
+        "output.checkpoint_every",
+        10**11,
+        ["output.checkpoint_every = 100000000000", "1 <= output.checkpoint_every <= 10000000000"],
+    ),
+    (
+        "opponents.snapshot_every",
+        10**11,
+        ["opponents.snapshot_every = 100000000000", "0 <= opponents.snapshot_every <= 10000000000"],
+    ),
+    (
+        "opponents.max_snapshots",
+        101,
+        ["opponents.max_snapshots = 101", "allowed: 1 <= opponents.max_snapshots <= 100"],
+    ),
+    ("pretrain.games", 100_001, ["pretrain.games = 100001", "0 <= pretrain.games <= 100000"]),
+    (
+        "pretrain.batch_size",
+        10**12,
+        ["pretrain.batch_size = 1000000000000", "allowed: 2 <= pretrain.batch_size <= 65536"],
+    ),
+    ("pretrain.epochs", 1001, ["pretrain.epochs = 1001", "allowed: 1 <= pretrain.epochs <= 1000"]),
+    ("algo.n_epochs", 10**6, ["algo.n_epochs = 1000000", "allowed: 1 <= algo.n_epochs <= 1000"]),
+    ("algo.clip_range", 1e308, ["algo.clip_range = 1e+308", "0 < algo.clip_range <= 10.0"]),
+    ("algo.ent_coef", 1e308, ["algo.ent_coef = 1e+308", "0 <= algo.ent_coef <= 1000.0"]),
+    ("algo.vf_coef", 1e308, ["algo.vf_coef = 1e+308", "0 <= algo.vf_coef <= 1000.0"]),
+    (
+        "algo.max_grad_norm",
+        1e308,
+        ["algo.max_grad_norm = 1e+308", "0 < algo.max_grad_norm <= 1000.0"],
+    ),
+    ("algo.target_kl", 1e308, ["algo.target_kl = 1e+308", "0 < algo.target_kl <= 1000.0"]),
+    ("algo.n_steps", 10**30, ["algo.n_steps x n_envs", "algo.n_steps <= 312,134 with 2 envs"]),
+    ("batched.workers", 65, ["batched.workers = 65", "allowed: 1 <= batched.workers <= 64"]),
 ]
 
 
@@ -229,7 +282,7 @@ def test_a_value_that_would_crash_the_run_is_refused_before_any_folder(
     *sections, last = key.split(".")
     node = raw
     for section in sections:
-        node = node[section]
+        node = node.setdefault(section, {})
     node[last] = value
     assert main(["train", str(write(tmp_path, raw))]) == 2
     message = capsys.readouterr().err
@@ -271,3 +324,27 @@ def test_a_config_can_not_build_python_objects() -> None:
     for text in ("!!python/object/apply:os.system ['true']", "x: !!python/name:os.system"):
         with pytest.raises(yaml.YAMLError, match="python"):
             read_yaml(text)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "fragment"),
+    [
+        ("train_batch_size", 10**12, "allowed: 2 <= algo.train_batch_size <= 1000000"),
+        ("n_epochs", 10**6, "allowed: 1 <= algo.n_epochs <= 1000"),
+        ("clip_range", 1e308, "allowed: 0 < algo.clip_range <= 10.0"),
+        ("ent_coef", 1e308, "allowed: 0 <= algo.ent_coef <= 1000.0"),
+        ("vf_coef", 1e308, "allowed: 0 <= algo.vf_coef <= 1000.0"),
+        ("vf_clip", 1e308, "allowed: 0 < algo.vf_clip <= 1000000.0"),
+        ("max_grad_norm", 1e308, "allowed: 0 < algo.max_grad_norm <= 1000.0"),
+        ("num_cpus", 10**9, "allowed: 1 <= algo.num_cpus <= 4096"),
+    ],
+)
+def test_rllib_ppo_numbers_are_bounded_without_ray(
+    tmp_path: Path, key: str, value: object, fragment: str
+) -> None:
+    """The ``rllib_ppo`` section's bounds are checked before Ray is looked for."""
+    raw = tiny_raw_config("asrus_v0", tmp_path / "runs")
+    raw["algo"] = {"name": "rllib_ppo", key: value}
+    message = error_of(tmp_path, raw)
+    assert f"algo.{key} = {value!r}" in message and fragment in message
+    assert not (tmp_path / "runs").exists()

@@ -37,7 +37,10 @@ from ..checkpoints import (
     tensor_bytes,
 )
 from ..learners import (
+    MAX_CLIP_RANGE,
+    MAX_EPOCHS,
     MAX_LAYERS,
+    MAX_LOSS_WEIGHT,
     MAX_NETWORK_PARAMETERS,
     AlgoParams,
     MaskablePPOLearner,
@@ -48,6 +51,13 @@ from ..learners import (
 STATE_FORMAT = "flockgym-rllib-ppo-state"
 STATE_VERSION = 1
 MAX_ENV_RUNNERS = 1024
+MAX_CPUS = 4096
+"""Most CPUs a local Ray instance may be started with (``algo.num_cpus``)."""
+MAX_TRAIN_BATCH = 1_000_000
+"""Most env steps one RLlib iteration collects and keeps in memory
+(``algo.train_batch_size``; the shipped config collects 4,000)."""
+MAX_VF_CLIP = 1e6
+"""Largest value-loss clip, in reward units (past float32's reach of squared returns)."""
 EXTRA_HINT = (
     "install the rllib extra: pip install -c constraints-rllib.txt -e '.[train,rllib]' "
     "(a venv of its own: ray[rllib] pins gymnasium 1.2.2; `make test-rllib` builds .venv-rllib)"
@@ -67,19 +77,27 @@ class RLlibPPOParams(AlgoParams):
     name: Literal["rllib_ppo"] = Field("rllib_ppo", description="this learner")
     learning_rate: float = Field(3e-4, gt=0, le=1, description="Adam step size (constant)")
     train_batch_size: int = Field(
-        4000, ge=2, description="env steps (all seats' moves) collected per iteration"
+        4000,
+        ge=2,
+        le=MAX_TRAIN_BATCH,
+        description="env steps (all seats' moves) collected per iteration",
     )
     minibatch_size: int = Field(256, ge=2, description="minibatch size of the updates")
-    n_epochs: int = Field(4, ge=1, description="passes over each iteration's batch")
+    n_epochs: int = Field(4, ge=1, le=MAX_EPOCHS, description="passes over each iteration's batch")
     gamma: float = Field(0.99, ge=0, le=1, description="discount factor")
     gae_lambda: float = Field(0.95, ge=0, le=1, description="GAE smoothing")
-    clip_range: float = Field(0.2, gt=0, description="PPO ratio clipping")
-    ent_coef: float = Field(0.01, ge=0, description="entropy bonus")
-    vf_coef: float = Field(0.5, ge=0, description="value loss weight")
+    clip_range: float = Field(0.2, gt=0, le=MAX_CLIP_RANGE, description="PPO ratio clipping")
+    ent_coef: float = Field(0.01, ge=0, le=MAX_LOSS_WEIGHT, description="entropy bonus")
+    vf_coef: float = Field(0.5, ge=0, le=MAX_LOSS_WEIGHT, description="value loss weight")
     vf_clip: float = Field(
-        10.0, gt=0, description="value loss clipping (RLlib's vf_clip_param; in reward units)"
+        10.0,
+        gt=0,
+        le=MAX_VF_CLIP,
+        description="value loss clipping (RLlib's vf_clip_param; in reward units)",
     )
-    max_grad_norm: float = Field(0.5, gt=0, description="gradient clipping norm")
+    max_grad_norm: float = Field(
+        0.5, gt=0, le=MAX_LOSS_WEIGHT, description="gradient clipping norm"
+    )
     net_arch: list[Annotated[int, Field(ge=1)]] = Field(
         default_factory=lambda: [128, 128],
         min_length=1,
@@ -105,6 +123,7 @@ class RLlibPPOParams(AlgoParams):
     num_cpus: int | None = Field(
         None,
         ge=1,
+        le=MAX_CPUS,
         description="CPUs of the local Ray instance (None: num_env_runners + 1); ignored "
         "when attaching to a cluster",
     )
