@@ -8,7 +8,9 @@ named the same way.
 
 The vector is a gather ``store[index[seat]]`` of one shared store kept in
 absolute seat order; :meth:`ArenaObserver.refresh` rewrites only the parts
-whose source changed since the last action (positions, card places, ...).
+whose source changed since the last refresh (positions, card places, ...),
+comparing every source with a copy of what the store shows, so the store is
+the same however many actions were applied between two observations.
 :func:`field_table` is the single description of the layout; the env's
 documentation prints the same table. Every entry lies in [0, 1]: counts are
 divided by their real maximum for the configuration (the box's numbers).
@@ -16,6 +18,7 @@ divided by their real maximum for the configuration (the box's numbers).
 
 from __future__ import annotations
 
+import copy
 import functools
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +27,7 @@ import numpy as np
 
 from .data import FORMS, MEDALS, Box, load_box
 from .encounters import PORTAL_ROWS, PORTAL_TABLES, SLIDE_RESULTS, TASKS
-from .phases import BOARD, BOX, DISCARD, IN_STACK, MOVE, ON_BOARD, PHASE_NAMES, Phase
+from .phases import BOARD, BOX, DISCARD, IN_STACK, ON_BOARD, PHASE_NAMES, Phase
 from .rules import CHALLENGE_KINDS, ArenaGame
 
 TASK_NAMES = tuple(TASKS)
@@ -182,6 +185,7 @@ class ArenaObserver:
     _p_gym_cards: Any
     _p_gym_trophies: Any
     _p_holder: Any
+    _p_card_space: Any
     _p_items: Any
     _p_last_challenge: Any
     _p_lost: Any
@@ -259,51 +263,29 @@ class ArenaObserver:
     def encode(self, game: ArenaGame, seat: int) -> np.ndarray:
         """The observation of ``seat``, refreshing the store once per action
         applied. It is one buffer per seat, rewritten by the next call: copy it to
-        keep it (the env's ``observe`` does)."""
+        keep it (the env's ``observe`` does).
+
+        The refresh compares every source of every field with the copy of what
+        the store shows, however many actions were applied since the last call:
+        no shortcut assumes what one action can change (a shortcut for the steps
+        of a move saved nothing measurable)."""
         version = game.version
         if game is not self._game or version != self._version:
-            if (
-                game is self._game
-                and version == self._version + 1
-                and game.phase == MOVE
-                and self._p_phase == MOVE
-                and self._p_turn == (game.turn_seat, game.actor)
-                and game.log_start + len(game.roll_log) == self._p_rolls
-            ):
-                self._refresh_step(game)
-            else:
-                self.refresh(game)
+            self.refresh(game)
             self._game, self._version = game, version
         out = self._out[seat]
         self.store.take(self.index[seat], out=out)
         return out  # the env copies it before handing it out
 
-    def _refresh_step(self, g: ArenaGame) -> None:
-        """After one step of a move that leads to the same player's next move
-        decision, only the fingerboard, the steps left and a gym's trophies can
-        have changed (the engine's movement does nothing else)."""
-        st, box = self.store, self.box
-        if self._p_steps != g.steps_left:
-            self._p_steps = g.steps_left
-            st[self._steps_at] = min(1.0, g.steps_left / self.scales.move)
+    def _write_move(self, g: ArenaGame) -> None:
+        """The move's total and its two flags, if any of them changed."""
         move = (g.move_total, g.entered, g.stopped)
         if self._p_move != move:
             self._p_move = move
-            st[self._steps_at + 2] = 1.0 if g.entered else 0.0
-        seat = g.turn_seat
-        old, pos = self._p_positions[seat], g.positions[seat]
-        if old != pos:
-            base = self._position_at + seat * box.num_spaces
-            if old >= 0:
-                st[base + old] = 0.0
-            st[base + pos] = 1.0
-            self._p_positions[seat] = pos
-        if g.trophies != self._p_trophies:
-            base = self.at["trophies"]
-            st[base + 2 * seat] = g.trophies[seat] / box.trophies
-            self._p_trophies = g.trophies.copy()
-        if g.gym_trophies != self._p_gym_trophies:
-            self._write_corners(g)
+            st, base = self.store, self._steps_at
+            st[base + 1] = min(1.0, g.move_total / self.scales.move)
+            st[base + 2] = 1.0 if g.entered else 0.0
+            st[base + 3] = 1.0 if g.stopped else 0.0
 
     def invalidate(self) -> None:
         """Forget the last game: the store is cleared and rebuilt in full at the next
@@ -322,6 +304,7 @@ class ArenaObserver:
         self._p_roll_extra = self._p_dark = self._p_first = self._p_lost = none
         self._p_forms = self._p_characters = self._p_medals = self._p_powers = none
         self._p_holder = self._p_defended = self._p_medal_holder = self._p_medal_space = none
+        self._p_card_space = none
         self._p_items = self._p_gym_trophies = self._p_gym_cards = none
         self._p_kind = 0
         self._p_named = (-1, -1, -1)
@@ -361,13 +344,7 @@ class ArenaObserver:
         if self._p_steps != g.steps_left:
             self._p_steps = g.steps_left
             st[self._steps_at] = min(1.0, g.steps_left / sc.move)
-        move = (g.move_total, g.entered, g.stopped)
-        if self._p_move != move:
-            self._p_move = move
-            base = self._steps_at
-            st[base + 1] = min(1.0, g.move_total / sc.move)
-            st[base + 2] = 1.0 if g.entered else 0.0
-            st[base + 3] = 1.0 if g.stopped else 0.0
+        self._write_move(g)
         placed = g.task_args[0] if g.task == "wormhole_place" and g.task_args else -1
         challenge = (g.ch_kind, g.ch_item, g.ch_spent[0], g.ch_spent[1], g.ch_defender,
                      g.forced_target, placed)  # fmt: skip
@@ -381,8 +358,8 @@ class ArenaObserver:
             if g.last_encounter:
                 st[base + g.last_encounter[0]] = 1.0
                 st[base + 9 + g.last_encounter[1] - 1] = 1.0
-        if self._p_last_challenge is not g.last_challenge:
-            self._p_last_challenge = g.last_challenge
+        if self._p_last_challenge != g.last_challenge:  # by value: a dict of a few keys
+            self._p_last_challenge = copy.deepcopy(g.last_challenge)
             self._write_last_challenge(g)
         rolls = g.log_start + len(g.roll_log)
         if self._p_rolls != rolls:
@@ -413,7 +390,8 @@ class ArenaObserver:
         rare = (
             g.roll_bonus, g.roll_gold, g.roll_extra, g.dark, g.first_turn, g.lost_turns,
             g.forms, g.characters, g.medals, g.powers, g.card_holder, g.defended,
-            g.medal_holder, g.medal_space, g.space_item, g.gym_trophies, g.gym_cards,
+            g.card_space, g.medal_holder, g.medal_space, g.space_item, g.gym_trophies,
+            g.gym_cards,
         )  # fmt: skip
         if rare != self._p_rare:  # one comparison for the groups that seldom change
             self._refresh_rare(g)
@@ -421,8 +399,9 @@ class ArenaObserver:
             self._p_rare = (
                 self._p_roll_bonus, self._p_roll_gold, self._p_roll_extra, self._p_dark,
                 self._p_first, self._p_lost, self._p_forms, self._p_characters, self._p_medals,
-                self._p_powers, self._p_holder, self._p_defended, self._p_medal_holder,
-                self._p_medal_space, self._p_items, self._p_gym_trophies, self._p_gym_cards,
+                self._p_powers, self._p_holder, self._p_defended, self._p_card_space,
+                self._p_medal_holder, self._p_medal_space, self._p_items, self._p_gym_trophies,
+                self._p_gym_cards,
             )  # fmt: skip
         task_card = g.task_args[0] if g.task == "slide_return" and g.task_args else -1
         if self._p_task_card != task_card:
@@ -474,7 +453,11 @@ class ArenaObserver:
             st[at["gym_powers"] : at["gym_powers"] + n * len(box.gyms)] = [
                 v / per for p in g.powers for v in p
             ]
-        if g.card_holder != self._p_holder or g.defended != self._p_defended:
+        if (
+            g.card_holder != self._p_holder
+            or g.defended != self._p_defended
+            or g.card_space != self._p_card_space
+        ):
             self._write_cards(g)
         if g.medal_holder != self._p_medal_holder or g.medal_space != self._p_medal_space:
             self._write_medal_cards(g)
@@ -548,22 +531,27 @@ class ArenaObserver:
             st[base + s * width + 3 + g.characters[s]] = 1.0
 
     def _write_cards(self, g: ArenaGame) -> None:
-        """Rewrite the rows of the cards whose holder or defended mark changed."""
+        """Rewrite the rows of the cards whose holder, defended mark or space changed
+        (a card can leave the board and come back on another space between two
+        refreshes: same holder, other space)."""
         box, st, n = self.box, self.store, self.n
         width = 2 + n
         base, info = self.at["card_holder"], self.at["card_info"]
         last = max(1, box.num_spaces - 1)
-        old_holder, old_defended = self._p_holder, self._p_defended
+        old_holder, old_defended, old_space = self._p_holder, self._p_defended, self._p_card_space
         if old_holder is None:
             changed: Any = range(box.num_cards)
         else:  # find the few that moved in one pass
             changed = [
                 card
-                for card, (h, oh, d, od) in enumerate(
-                    zip(g.card_holder, old_holder, g.defended, old_defended, strict=True)
+                for card, (h, oh, d, od, sp, osp) in enumerate(
+                    zip(
+                        g.card_holder, old_holder, g.defended, old_defended, g.card_space,
+                        old_space, strict=True,
+                    )
                 )
-                if h != oh or d != od
-            ]
+                if h != oh or d != od or sp != osp
+            ]  # fmt: skip
         for card in changed:
             holder = g.card_holder[card]
             row = base + card * width
@@ -572,6 +560,7 @@ class ArenaObserver:
             st[info + card * 2] = float(g.defended[card] >= 0)
             st[info + card * 2 + 1] = g.card_space[card] / last if holder == BOARD else 0.0
         self._p_holder, self._p_defended = g.card_holder.copy(), g.defended.copy()
+        self._p_card_space = g.card_space.copy()
 
     def _write_medal_cards(self, g: ArenaGame) -> None:
         """Rewrite the rows of the medal cards that moved."""

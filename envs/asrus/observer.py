@@ -88,7 +88,11 @@ class AsrusObserver:
         )  # fmt: skip
         """[seat, c, rel]: 1 when, with c seats committed (in seat order), the
         player ``rel`` seats from ``seat`` has committed."""
-        self._turn_key: tuple[int, int] | None = None
+        self._turn_game: AsrusGame | None = None
+        self._turn_version = -1
+        """The game object and its ``version`` the matrix was built from: the
+        object itself, not its ``id`` (a freed game's id can be reused by a new
+        game at the same version)."""
         self._matrix = np.zeros((n, self.size), dtype=np.float32)
         self._row_committed = list(range(n))
         """The committed count each row of ``_matrix`` shows: ``seat`` when built
@@ -118,12 +122,13 @@ class AsrusObserver:
         return index
 
     def reset_cache(self) -> None:
-        self._turn_key = None
+        """Forget the matrix: the next :meth:`encode` builds it from the game."""
+        self._turn_game = None
 
     def encode(self, game: AsrusGame, seat: int) -> np.ndarray:
         """The observation of ``seat`` (a row of a cached matrix: copy before
         handing it out)."""
-        if self._turn_key != (id(game), game.version):
+        if game is not self._turn_game or game.version != self._turn_version:
             self._build_turn(game)
         vec = self._matrix[seat]
         count = game.committed
@@ -141,7 +146,7 @@ class AsrusObserver:
         np.multiply(game.holdings()[:, 1:], self._private_scale, out=self._private)
         self._matrix = self._source[self._rotations]
         self._row_committed = list(range(self.config.num_players))
-        self._turn_key = (id(game), game.version)
+        self._turn_game, self._turn_version = game, game.version
 
     def _write_public(self, game: AsrusGame) -> None:
         """What every seat sees alike, per-player fields in absolute seat order,

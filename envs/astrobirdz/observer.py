@@ -7,6 +7,9 @@ that rotates the per-seat fields to the observer's point of view (itself
 first, then its left neighbour, ...). The rules engine's event log says what
 changed after each action, so a played card costs a handful of writes instead
 of a rebuild; deals, passes and trades (a few times a turn) rebuild the store.
+Each event is applied on its own or rewrites its fields from the engine (a
+finished trick rewrites every finished trick of the turn), so the store is the
+same however many actions were applied between two observations.
 
 The field table (:func:`field_table`) is the single description of the
 layout; the env's documentation prints the same table.
@@ -235,18 +238,11 @@ class AstrobirdzObserver:
             if card % 9 + 1 in self._change_numbers:
                 self._set_trick_trump(self._change_to)
         elif kind == EV_TRICK:
-            winner = event[1]
             lo = self.trick_at
             store[lo : lo + self.n * self.slot] = 0.0
             lo = self.led_at
             store[lo : lo + data.NUM_COLOURS] = 0.0
-            played = at["played"]
-            slot = self.tricks_at + (len(game.finished) - 1) * self.slot
-            for card in game.previous_trick:
-                store[played + card] = 1.0
-                store[slot + card] = 1.0
-            store[slot + NC + winner] = 1.0
-            store[at["tricks_won"] + winner] = game.tricks_won(winner) / self.hand_scale
+            self._write_finished(game)
             self._set_trick_trump(game.trump)
         elif kind == EV_GUESS:
             _, seat, tricks = event
@@ -266,6 +262,24 @@ class AstrobirdzObserver:
             store[at["traded"]] = game.traded / 2
             for seat in range(self.n):
                 self._write_private(game, seat)
+
+    def _write_finished(self, game: AstrobirdzGame) -> None:
+        """Rewrite this turn's finished tricks (``played``, ``tricks``, ``tricks_won``)
+        from the engine. Not from the event: when several tricks end between two
+        syncs, the engine already holds the later ones, so only its whole list of
+        finished tricks is right whatever the call pattern."""
+        store, at, n = self.store, self.store_at, self.n
+        played = at["played"]
+        store[played : played + NC] = 0.0
+        store[self.tricks_at : self.tricks_at + NUM_TRICKS * self.slot] = 0.0
+        ones = [played + c for c in bits(game.played)]
+        for index, cards in enumerate(game.finished):
+            slot = self.tricks_at + index * self.slot
+            ones += [slot + c for c in cards]
+            ones.append(slot + NC + game.holders[index])
+        store[ones] = 1.0
+        lo = at["tricks_won"]
+        store[lo : lo + n] = [game.tricks_won(s) / self.hand_scale for s in range(n)]
 
     def _write_bits(self, base: int, mask: int) -> None:
         """Set a 54-card row to the cards of ``mask``."""
@@ -335,11 +349,6 @@ class AstrobirdzObserver:
         for position, card in enumerate(game.trick):
             slot = self.trick_at + position * self.slot
             ones += (slot + card, slot + NC + game.trick_order[position])
-        ones += [at["played"] + c for c in bits(game.played)]
-        for index, cards in enumerate(game.finished):
-            slot = self.tricks_at + index * self.slot
-            ones += [slot + c for c in cards]
-            ones.append(slot + NC + game.holders[index])
         guess_width = data.MAX_HAND + 1
         for seat in range(n):
             if game.guesses[seat] >= 0:
@@ -357,7 +366,6 @@ class AstrobirdzObserver:
         self.hand_scale = float(game.config.max_hand)
         store[at["hand_size"]] = game.hand_size / self.hand_scale
         store[at["traded"]] = game.traded / 2
-        lo = at["tricks_won"]
-        store[lo : lo + n] = [game.tricks_won(s) / self.hand_scale for s in range(n)]
+        self._write_finished(game)
         lo = at["scores"]
         store[lo : lo + n] = [min(1.0, max(0, s) / SCORE_SCALE) for s in game.scores_]

@@ -31,6 +31,7 @@ from flockgym.envs.arena import data
 from flockgym.envs.arena import env as env_module
 from flockgym.envs.arena.actions import ActionLayout
 from flockgym.envs.arena.observer import field_table, item_count, observation_size
+from flockgym.envs.arena.phases import BOARD
 
 PLAYER_COUNTS = [2, 3, 4, 5, 6]
 BOX = data.default_box()
@@ -424,3 +425,47 @@ def test_the_server_shows_every_arena_move_to_every_seat():
 
     for text in ("corner 2", "spend 2", "challenge player_2 world Hoverion", "pick Hoverion"):
         assert is_public("arena_v0", text)
+
+
+def test_a_card_that_leaves_the_board_and_returns_elsewhere_shows_its_new_space():
+    """Regression: a card won from the board, lost on the Nebula Slide and placed
+    on another space between two ``observe()`` calls kept its old space in
+    ``card_info`` (the observer compared only holders and defended marks)."""
+    moves = [
+        "corner 4", "corner 4", "challenge maneuver Supernova Superman", "spend 2", "to 26",
+        "challenge maneuver Wake Warp Raley", "spend 1", "to 27",
+        "challenge maneuver Pop Shove Pulsar", "spend 0", "stop",
+        "challenge player_1 maneuver Pop Shove Pulsar", "spend 0", "to 29",
+        "challenge maneuver Rocket Rodeo", "spend 1", "spend 1", "to 29",
+        "challenge player_1 maneuver Supernova Superman", "spend 1", "to 29",
+        "challenge maneuver Thruster Twist", "spend 0", "to 7", "train",
+        # observed here; then player_1 wins Avalanche Backflip, loses it on the
+        # Nebula Slide and places it on space 25
+        "challenge maneuver Flux Field Flip", "spend 0", "challenge maneuver Avalanche Backflip",
+        "use Halfpipe Hall", "spend 0", "spend 2", "slide", "place 25",
+    ]  # fmt: skip
+    raw = make("arena_v0", num_players=2).unwrapped
+    raw.reset(seed=275)
+    for text in moves[:25]:
+        raw.step(raw.string_to_action(raw.agent_selection, text))
+    box = raw.game.box
+    card = next(c.id for c in box.cards if c.name == "Avalanche Backflip")
+    space_before = raw.game.card_space[card]
+    raw.observe("player_0")
+    for text in moves[25:]:
+        raw.step(raw.string_to_action(raw.agent_selection, text))
+    assert raw.game.card_holder[card] == BOARD
+    assert (space_before, raw.game.card_space[card]) == (9, 25)
+    offset = 0
+    for f in field_table(box, 2):
+        if f.name == "card_info":
+            break
+        offset += f.width * (2 if f.kind == "seat" else item_count(box, f))
+    vector = raw.observe("player_0")["observation"]
+    assert vector[offset + 2 * card + 1] == np.float32(25 / (box.num_spaces - 1))
+    fresh = make("arena_v0", num_players=2).unwrapped
+    fresh.load_state_dict(json.loads(json.dumps(raw.state_dict())))
+    for agent in raw.possible_agents:
+        assert np.array_equal(
+            raw.observe(agent)["observation"], fresh.observe(agent)["observation"]
+        )

@@ -887,3 +887,33 @@ def test_the_rules_page_lists_every_rule_card_and_option_as_the_code_has_them():
         assert table in page, f"the rules page lacks the docstring's table {header}"
     rulings = re.findall(r"^\| (\d+) \| ", section, flags=re.MULTILINE)
     assert rulings == [str(i) for i in range(1, len(rulings) + 1)] and len(rulings) >= 20
+
+
+def test_two_tricks_between_two_observations_both_show():
+    """Regression: when two tricks end between two ``observe()`` calls, the first
+    was missing from the ``played`` and ``tricks`` blocks (the observer wrote the
+    engine's latest trick once per finished-trick event)."""
+    raw = make("astrobirdz_v0", num_players=2).unwrapped
+    raw.reset(seed=0)
+    game_ = raw.game
+    while not (game_.turn == 4 and game_.phase == Phase.PLAY):
+        raw.step(raw.legal_actions()[0])
+    assert game_.hand_size == 4 and game_.finished == [] and game_.trick == []
+    raw.observe("player_0")
+    for _ in range(4):  # two tricks of two cards, nothing observed in between
+        raw.step(raw.legal_actions()[0])
+    assert len(game_.finished) == 2 and game_.phase == Phase.PLAY
+    vector = raw.observe("player_0")["observation"]
+    at = raw.observer.obs_at
+    played = vector[at["played"] : at["played"] + data.NUM_CARDS]
+    assert np.flatnonzero(played).tolist() == sorted(c for t in game_.finished for c in t)
+    slot = data.NUM_CARDS + 2
+    for k, cards in enumerate(game_.finished):
+        row = vector[at["tricks"] + k * slot : at["tricks"] + k * slot + data.NUM_CARDS]
+        assert np.flatnonzero(row).tolist() == sorted(cards)
+    fresh = make("astrobirdz_v0", num_players=2).unwrapped
+    fresh.load_state_dict(json.loads(json.dumps(raw.state_dict())))
+    for agent in raw.possible_agents:
+        assert np.array_equal(
+            raw.observe(agent)["observation"], fresh.observe(agent)["observation"]
+        )
