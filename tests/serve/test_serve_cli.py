@@ -6,15 +6,25 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+import pytest
+
+from flockgym.envs import FlockgymError
 from flockgym.training.cli import main
-from flockgym.training.serve.server import allowed_hosts, is_loopback
+from flockgym.training.serve.server import (
+    access_token_for,
+    allowed_hosts,
+    is_loopback,
+    machine_names,
+)
 
 
 def test_loopback_is_the_default_and_other_hosts_warn(capsys, tmp_path: Path):
     assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("[::1]")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.0.2.1")
-    assert allowed_hosts("127.0.0.1") == ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.1"]
-    assert allowed_hosts("0.0.0.0") == ["*"]
+    assert allowed_hosts("127.0.0.1") == ["127.0.0.1", "localhost", "::1", "[::1]"]
+    assert allowed_hosts("192.0.2.7", ("games.example",)) == [
+        "127.0.0.1", "localhost", "::1", "[::1]", "192.0.2.7", "games.example",
+    ]  # fmt: skip
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
@@ -47,3 +57,46 @@ def test_serve_and_replay_have_help(capsys):
         except SystemExit as done:
             assert done.code == 0
         assert "usage: flockgym " + command in capsys.readouterr().out
+
+
+def test_bound_to_every_address_the_host_check_stays_on(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(socket, "gethostname", lambda: "box")
+    monkeypatch.setattr(socket, "getfqdn", lambda name="": "box.lan")
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [(2, 1, 6, "", ("192.0.2.5", 0))])
+    assert machine_names() == ["192.0.2.5", "box", "box.lan"]
+    hosts = allowed_hosts("0.0.0.0")
+    assert "*" not in hosts
+    assert hosts == ["127.0.0.1", "localhost", "::1", "[::1]", "192.0.2.5", "box", "box.lan"]
+
+
+def test_off_loopback_an_access_token_is_required(monkeypatch: pytest.MonkeyPatch):
+    assert access_token_for("127.0.0.1", None) is None
+    drawn = access_token_for("0.0.0.0", None)
+    assert drawn is not None and len(drawn) == 32  # 24 bytes of secrets.token_urlsafe
+    assert access_token_for("0.0.0.0", None) != drawn
+    assert access_token_for("192.0.2.1", "a-given-token-1234") == "a-given-token-1234"
+    with pytest.raises(FlockgymError, match="--access-token must be 16-128 characters"):
+        access_token_for("192.0.2.1", "short")
+
+
+def test_serve_off_loopback_warns_and_prints_its_token(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+):
+    """Everything up to the listening socket, with uvicorn's run replaced."""
+    import uvicorn
+
+    ran: dict = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.update(app=app, **kw))
+    monkeypatch.setattr("flockgym.training.serve.server.check_port_free", lambda h, p: None)
+    monkeypatch.setenv("FLOCKGYM_ACCESS_TOKEN", "from-the-environment-123")
+    code = main(
+        ["serve", "--host", "192.0.2.1", "--port", "8123", "--data", str(tmp_path / "games")]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert "warning: --host 192.0.2.1 makes the games reachable from other machines" in err
+    assert "http://192.0.2.1:8123/?access=from-the-environment-123" in out
+    app = ran["app"]
+    assert app.state.store.per_client == 20 and ran["limit_concurrency"] == 401
+    assert ran["timeout_keep_alive"] == 5 and ran["h11_max_incomplete_event_size"] == 16_384
+    assert ran["http"].__name__ == "LimitedH11Protocol"

@@ -306,7 +306,10 @@ def since_of(request: Request) -> int:
 
 
 def error_response(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    """``{"error": message}``; a body refused as too large or too slow also closes the
+    connection, so the rest of it is never read."""
+    headers = {"Connection": "close"} if status in (408, 413) else None
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 def create_app(config: ServerConfig) -> Starlette:
