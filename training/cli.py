@@ -3,9 +3,10 @@
 Every subcommand has ``--help``. A bad argument exits with status 2 and a
 message naming it (argparse's own errors, and ours: configs, bot specs,
 checkpoints, run folders, env options); a game the person leaves, or a file
-that cannot be written (a full disk, a read-only folder), exits with status 1,
-and so does a command that needs the ``train`` extra where it is not installed
-(the message names the extra). Ctrl-C exits with status 130.
+that cannot be written (a full disk, a read-only folder), or a batched worker
+process that dies during training, exits with status 1, and so does a command
+that needs the ``train`` extra where it is not installed (the message names
+the extra). Ctrl-C exits with status 130.
 
 This module imports nothing heavy: torch, stable-baselines3, pydantic and YAML
 are imported by the commands that use them, so ``flockgym``, ``--help``,
@@ -418,20 +419,27 @@ def run_train(args: argparse.Namespace) -> int:
     from .errors import require_train_extra
 
     require_train_extra("flockgym train", ("torch", "stable_baselines3", "sb3_contrib", "yaml"))
+    from .parallel import WorkerError
     from .shipped import resolve_config
     from .train import resume_run, train_from_file
 
     if args.address:
         # Read where Ray is started (training/rllib/run.py); not part of the run's config.
         os.environ["RAY_ADDRESS"] = args.address
-    if args.resume is not None:
-        if args.config is not None:
-            raise FlockgymError("give either CONFIG or --resume RUN_DIR, not both")
-        resume_run(args.resume, args.overrides)
-    elif args.config is None:
-        raise FlockgymError("CONFIG is required (or --resume RUN_DIR)")
-    else:
-        train_from_file(resolve_config(args.config), args.overrides)
+    try:
+        if args.resume is not None:
+            if args.config is not None:
+                raise FlockgymError("give either CONFIG or --resume RUN_DIR, not both")
+            resume_run(args.resume, args.overrides)
+        elif args.config is None:
+            raise FlockgymError("CONFIG is required (or --resume RUN_DIR)")
+        else:
+            train_from_file(resolve_config(args.config), args.overrides)
+    except WorkerError as err:
+        # A batched worker died (or failed): what happened and how to resume, as
+        # the message says it; a traceback of the training process adds nothing.
+        print(f"flockgym train: error: {err}", file=sys.stderr)
+        return 1
     return 0
 
 

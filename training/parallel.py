@@ -19,7 +19,10 @@ and a run with workers ends with the weights of the same run without them.
 
 Workers ignore Ctrl-C: the main process catches it, writes its checkpoint and
 closes the workers (``close``), as with the other vec envs. An error in a
-worker is raised again in the main process with the worker's traceback.
+worker is raised again in the main process with the worker's traceback; a
+worker that dies (killed by a signal, out of memory, an exit) is reported as
+:class:`WorkerError` naming the worker, its games and its exit code or signal,
+and training stops (``flockgym train`` prints how to resume the run).
 Messages between the processes are this module's own (Python's multiprocessing
 pipes); nothing is read from disk but what the workers' envs load themselves
 (snapshot checkpoints, weights only).
@@ -46,7 +49,39 @@ MAX_WORKERS = 64
 
 
 class WorkerError(RuntimeError):
-    """An error raised inside a worker process (its traceback is in the message)."""
+    """An error raised inside a worker process (its traceback is in the message),
+    or a worker process that died without answering."""
+
+
+def death_message(
+    worker: int, pid: int | None, games: range, exitcode: int | None, started: bool
+) -> str:
+    """Why worker ``worker`` stopped answering, for a person: which worker and
+    games, its exit code or the signal that ended it. Only a worker that died
+    before its first answer (``started`` false) with an error exit may be a
+    script without a ``__main__`` guard (each worker imports the script's module
+    again), so only then is that said."""
+    who = f"worker {worker} (process {pid}, games {games.start} to {games.stop - 1})"
+    if exitcode is None:
+        how = "closed its pipe without answering"
+    elif exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        how = f"was killed by {name} (exit code {exitcode})"
+        if -exitcode == signal.SIGKILL:
+            how += ": the system's out-of-memory killer, or a person, ended it"
+    else:
+        how = f"exited with code {exitcode} without answering"
+    when = "while starting" if not started else "during training"
+    message = f"{who} {how} {when}"
+    if not started and exitcode is not None and exitcode > 0:
+        message += (
+            "; if a script of your own started the training, it must do so under "
+            "`if __name__ == '__main__':`, since each worker imports the script's module again"
+        )
+    return message
 
 
 def slices(n_envs: int, workers: int) -> list[range]:
@@ -90,6 +125,7 @@ class ParallelBatchedVecEnv(VecEnv):
         self.connections: list[Connection] = []
         self.processes: list[Any] = []
         self.closed = False
+        self.started = False  # every worker has answered once
         try:
             for part in self.slices[1:]:
                 ours, theirs = context.Pipe()
@@ -103,6 +139,7 @@ class ParallelBatchedVecEnv(VecEnv):
                 self.connections.append(ours)
                 self.processes.append(process)
             self._broadcast("spaces")
+            self.started = True
         except BaseException:
             self.close()
             raise
@@ -130,12 +167,13 @@ class ParallelBatchedVecEnv(VecEnv):
             return answer(self.local_games, command, payload)
         try:
             status, value = self.connections[worker - 1].recv()
-        except EOFError:
+        except (EOFError, OSError):
+            process = self.processes[worker - 1]
+            process.join(timeout=5)  # its pipe is closed: it is gone or going
             raise WorkerError(
-                f"worker {worker} (games {self.slices[worker].start} to "
-                f"{self.slices[worker].stop - 1}) stopped without answering (a script "
-                "that starts workers must do so under `if __name__ == '__main__':`, "
-                "since each worker imports the script's module again)"
+                death_message(
+                    worker, process.pid, self.slices[worker], process.exitcode, self.started
+                )
             ) from None
         if status == "error":
             last_line = value.strip().splitlines()[-1]

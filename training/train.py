@@ -53,6 +53,7 @@ from .config import TrainConfig, config_to_yaml, load_config
 from .evaluate import TournamentResult, derive_seed, save_result, tournament
 from .files import OutputError, describe, remove_partial_files, write_text_atomic
 from .learners import Learner, get_learner
+from .parallel import WorkerError
 from .policies import (
     CheckpointMeta,
     Policy,
@@ -110,6 +111,8 @@ def train(config: TrainConfig, config_stem: str = "config", resume: Path | None 
         raise
     except OutputError as err:
         raise OutputError(f"{err}; {continue_hint(run_dir)}") from None
+    except WorkerError as err:  # a batched worker died: the run resumes from its checkpoint
+        raise WorkerError(f"{err}; {continue_hint(run_dir)}") from err
     except OSError as err:
         if err.errno not in WRITE_ERRNOS:
             raise

@@ -4,19 +4,28 @@ engine; a run with workers ends with the weights of the same run without."""
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 import torch
+import yaml
 from test_train_batched import assert_same, dummy, env_kwargs, play
-from training_helpers import tiny_config
+from training_helpers import tiny_config, tiny_raw_config
 from training_policies_helpers import write_checkpoint
 
 from flockgym.envs import OptionError
 from flockgym.training import load_policy
 from flockgym.training.config import ConfigError
-from flockgym.training.parallel import ParallelBatchedVecEnv, WorkerError, slices
+from flockgym.training.parallel import (
+    ParallelBatchedVecEnv,
+    WorkerError,
+    death_message,
+    slices,
+)
 from flockgym.training.train import train
 
 
@@ -100,3 +109,61 @@ def test_config_refuses_more_workers_than_games(tmp_path: Path) -> None:
         tiny_config("asrus_v0", tmp_path, vec_env="batched", batched={"workers": 3})
     with pytest.raises(ConfigError, match="vec_env is 'DummyVecEnv'"):
         tiny_config("asrus_v0", tmp_path, batched={"workers": 2})
+
+
+def test_a_dead_worker_is_described_by_its_exit_and_the_guard_only_at_start() -> None:
+    during = death_message(2, 4321, range(4, 6), -signal.SIGKILL, started=True)
+    assert during == (
+        "worker 2 (process 4321, games 4 to 5) was killed by SIGKILL (exit code -9): the "
+        "system's out-of-memory killer, or a person, ended it during training"
+    )
+    assert death_message(1, 7, range(1, 2), -signal.SIGTERM, started=True) == (
+        "worker 1 (process 7, games 1 to 1) was killed by SIGTERM (exit code -15) during training"
+    )
+    assert death_message(1, 7, range(1, 2), 3, started=True) == (
+        "worker 1 (process 7, games 1 to 1) exited with code 3 without answering during training"
+    )
+    at_start = death_message(1, 7, range(1, 2), 1, started=False)
+    assert at_start.startswith(
+        "worker 1 (process 7, games 1 to 1) exited with code 1 without answering while starting; "
+        "if a script of your own started the training, it must do so under "
+        "`if __name__ == '__main__':`"
+    )
+
+
+def test_a_worker_killed_mid_run_ends_flockgym_train_with_how_to_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SIGKILL one worker after the first checkpoint: the command exits 1 with the
+    worker, its games, the signal and the resume command, no traceback; the
+    resume command it names then finishes the run."""
+    from flockgym.training.cli import main
+
+    raw = tiny_raw_config("asrus_v0", tmp_path / "runs", vec_env="batched", n_envs=2)
+    raw["batched"] = {"workers": 2, "engine": "scalar"}
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump(raw))
+    step_wait = ParallelBatchedVecEnv.step_wait
+    killed: list[int] = []
+
+    def kill_worker_at_step_300(self: ParallelBatchedVecEnv) -> Any:
+        if self.num_timesteps_seen == 300 and not killed:  # past the checkpoint of step 512
+            killed.append(self.processes[0].pid)
+            os.kill(self.processes[0].pid, signal.SIGKILL)
+        self.num_timesteps_seen += 1
+        return step_wait(self)
+
+    monkeypatch.setattr(ParallelBatchedVecEnv, "num_timesteps_seen", 0, raising=False)
+    monkeypatch.setattr(ParallelBatchedVecEnv, "step_wait", kill_worker_at_step_300)
+    assert main(["train", str(config)]) == 1
+    run = tmp_path / "runs" / "run"
+    err = capsys.readouterr().err
+    assert err == (
+        f"flockgym train: error: worker 1 (process {killed[0]}, games 1 to 1) was killed by "
+        "SIGKILL (exit code -9): the system's out-of-memory killer, or a person, ended it "
+        f"during training; continue from the last checkpoint with `flockgym train --resume "
+        f"{run}`\n"
+    )
+    monkeypatch.undo()
+    assert main(["train", "--resume", str(run)]) == 0
+    assert (run / "final.zip").is_file()
