@@ -13,15 +13,27 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 from .serve.narration import Narrator
-from .serve.records import load_record, replay_record
+from .serve.records import SavedGameError, load_record, replay_record
 
 
 def seat_names(record: dict[str, Any]) -> dict[str, str]:
     return {seat["agent"]: seat["name"] for seat in record["seats"]}
+
+
+def replay_checked(
+    path: str | Path, record: dict[str, Any], on_step: Callable[..., None] | None = None
+) -> Any:
+    """:func:`replay_record`, its errors naming the file: a record that loads but does
+    not replay (crafted, or from another version of a game) says where and why."""
+    try:
+        return replay_record(record, on_step=on_step)
+    except SavedGameError as err:
+        raise SavedGameError(f"{path} does not replay: {err}") from None
 
 
 def replay_terminal(
@@ -52,7 +64,7 @@ def replay_terminal(
             f"--seat {seat!r} is not a seat of this game; seats: {', '.join(names)}"
         )
     if check:
-        replay_record(record)
+        replay_checked(path, record)
         say(
             f"ok: {path} replays exactly: {len(record['moves'])} moves, status "
             f"{record['status']}, scores {record['scores']}, winners "
@@ -87,7 +99,7 @@ def replay_terminal(
         if delay:
             time.sleep(delay)
 
-    env = replay_record(record, on_step=on_step)
+    env = replay_checked(path, record, on_step)
     for line in narrator.catch_up() if narrator else []:
         say(f"      {line}")
     say()

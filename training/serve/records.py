@@ -386,10 +386,11 @@ def read_bounded(path: Path) -> str:
         raise SavedGameError(f"saved game {path} does not exist") from None
     except OSError as err:
         raise SavedGameError(f"saved game {path} cannot be read ({err.strerror})") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise SavedGameError(f"{path} is not a regular file: not a saved game")
     with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise SavedGameError(f"{path} is not a regular file: not a saved game")
         if info.st_size > MAX_RECORD_BYTES:
             raise SavedGameError(
                 f"{path} is larger than {MAX_RECORD_BYTES} bytes: not a saved game"
@@ -413,7 +414,12 @@ def load_record(path: str | Path) -> dict[str, Any]:
         raise SavedGameError(f"{path} is not a JSON saved game: {err}") from None
     except (ValueError, RecursionError) as err:
         # A number of thousands of digits, NaN, or nesting deeper than Python's stack.
-        why = "nested too deeply" if isinstance(err, RecursionError) else str(err)[:120]
+        if isinstance(err, RecursionError):
+            why = "nested too deeply"
+        elif "integer string conversion" in str(err):
+            why = "it holds a number of thousands of digits"
+        else:
+            why = str(err)[:120]
         raise SavedGameError(f"{path} is not a JSON saved game: {why}") from None
     try:
         return validate_record(data)
