@@ -27,6 +27,13 @@ It is public: bring your own learner with
 does not read masks passes ``illegal_action="penalize"``: an illegal move then
 ends the game with -1 to the learner instead of raising, so Gymnasium's and
 stable-baselines3's ``check_env`` and unmasked algorithms run.
+
+The env draws its table as text (``render_mode="ansi"``) and draws no image. A
+render mode it lacks is refused with :class:`RenderModeError`, which is an
+:class:`~flockgym.envs.OptionError` and a ``TypeError``: stable-baselines3's
+``make_vec_env("flockgym/<game>-selfplay-v0", n_envs=...)`` asks for
+``render_mode="rgb_array"`` first and, on a ``TypeError`` alone, builds the env
+again without one, so its default path works.
 """
 
 from __future__ import annotations
@@ -50,6 +57,14 @@ SNAPSHOT = "snapshot"
 """Label of snapshot opponents in the per-opponent statistics."""
 
 MAX_REDEALS = 100
+RENDER_MODES = (None, "ansi")
+"""The self-play env's render modes: none, or the table as text from the learner's seat."""
+
+
+class RenderModeError(OptionError, TypeError):
+    """A ``render_mode`` the self-play env does not draw. Also a ``TypeError``
+    because that is what stable-baselines3's ``make_vec_env`` catches to build
+    the env again without its default ``render_mode="rgb_array"``."""
 
 
 class OpponentPool:
@@ -99,8 +114,11 @@ class SelfPlayEnv(gym.Env):
         relative_reward: bool = False,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise OptionError(f"render_mode={render_mode!r}; allowed: None, 'ansi'")
+        if render_mode not in RENDER_MODES:
+            raise RenderModeError(
+                f"render_mode={render_mode!r}; allowed: {', '.join(map(repr, RENDER_MODES))} "
+                "(the table as text; no image is drawn)"
+            )
         check_advisor(advisor)
         check_relative_reward(relative_reward, env_options)
         self.render_mode = render_mode
