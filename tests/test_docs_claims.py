@@ -95,3 +95,16 @@ def test_the_prose_states_no_other_figure_as_the_shipped_bots() -> None:
         if figure not in current
     ]
     assert stale == []
+
+
+def test_the_play_page_names_every_shipped_bot_and_what_it_says_of_them_holds() -> None:
+    """docs/play.md lists the seven bots by their page ids and says each wins more
+    of its games than the heuristic at its table (alone among heuristics: more
+    than each of them wins), the Arena's two by the least."""
+    text = (ROOT / "docs" / "play.md").read_text()
+    claims = shipped_claims()
+    assert [c.name for c in claims if f"`shipped/{c.name}.zip`" not in text] == []
+    assert "win more of their games than the heuristic at their table" in text
+    margins = {c.name: c.win_rate - (1 - c.win_rate) / (c.players - 1) for c in claims}
+    assert all(margin > 0 for margin in margins.values()), margins
+    assert sorted(margins, key=margins.get)[:2] == ["arena/ppo_4p", "arena/ppo_2p"]
