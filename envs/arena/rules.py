@@ -50,6 +50,7 @@ import numpy as np
 from ..core.errors import StateDictError
 from ..core.game import NO_PLAYER, GameEngine
 from ..core.rng import make_rng, rng_from_dict, rng_to_dict
+from ..core.validate import short_repr
 from . import data
 from .actions import ActionLayout
 from .challenges import ChallengeRules
@@ -108,17 +109,17 @@ class ArenaConfig:
         if self.num_players not in range(2, 7):
             raise ValueError(f"num_players={self.num_players} is not allowed; allowed: 2..6")
         if isinstance(self.max_rounds, bool) or not isinstance(self.max_rounds, int):
-            raise ValueError(f"max_rounds={self.max_rounds!r} must be an integer >= 1")
+            raise ValueError(f"max_rounds={short_repr(self.max_rounds)} must be an integer >= 1")
         if self.max_rounds < 1:
             raise ValueError(f"max_rounds={self.max_rounds} must be an integer >= 1")
         if self.world_challenge not in WORLD_CHALLENGES:
             raise ValueError(
-                f"world_challenge={self.world_challenge!r} is not allowed; allowed: "
+                f"world_challenge={short_repr(self.world_challenge)} is not allowed; allowed: "
                 f"{', '.join(WORLD_CHALLENGES)}"
             )
         if self.dark_matter not in DARK_MATTER_MODES:
             raise ValueError(
-                f"dark_matter={self.dark_matter!r} is not allowed; allowed: "
+                f"dark_matter={short_repr(self.dark_matter)} is not allowed; allowed: "
                 f"{', '.join(DARK_MATTER_MODES)}"
             )
 
@@ -386,7 +387,7 @@ class ArenaGame(SetupRules, MovementRules, EncounterRules, ChallengeRules, GameE
                 if not legal:
                     raise RuntimeError(
                         f"Arena engine left player_{self.actor} no legal action in phase "
-                        f"{PHASE_NAMES[self.phase]} (task {self.task!r})"
+                        f"{PHASE_NAMES[self.phase]} (task {short_repr(self.task)})"
                     )
                 return
             self._apply(legal[0])
@@ -615,19 +616,21 @@ class _Fields:
     def integer(self, key: str, low: int, high: int, value: Any = None, name: str = "") -> int:
         v = self.get(key) if value is None else value
         if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
-            self.fail(name or key, f"must be an integer {low}..{high}, got {v!r:.60}")
+            self.fail(name or key, f"must be an integer {low}..{high}, got {short_repr(v, 60)}")
         return v
 
     def boolean(self, key: str, value: Any = None, name: str = "") -> bool:
         v = self.get(key) if value is None else value
         if not isinstance(v, bool):
-            self.fail(name or key, f"must be true or false, got {v!r:.60}")
+            self.fail(name or key, f"must be true or false, got {short_repr(v, 60)}")
         return v
 
     def text(self, key: str, allowed: tuple[str, ...] | dict[str, Any]) -> str:
         v = self.get(key)
         if v not in allowed:
-            self.fail(key, f"must be one of {', '.join(map(repr, allowed))}, got {v!r:.60}")
+            self.fail(
+                key, f"must be one of {', '.join(map(repr, allowed))}, got {short_repr(v, 60)}"
+            )
         return v
 
     def listing(
@@ -636,7 +639,7 @@ class _Fields:
         v = self.get(key) if value is None else value
         if not isinstance(v, list) or (length is not None and len(v) != length):
             shape = "a list" if length is None else f"a list of {length} entries"
-            self.fail(name or key, f"must be {shape}, got {v!r:.60}")
+            self.fail(name or key, f"must be {shape}, got {short_repr(v, 60)}")
         return v
 
     def ints(self, key: str, length: int | None, low: int, high: int) -> list[int]:
@@ -658,7 +661,7 @@ class _Fields:
         out = []
         for i, v in enumerate(values):
             if not isinstance(v, str) or v.lower() not in index:
-                self.fail(f"{name}[{i}]", f"{v!r:.60} is not a {what} of the box")
+                self.fail(f"{name}[{i}]", f"{short_repr(v, 60)} is not a {what} of the box")
             out.append(index[v.lower()])
         return out
 
@@ -687,7 +690,7 @@ def validate_state(d: Any) -> ArenaGame:
     game.forms = []
     for i, form in enumerate(f.listing("forms", n)):
         if form not in FORMS:
-            f.fail(f"forms[{i}]", f"must be one of {', '.join(FORMS)}, got {form!r:.60}")
+            f.fail(f"forms[{i}]", f"must be one of {', '.join(FORMS)}, got {short_repr(form, 60)}")
         game.forms.append(FORMS.index(form))
     game.positions = f.ints("positions", n, -1, s_max)
     game.trophies = f.ints("trophies", n, 0, box.trophies)
@@ -752,7 +755,7 @@ def validate_state(d: Any) -> ArenaGame:
     game.ch_spent = f.ints("ch_spent", 2, 0, box.trophies)
     last = f.get("last_challenge")
     if last is not None and not isinstance(last, dict):
-        f.fail("last_challenge", f"must be null or a dict, got {last!r:.60}")
+        f.fail("last_challenge", f"must be null or a dict, got {short_repr(last, 60)}")
     game.last_challenge = last
     encounter = f.listing("last_encounter")
     if encounter and (
@@ -760,7 +763,10 @@ def validate_state(d: Any) -> ArenaGame:
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in encounter)
         or not (0 <= encounter[0] <= 8 and 1 <= encounter[1] <= 8)
     ):
-        f.fail("last_encounter", f"must be [] or [table 0-8, result 1-8], got {encounter!r:.60}")
+        f.fail(
+            "last_encounter",
+            f"must be [] or [table 0-8, result 1-8], got {short_repr(encounter, 60)}",
+        )
     game.last_encounter = list(encounter)
     game.roll_log = []
     for i, entry in enumerate(f.listing("roll_log")):
@@ -776,7 +782,10 @@ def validate_state(d: Any) -> ArenaGame:
                 0 <= entry[0] < n and 2 <= entry[2] <= data.MAX_SIDES and 1 <= entry[3] <= entry[2]
             )
         ):
-            f.fail(f"roll_log[{i}]", f"must be [seat, purpose, sides, result], got {entry!r:.60}")
+            f.fail(
+                f"roll_log[{i}]",
+                f"must be [seat, purpose, sides, result], got {short_repr(entry, 60)}",
+            )
         game.roll_log.append(list(entry))
     game.log_start = f.integer("log_start", 0, 10**12)
     game.seen = f.ints("seen", n, game.log_start, game.log_start + len(game.roll_log))
@@ -913,7 +922,7 @@ def _phase_problems(g: ArenaGame) -> list[str]:
         return out
     is_task = g.phase in PICK_PHASES
     if is_task != bool(g.task) or (is_task and TASKS[g.task].phase != g.phase):
-        out.append(f"game.task: {g.task!r} does not fit phase {PHASE_NAMES[g.phase]}")
+        out.append(f"game.task: {short_repr(g.task)} does not fit phase {PHASE_NAMES[g.phase]}")
     elif is_task and g.task in ("slide_return", "wormhole_place") and len(g.task_args) != 1:
         out.append(f"game.task_args: task {g.task} needs one argument")
     if g.phase == DEFEND_SPEND:

@@ -48,6 +48,7 @@ from ..core.validate import (
     require_int,
     require_ints,
     require_list,
+    short_repr,
 )
 from . import data
 from .actions import (
@@ -196,8 +197,8 @@ class AsrusConfig:
         for number in set(self.removed):
             if number not in data.NUMBERS:
                 raise ValueError(
-                    f"removed_numbers names {number!r}; allowed: numbers 1..15, each at most "
-                    f"as often as the deck holds it"
+                    f"removed_numbers names {short_repr(number)}; allowed: numbers 1..15, "
+                    f"each at most as often as the deck holds it"
                 )
             if self.removed.count(number) > data.NUMBER_COUNTS[number]:
                 raise ValueError(
@@ -236,7 +237,9 @@ class AsrusConfig:
             ("majority_ties", self.majority_ties, MAJORITY_TIE_MODES),
         ):
             if value not in modes:
-                raise ValueError(f"{name}={value!r} is not allowed; allowed values: {modes}")
+                raise ValueError(
+                    f"{name}={short_repr(value)} is not allowed; allowed values: {modes}"
+                )
 
 
 # ---- one turn, resolved jointly ---------------------------------------------
@@ -1138,7 +1141,9 @@ def validate_pending(
     for seat, text in enumerate(pending[:committed]):
         field = f"game.pending[{seat}]"
         if not isinstance(text, str):
-            raise StateDictError(f"{field}: {text!r:.40} is not an action string like '9+M'")
+            raise StateDictError(
+                f"{field}: {short_repr(text, 40)} is not an action string like '9+M'"
+            )
         try:
             play = Play.from_text(text)
         except ValueError as err:
@@ -1149,7 +1154,9 @@ def validate_pending(
             else (JOKER_INDEX if play.joker else SPECIAL_INDEX[play.power])
         )
         if not hands[seat][play.number] or (special is not None and not specials[seat][special]):
-            raise StateDictError(f"{field}: {text!r} commits a card player_{seat} does not hold")
+            raise StateDictError(
+                f"{field}: {short_repr(text)} commits a card player_{seat} does not hold"
+            )
 
 
 def validate_result(result: Any, n: int) -> None:
@@ -1164,13 +1171,15 @@ def validate_result(result: Any, n: int) -> None:
             Play.from_text(text if isinstance(text, str) else "?")
         except ValueError:
             raise StateDictError(
-                f"game.last_result.plays[{seat}]: {text!r:.40} is not an action string"
+                f"game.last_result.plays[{seat}]: {short_repr(text, 40)} is not an action string"
             ) from None
     kind = require_choice(result["kind"], "game.last_result.kind", OUTCOME_KINDS)
     winner = result["winner"]
     if kind in ("draw", "explosion"):
         if winner is not None:
-            raise StateDictError(f"game.last_result.winner: {winner!r} on a {kind}; expected null")
+            raise StateDictError(
+                f"game.last_result.winner: {short_repr(winner)} on a {kind}; expected null"
+            )
     else:
         require_int(winner, "game.last_result.winner", 0, n - 1)
     require_int(result["distance"], "game.last_result.distance", 0, 14)
@@ -1188,7 +1197,9 @@ def validate_lottery(lottery: Any, n: int) -> None:
     for i, draw in enumerate(require_list(lottery["draws"], "game.last_lottery.draws")):
         for seat, number in require_dict(draw, f"game.last_lottery.draws[{i}]").items():
             if seat not in {str(s) for s in range(n)}:
-                raise StateDictError(f"game.last_lottery.draws[{i}]: {seat!r} is not a seat")
+                raise StateDictError(
+                    f"game.last_lottery.draws[{i}]: {short_repr(seat)} is not a seat"
+                )
             require_int(number, f"game.last_lottery.draws[{i}][{seat}]", 1, 15)
     winners = require_list(lottery["winners"], "game.last_lottery.winners")
     if not 1 <= len(winners) <= n:

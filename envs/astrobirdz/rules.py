@@ -41,6 +41,7 @@ import numpy as np
 from ..core.errors import StateDictError
 from ..core.game import NO_PLAYER, GameEngine
 from ..core.rng import make_rng, rng_from_dict, rng_to_dict
+from ..core.validate import short_repr
 from . import data
 from .actions import GUESS_OFFSET, PLAYER_OFFSET, TRUMP_OFFSET, ActionLayout
 from .data import NO_RULE, Effect, RuleCard, colour_of, number_of
@@ -153,16 +154,18 @@ class AstrobirdzConfig:
             )
         if self.highest_bonus not in HIGHEST_BONUS_MODES:
             raise ValueError(
-                f"highest_bonus={self.highest_bonus!r} is not allowed; allowed: "
+                f"highest_bonus={short_repr(self.highest_bonus)} is not allowed; allowed: "
                 f"{', '.join(HIGHEST_BONUS_MODES)}"
             )
         if self.green_7 not in GREEN_7_READINGS:
             raise ValueError(
-                f"green_7={self.green_7!r} is not allowed; allowed: {', '.join(GREEN_7_READINGS)}"
+                f"green_7={short_repr(self.green_7)} is not allowed; allowed: "
+                f"{', '.join(GREEN_7_READINGS)}"
             )
         if self.highest_bonus_ties not in BONUS_TIE_MODES:
             raise ValueError(
-                f"highest_bonus_ties={self.highest_bonus_ties!r} is not allowed; allowed: "
+                f"highest_bonus_ties={short_repr(self.highest_bonus_ties)} is not allowed; "
+                "allowed: "
                 f"{', '.join(BONUS_TIE_MODES)}"
             )
 
@@ -2085,8 +2088,7 @@ class _StateReader:
 
 def _shown(value: Any) -> str:
     """``repr`` cut to a readable length (a state may hold anything)."""
-    text = repr(value)
-    return text if len(text) <= 60 else f"{text[:57]}..."
+    return short_repr(value, 60)
 
 
 def data_cards(mask: int) -> list[str]:

@@ -28,15 +28,30 @@ from .game import NO_PLAYER, GameEngine
 from .options import Option, common_options, resolve_options
 from .rewards import rank_rewards, score_deltas, win_rewards
 from .rng import copy_rng, make_rng
+from .validate import json_problem, short_repr
 
 STATE_FORMAT = "flockgym-state"
 STATE_VERSION = 2
+MAX_STEPS_SAVED = 10**12
+"""The most applied actions a saved state may count (a game is far shorter)."""
 
 
 def as_json(value: Any) -> Any:
     """``value`` as it comes back from JSON (tuples become lists), for comparing
     saved options with live ones."""
     return json.loads(json.dumps(value))
+
+
+def _saved_json(value: Any) -> Any:
+    """A saved option as JSON gives it back, or a marker that equals no option
+    when it cannot be JSON at all (an int past Python's digit limit, an object)."""
+    try:
+        return as_json(value)
+    except (TypeError, ValueError, RecursionError):
+        return _NOT_JSON
+
+
+_NOT_JSON = object()
 
 
 def agent_name(seat: int) -> str:
@@ -56,20 +71,20 @@ def check_seed(seed: Any) -> None:
 def finite_number(value: Any, field: str) -> float:
     """A saved reward as a float; a ``StateDictError`` names the field otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise StateDictError(f"{field}: {value!r:.40} is not a number")
+        raise StateDictError(f"{field}: {short_repr(value)} is not a number")
     try:
         number = float(value)
     except OverflowError:
-        raise StateDictError(f"{field}: {value!r:.40} is too large") from None
+        raise StateDictError(f"{field}: {short_repr(value)} is too large") from None
     if not math.isfinite(number):
-        raise StateDictError(f"{field}: {value!r} is not a finite number")
+        raise StateDictError(f"{field}: {short_repr(value)} is not a finite number")
     return number
 
 
 def strict_bool(value: Any, field: str) -> bool:
     """A saved flag; only ``true``/``false`` are accepted."""
     if not isinstance(value, bool):
-        raise StateDictError(f"{field}: {value!r:.40} is not true or false")
+        raise StateDictError(f"{field}: {short_repr(value)} is not true or false")
     return value
 
 
@@ -396,6 +411,7 @@ class FlockAECEnv(AECEnv):
         point rewards can be continued for a win-reward evaluation.
         """
         self._check_state_header(data)
+        snapshot = json.loads(json.dumps(data))  # checked to be JSON data by the header check
         game = self._game_from_dict(data["game"])
         bookkeeping = self._validated_aec(data.get("aec"), game)
         # Everything is checked: only now does the env change.
@@ -411,7 +427,7 @@ class FlockAECEnv(AECEnv):
         self._skip_agent_selection = bookkeeping["skip_agent_selection"]
         self._steps = bookkeeping["steps"]
         self._rewards_nonzero = True
-        self._history_start, self._history = ("state", json.loads(json.dumps(data)), None), []
+        self._history_start, self._history = ("state", snapshot, None), []
         self._on_new_game()
 
     def clone(self) -> FlockAECEnv:
@@ -513,26 +529,32 @@ class FlockAECEnv(AECEnv):
         out["penalized"] = self._validated_seat_or_none(aec["penalized"], "penalized")
         steps = aec["steps"]
         if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
-            raise StateDictError(f"aec.steps: {steps!r} is not an integer >= 0")
+            raise StateDictError(f"aec.steps: {short_repr(steps)} is not an integer >= 0")
         if self.max_steps is not None and steps > self.max_steps:
             raise StateDictError(
-                f"aec.steps: {steps} is past this env's max_steps={self.max_steps}"
+                f"aec.steps: {short_repr(steps)} is past this env's max_steps={self.max_steps}"
             )
+        if steps > MAX_STEPS_SAVED:
+            raise StateDictError(f"aec.steps: {short_repr(steps)} is more than {MAX_STEPS_SAVED}")
         out["steps"] = steps
         for key in ("agent_selection", "skip_agent_selection"):
             value = aec[key]
-            if not (value is None and key == "skip_agent_selection") and value not in self._seat_of:
+            is_agent = isinstance(value, str) and value in self._seat_of
+            if not (value is None and key == "skip_agent_selection") and not is_agent:
                 raise StateDictError(
-                    f"aec.{key}: {value!r} is not an agent of this env ({self.possible_agents})"
+                    f"aec.{key}: {short_repr(value)} is not an agent of this env "
+                    f"({self.possible_agents})"
                 )
             out[key] = value
         self._check_aec_against_game(out, game)
         return out
 
     def _validated_agent_list(self, agents: Any) -> list[str]:
-        if not isinstance(agents, list) or any(a not in self._seat_of for a in agents):
+        if not isinstance(agents, list) or any(
+            not isinstance(a, str) or a not in self._seat_of for a in agents
+        ):
             raise StateDictError(
-                f"aec.agents: {agents!r:.120} must be a list of this env's agents "
+                f"aec.agents: {short_repr(agents)} must be a list of this env's agents "
                 f"({self.possible_agents})"
             )
         if agents != [a for a in self.possible_agents if a in agents]:
@@ -544,11 +566,11 @@ class FlockAECEnv(AECEnv):
     def _validated_per_agent(
         self, values: Any, key: str, agents: list[str], convert: Any
     ) -> dict[str, Any]:
-        if not isinstance(values, dict) or sorted(values) != sorted(agents):
-            shown = sorted(values) if isinstance(values, dict) else values
+        if not isinstance(values, dict) or set(values) != set(agents):
+            shown = sorted(map(str, values)) if isinstance(values, dict) else values
             raise StateDictError(
                 f"aec.{key}: must be a dict with exactly the live agents {agents} as keys, "
-                f"got {shown!r:.120}"
+                f"got {short_repr(shown)}"
             )
         return {a: convert(values[a], f"aec.{key}.{a}") for a in agents}
 
@@ -558,7 +580,7 @@ class FlockAECEnv(AECEnv):
         is_seat = isinstance(value, int) and not isinstance(value, bool)
         if not (is_seat and 0 <= value < self.num_players):
             raise StateDictError(
-                f"aec.{key}: {value!r} must be None or a seat 0..{self.num_players - 1}"
+                f"aec.{key}: {short_repr(value)} must be None or a seat 0..{self.num_players - 1}"
             )
         return value
 
@@ -580,13 +602,13 @@ class FlockAECEnv(AECEnv):
             expected = agent_name(game.current_player())
             if aec["agent_selection"] != expected:
                 raise StateDictError(
-                    f"aec.agent_selection: {aec['agent_selection']!r}, but the game has "
+                    f"aec.agent_selection: {short_repr(aec['agent_selection'])}, but the game has "
                     f"{expected} to act"
                 )
         elif agents and aec["agent_selection"] not in agents:
             raise StateDictError(
-                f"aec.agent_selection: {aec['agent_selection']!r} is not among the agents "
-                f"left ({agents})"
+                f"aec.agent_selection: {short_repr(aec['agent_selection'])} is not among "
+                f"the agents left ({agents})"
             )
         want_term = over or penalized
         want_trunc = truncated and not penalized
@@ -609,27 +631,30 @@ class FlockAECEnv(AECEnv):
     def _check_state_header(self, data: Any) -> None:
         if not isinstance(data, dict):
             raise StateDictError(f"state dict must be a dict, got {type(data).__name__}")
+        problem = json_problem(data)
+        if problem is not None:
+            raise StateDictError(f"state dict is not JSON data: {problem}")
         if data.get("format") != STATE_FORMAT or data.get("version") != STATE_VERSION:
             raise StateDictError(
-                f"not a flockgym state (format {data.get('format')!r}, version "
-                f"{data.get('version')!r}); expected format {STATE_FORMAT!r} "
+                f"not a flockgym state (format {short_repr(data.get('format'))}, version "
+                f"{short_repr(data.get('version'))}); expected format {STATE_FORMAT!r} "
                 f"version {STATE_VERSION}"
             )
         if data.get("env") != self.env_id:
             raise StateDictError(
-                f"state dict is for env {data.get('env')!r}, this env is {self.env_id!r}"
+                f"state dict is for env {short_repr(data.get('env'))}, this env is {self.env_id!r}"
             )
         saved = data.get("options")
         if not isinstance(saved, dict):
             raise StateDictError("state dict has no 'options' section (dict)")
         structural = self._structural_options()
         differing = sorted(
-            k for k, mine in structural.items() if k in saved and as_json(saved[k]) != mine
+            k for k, mine in structural.items() if k in saved and _saved_json(saved[k]) != mine
         )
         missing = sorted(set(structural) - set(saved))
         if differing or missing:
             detail = ", ".join(
-                f"{k}: saved {saved.get(k)!r}, env {self.options.get(k)!r}"
+                f"{k}: saved {short_repr(saved.get(k))}, env {self.options.get(k)!r}"
                 for k in differing + missing
             )
             raise StateDictError(

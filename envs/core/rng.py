@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .errors import StateDictError
+from .validate import require_dict, require_int, short_repr
 
 
 def make_rng(seed: int | None) -> np.random.Generator:
@@ -33,14 +34,24 @@ def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
 
 
 def rng_from_dict(state: Any) -> np.random.Generator:
-    """Rebuild a generator saved by :func:`rng_to_dict`."""
+    """Rebuild a generator saved by :func:`rng_to_dict`.
+
+    Every field is checked first (numpy itself answers a negative or oversized
+    number with a bare ``OverflowError``): a :class:`StateDictError` names it."""
     if not isinstance(state, dict) or state.get("bit_generator") != "PCG64":
         raise StateDictError(
-            f"rng state must be a PCG64 bit-generator state dict, got {state!r:.80}"
+            f"rng state must be a PCG64 bit-generator state dict, got {short_repr(state)}"
         )
+    field = "rng"
+    require_dict(state, field, ("bit_generator", "state", "has_uint32", "uinteger"))
+    inner = require_dict(state["state"], f"{field}.state", ("state", "inc"))
+    for key in ("state", "inc"):
+        require_int(inner[key], f"{field}.state.{key}", 0, 2**128 - 1)
+    require_int(state["has_uint32"], f"{field}.has_uint32", 0, 1)
+    require_int(state["uinteger"], f"{field}.uinteger", 0, 2**32 - 1)
     rng = np.random.Generator(np.random.PCG64())
     try:
         rng.bit_generator.state = state
-    except (TypeError, ValueError, KeyError) as err:
+    except (TypeError, ValueError, KeyError, OverflowError) as err:
         raise StateDictError(f"rng state is malformed: {err}") from err
     return rng

@@ -16,9 +16,24 @@ from typing import Any
 from .errors import StateDictError
 
 
+def short_repr(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages.
+
+    An int past Python's 4300-digit limit cannot be turned into a string (that
+    raises a bare ``ValueError``), so such a value is shown by its size; a
+    container holding one, or anything else whose repr fails, by its type."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
+        return f"<an integer of {value.bit_length()} bits>"
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"<a {type(value).__name__} too large to show>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def fail(field: str, value: Any, allowed: str) -> StateDictError:
     """The error for ``field`` holding ``value`` where ``allowed`` was expected."""
-    return StateDictError(f"{field}: {value!r:.80} is not allowed; expected {allowed}")
+    return StateDictError(f"{field}: {short_repr(value)} is not allowed; expected {allowed}")
 
 
 def require_dict(value: Any, field: str, keys: Sequence[str] | None = None) -> dict[str, Any]:
@@ -103,3 +118,40 @@ def bounds_text(low: int | None, high: int | None) -> str:
     if high is not None:
         return f" <= {high}"
     return ""
+
+
+MAX_JSON_DEPTH = 64
+"""The deepest nesting a saved state may have (real ones nest a few levels)."""
+
+
+def json_problem(value: Any) -> str | None:
+    """Where and why ``value`` is not plain JSON data, or None when it is.
+
+    A state dict must survive ``json.dumps``: str keys, finite numbers, ints
+    Python can print (at most 4300 digits), lists, dicts and nothing else, no
+    deeper than :data:`MAX_JSON_DEPTH`. Walked without recursion, so a hostile
+    nesting cannot overflow the stack; the answer names the first bad field."""
+    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        field = where or "(top level)"
+        if depth > MAX_JSON_DEPTH:
+            return f"{field}: nested deeper than {MAX_JSON_DEPTH} levels"
+        if item is None or isinstance(item, (bool, str)):
+            continue
+        if isinstance(item, int):
+            if item.bit_length() > 14_000:  # about 4200 decimal digits
+                return f"{field}: an integer of {item.bit_length()} bits is too large"
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                return f"{field}: {item!r} is not a finite number"
+        elif isinstance(item, list):
+            stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in enumerate(item))
+        elif isinstance(item, dict):
+            for key, v in item.items():
+                if not isinstance(key, str):
+                    return f"{field}: key {short_repr(key)} is not a string"
+                stack.append((v, f"{where}.{key}" if where else key, depth + 1))
+        else:
+            return f"{field}: a {type(item).__name__} is not JSON data"
+    return None

@@ -45,6 +45,7 @@ import numpy as np
 from ..core.errors import StateDictError
 from ..core.game import NO_PLAYER, GameEngine
 from ..core.rng import make_rng, rng_from_dict, rng_to_dict
+from ..core.validate import short_repr
 from . import data
 from .actions import (
     GARROS_ALONE,
@@ -652,18 +653,20 @@ class SkybirdsConfig:
             raise ValueError(f"num_players={self.num_players} is not allowed; allowed: 2, 3, 4")
         if self.armistice_ends not in ARMISTICE_ENDS:
             raise ValueError(
-                f"armistice_ends={self.armistice_ends!r} is not allowed; allowed: "
+                f"armistice_ends={short_repr(self.armistice_ends)} is not allowed; allowed: "
                 f"{', '.join(ARMISTICE_ENDS)}"
             )
         if self.tokens_per_turn not in TOKENS_PER_TURN:
             raise ValueError(
-                f"tokens_per_turn={self.tokens_per_turn!r} is not allowed; allowed: "
+                f"tokens_per_turn={short_repr(self.tokens_per_turn)} is not allowed; allowed: "
                 f"{', '.join(TOKENS_PER_TURN)}"
             )
         if isinstance(self.max_campaigns, bool) or not (
             isinstance(self.max_campaigns, int) and self.max_campaigns >= 1
         ):
-            raise ValueError(f"max_campaigns={self.max_campaigns!r} is not an integer >= 1")
+            raise ValueError(
+                f"max_campaigns={short_repr(self.max_campaigns)} is not an integer >= 1"
+            )
 
     @property
     def hand_size(self) -> int:
@@ -732,7 +735,7 @@ class SkybirdsConfig:
     @classmethod
     def from_dict(cls, d: Any) -> SkybirdsConfig:
         if not isinstance(d, dict):
-            raise StateDictError(f"game.config must be a dict, got {d!r:.60}")
+            raise StateDictError(f"game.config must be a dict, got {short_repr(d, 60)}")
         expected = {"num_players", "aerodrome", "max_campaigns", "short_game",
                     "armistice_ends", "tokens_per_turn"}  # fmt: skip
         if set(d) != expected:
@@ -754,7 +757,7 @@ class SkybirdsConfig:
             raise StateDictError(f"game.config: {err}") from None
         if not isinstance(config.short_game, bool):
             raise StateDictError(
-                f"game.config.short_game must be true or false, got {d['short_game']!r}"
+                f"game.config.short_game must be true or false, got {short_repr(d['short_game'])}"
             )
         return config
 
@@ -1819,7 +1822,7 @@ class _Reader:
         return value
 
     def _bad(self, where: str, value: Any, allowed: str) -> Any:
-        raise self.fail(where, f"{value!r:.60} is not allowed; allowed: {allowed}")
+        raise self.fail(where, f"{short_repr(value, 60)} is not allowed; allowed: {allowed}")
 
     def boolean(self, where: str, value: Any) -> bool:
         if not isinstance(value, bool):

@@ -1,0 +1,263 @@
+"""Tampered state dicts: refused with a clear error, or loaded into a game that plays on.
+
+A state dict comes from disk or from a user. Each case takes the state of a
+random game of a registered env (every player count, option samples, a random
+moment) and changes one field: a type swap, a huge, negative or fractional
+number, a NaN string, a list of the wrong length, a nested dict, None, another
+id, a removed key. ``load_state_dict`` must then either raise a
+:class:`FlockgymError` (a ``ValueError``) and leave the env as it was, or load
+a state that plays on: every seat observed, legal moves stepped to the end (or
+``PLAY_ON`` steps), and the state dict round trip exact. No bare
+``TypeError``/``KeyError``/``OverflowError``/``IndexError`` may escape.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import traceback
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from flockgym.envs import ENVS, list_envs, make
+from flockgym.envs.core.errors import FlockgymError
+
+PLAY_ON = 400
+"""Steps a loaded tampered state is played on (or to its end)."""
+
+HUGE = 10**5000
+SPECIALS: tuple[Any, ...] = (
+    None,
+    True,
+    False,
+    -1,
+    -(2**63),
+    2**64,
+    2**4000,
+    HUGE,
+    -HUGE,
+    0.5,
+    1e308,
+    "NaN",
+    "nan",
+    "",
+    "x",
+    [],
+    [0],
+    {},
+    {"a": {"b": [1]}},
+)
+"""Values put in place of a field, whatever the field was."""
+
+
+Path = tuple[Any, ...]
+
+
+def leaf_paths(value: Any, path: Path = ()) -> Iterator[Path]:
+    """Every path into ``value`` (dict keys and list indices), containers included."""
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from leaf_paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from leaf_paths(item, (*path, index))
+
+
+def get_at(data: Any, path: Path) -> Any:
+    for key in path:
+        data = data[key]
+    return data
+
+
+def mutations(value: Any, rng: random.Random) -> list[tuple[str, Any]]:
+    """Candidate replacements for ``value`` that keep its neighbourhood plausible:
+    nearby ids, a changed length, a swapped type; plus the generic SPECIALS."""
+    out: list[tuple[str, Any]] = [(f"special {safe_repr(s)}", s) for s in SPECIALS]
+    if isinstance(value, bool):
+        out.append(("flip", not value))
+        out.append(("as int", int(value)))
+    elif isinstance(value, int):
+        out += [("+1", value + 1), ("-1", value - 1), ("negate", -value), ("as str", str(value))]
+        out += [("as float", float(value)), ("x1000", value * 1000 + 7)]
+    elif isinstance(value, float):
+        out += [("as int", int(value)), ("neg", -value - 1.0), ("inf str", "Infinity")]
+    elif isinstance(value, str):
+        out += [("upper", value.upper()), ("suffix", value + "_"), ("as int", 3)]
+    elif isinstance(value, list):
+        out += [("drop last", value[:-1]), ("append copy", value + value[-1:])]
+        out += [("append 0", [*value, 0]), ("reverse", value[::-1]), ("as dict", {"0": value})]
+        if value:
+            out.append(("double", value + value))
+    elif isinstance(value, dict) and value:
+        key = rng.choice(sorted(value, key=str))
+        out += [(f"drop key {key}", {k: v for k, v in value.items() if k != key})]
+        out += [("extra key", {**value, "zz_extra": 1}), ("as list", list(value.values()))]
+    return out
+
+
+def tamper(state: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], str]:
+    """A copy of ``state`` with one field changed, and what was changed."""
+    data = copy.deepcopy(state)
+    paths = [p for p in leaf_paths(data) if p]
+    path = rng.choice(paths)
+    parent = get_at(data, path[:-1])
+    old = parent[path[-1]]
+    roll = rng.random()
+    if roll < 0.08 and isinstance(parent, dict):
+        del parent[path[-1]]
+        return data, f"{_show(path)}: removed"
+    if roll < 0.16:
+        # another value of the same dict: swaps ids, seats, fields of the same kind
+        other = get_at(data, rng.choice(paths))
+        parent[path[-1]] = copy.deepcopy(other)
+        return data, f"{_show(path)}: value of another field {safe_repr(other)}"
+    name, new = rng.choice(mutations(old, rng))
+    parent[path[-1]] = new
+    return data, f"{_show(path)}: {name}"
+
+
+def safe_repr(value: Any) -> str:
+    """A short repr that also works for ints past Python's 4300-digit str limit."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"<{value.bit_length()}-bit int>"
+    try:
+        return f"{value!r:.40}"
+    except ValueError:
+        return f"<unprintable {type(value).__name__}>"
+
+
+def _show(path: Path) -> str:
+    return "".join(f"[{k!r}]" for k in path)
+
+
+@dataclass
+class Outcome:
+    """How one tampered load ended."""
+
+    kind: str  # "refused", "loaded", "bare" (a non-flockgym exception) or "broke"
+    detail: str = ""
+
+
+def _where(err: BaseException) -> str:
+    """The innermost project frame of a traceback (file:line), for reports."""
+    frames = [f for f in traceback.extract_tb(err.__traceback__) if "/envs/" in f.filename]
+    if not frames:
+        return "?"
+    last = frames[-1]
+    return f"{'/'.join(last.filename.split('/')[-2:])}:{last.lineno}"
+
+
+def play_on(env: Any, rng: random.Random, steps: int) -> None:
+    """Observe every seat, step random legal moves to the end or ``steps`` moves,
+    and check the state dict round trip; any exception is the caller's failure."""
+    raw = env.unwrapped
+    for _ in range(steps):
+        for agent in raw.possible_agents:
+            raw.observe(agent)
+            raw.action_mask(agent)
+        if not raw.agents:
+            break
+        agent = raw.agent_selection
+        if raw.terminations[agent] or raw.truncations[agent]:
+            raw.step(None)
+            continue
+        legal = raw.legal_actions(agent)
+        assert legal, f"{agent} to act has no legal action"
+        mask = raw.action_mask(agent)
+        assert sorted(int(i) for i in mask.nonzero()[0]) == sorted(legal)
+        action = rng.choice(legal)
+        raw.action_to_string(agent, action)
+        raw.step(action)
+    saved = json.loads(json.dumps(raw.state_dict()))
+    fresh = make(raw.env_id, **{k: v for k, v in raw.options.items() if k != "render_mode"})
+    fresh.unwrapped.load_state_dict(saved)
+    assert json.loads(json.dumps(fresh.unwrapped.state_dict())) == saved
+
+
+def try_tampered(env: Any, data: dict[str, Any], rng: random.Random) -> Outcome:
+    """Load ``data`` into ``env``; classify the result (see :class:`Outcome`)."""
+    raw = env.unwrapped
+    before = json.dumps(raw.state_dict())
+    try:
+        raw.load_state_dict(data)
+    except FlockgymError as err:
+        if json.dumps(raw.state_dict()) != before:
+            return Outcome("broke", f"refused ({err}) but the env changed")
+        if not str(err):
+            return Outcome("broke", f"refused with an empty {type(err).__name__}")
+        return Outcome("refused", str(err))
+    except Exception as err:  # noqa: BLE001 - classifying is the point
+        return Outcome("bare", f"{type(err).__name__} at {_where(err)}: {err!s:.120}")
+    try:
+        play_on(env, rng, PLAY_ON)
+    except Exception as err:  # noqa: BLE001
+        return Outcome("broke", f"loaded, then {type(err).__name__} at {_where(err)}: {err!s:.120}")
+    return Outcome("loaded")
+
+
+def sample_state(env_id: str, num_players: int, rng: random.Random) -> tuple[Any, dict[str, Any]]:
+    """An env and the JSON state dict of a random game of it at a random moment."""
+    raw_cls = type(make(env_id, num_players=num_players).unwrapped)
+    samples = [{}, *raw_cls.option_samples_for(num_players)]
+    options = {**rng.choice(samples), "num_players": num_players}
+    try:
+        env = make(env_id, **options)
+    except FlockgymError:  # a sample this seat count refuses (as the soak skips it)
+        env = make(env_id, num_players=num_players)
+    env.reset(seed=rng.randrange(2**31))
+    raw = env.unwrapped
+    moves = rng.choice((0, 1, rng.randrange(2, 30), rng.randrange(30, 400)))
+    for _ in range(moves):
+        if not raw.agents:
+            break
+        agent = raw.agent_selection
+        if raw.terminations[agent] or raw.truncations[agent]:
+            raw.step(None)
+        else:
+            raw.step(rng.choice(raw.legal_actions(agent)))
+    return env, json.loads(json.dumps(raw.state_dict()))
+
+
+def run_cases(env_id: str, seed: int, states: int, per_state: int) -> dict[str, list[str]]:
+    """Tamper ``per_state`` times with each of ``states`` random states of
+    ``env_id`` (player counts in turn); the outcomes by kind, with details."""
+    rng = random.Random(seed)
+    counts = ENVS[env_id].player_counts
+    found: dict[str, list[str]] = {"refused": [], "loaded": [], "bare": [], "broke": []}
+    for i in range(states):
+        env, state = sample_state(env_id, counts[i % len(counts)], rng)
+        target = make(env_id, **{k: v for k, v in env.unwrapped.options.items()
+                                 if k != "render_mode"})  # fmt: skip
+        target.unwrapped.load_state_dict(copy.deepcopy(state))
+        for _ in range(per_state):
+            data, what = tamper(state, rng)
+            outcome = try_tampered(target, data, rng)
+            found[outcome.kind].append(f"{what} -> {outcome.detail}")
+            if outcome.kind != "refused":
+                target.unwrapped.load_state_dict(copy.deepcopy(state))
+    return found
+
+
+def _assert_clean(found: dict[str, list[str]]) -> None:
+    bad = found["bare"] + found["broke"]
+    assert not bad, f"{len(bad)} tampered loads failed, e.g.:\n" + "\n".join(bad[:12])
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_tampered_state_dicts_are_refused_or_play_on(env_id: str) -> None:
+    found = run_cases(env_id, seed=2026, states=8, per_state=25)
+    _assert_clean(found)
+    assert len(found["refused"]) + len(found["loaded"]) == 8 * 25
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("env_id", list_envs())
+@pytest.mark.parametrize("seed", range(4))
+def test_tampered_state_dicts_thoroughly(env_id: str, seed: int) -> None:
+    found = run_cases(env_id, seed=seed, states=60, per_state=80)
+    _assert_clean(found)
