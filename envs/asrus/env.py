@@ -232,7 +232,10 @@ class raw_env(FlockAECEnv):
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
         "name": "asrus_v0",
-        "is_parallelizable": True,
+        # aec_to_parallel observes every seat when a turn starts, when only player_0's
+        # mask is set (the AEC env masks the seats not to act): the others would play
+        # from an all-zero mask. asrus_v0.parallel_env() is the native parallel env.
+        "is_parallelizable": False,
     }
 
     def __init__(self, **options: Any) -> None:

@@ -108,7 +108,10 @@ class FlockAECEnv(AECEnv):
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
         "name": "flockgym_base",
-        "is_parallelizable": True,
+        # True only where PettingZoo's aec_to_parallel works: every agent acts once a
+        # cycle, in seat order from player_0, and its mask is set while it waits. An
+        # AEC env here masks all but the agent to act, so none of them may say True.
+        "is_parallelizable": False,
     }
 
     # ---- construction -------------------------------------------------------
