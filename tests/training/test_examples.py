@@ -39,3 +39,12 @@ def test_supersuit_vector_envs_on_the_parallel_api() -> None:
 def test_a_flockgym_bot_in_your_own_loop() -> None:
     wins = load("own_loop_bot").main(games=2)
     assert sum(wins.values()) == pytest.approx(2)
+
+
+def test_rllib_pettingzoo_env_layout_without_ray() -> None:
+    """The env for RLlib's own PettingZooEnv: RLlib's masking keys, PettingZoo's
+    api_test, and an unmasked illegal action (RLlib's env checker) penalized."""
+    done = load("rllib_pettingzoo").main(games=3)
+    assert sorted(done["space"]("player_0").spaces) == ["action_mask", "observations"]
+    assert done["won"] == 3
+    assert done["penalty"] == {"player_0": -1.0, "player_1": 0.0, "player_2": 0.0}
