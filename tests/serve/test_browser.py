@@ -24,11 +24,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
-from serve_helpers import small_options
+from serve_helpers import small_options, write_checkpoint
 
 from flockgym.envs import list_envs
 from flockgym.envs.skybirds import data
 from flockgym.training.serve import ServerConfig, create_app
+from flockgym.training.serve.cards_help import special_cards_help
 
 CHROMIUM = Path(os.environ.get("FLOCKGYM_CHROMIUM", "/usr/bin/chromium"))
 FLAGS = [
@@ -63,6 +64,15 @@ CLICKABLE = ", ".join(
 """What a person clicks on the table itself, where the move is that thing."""
 SHOT_AT = {"skybirds_v0": 12, "arena_v0": 3}
 """The click before which each table's screenshot is taken (a table with something on it)."""
+LONG_RUN = "20261204-081500-maskable_ppo-seed12345-a-run-name-with-no-space-in-it-at-all"
+"""A run folder name as long as a user's may be, with nowhere to break it."""
+RULES_SENTENCE = {
+    "asrus_v0": "A card on the destination (distance 0) never wins.",
+    "astrobirdz_v0": "You must play the led colour if you can, otherwise any card.",
+    "skybirds_v0": "A player who passed may play again when the turn comes back.",
+    "arena_v0": "A turn is a move, then one action (or none).",
+}
+"""A sentence of each game's how-to-play page, as the Rules panel shows it."""
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +81,11 @@ def server(tmp_path_factory, models_dir):
     import uvicorn
 
     data = tmp_path_factory.mktemp("browser-games")
-    app = create_app(ServerConfig(data_dir=data, models=[models_dir]))
+    long_names = tmp_path_factory.mktemp("catalogue-long") / "runs"
+    for env_id in list_envs():  # a model per env whose id is long and unbreakable
+        write_checkpoint(long_names / f"{env_id}-{LONG_RUN}" / "final.zip", env_id,
+                         small_options(env_id))  # fmt: skip
+    app = create_app(ServerConfig(data_dir=data, models=[models_dir, long_names]))
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -208,6 +222,7 @@ def test_a_whole_game_by_clicking(page, server: str, env_id: str, tmp_path: Path
     assert page.locator("#log li").count() > players
     page.click("#replay-this")
     page.wait_for_selector("#replay-position")
+    assert page.evaluate(REPLAY_ICONS) == [True] * 5
     page.click("#replay-next")
     expect(page.locator("#replay-position")).to_contain_text("move 1 of")
     page.click("#replay-last")
@@ -347,3 +362,132 @@ def test_the_new_tables_at_phone_width_in_the_dark(browser, server: str, env_id:
     finally:
         page.close()
     assert not errors, errors
+
+
+REPLAY_ICONS = """() => [...document.querySelectorAll(".replay-bar button")].map((b) => {
+  const icon = b.querySelector("svg path");
+  const box = icon ? icon.getBoundingClientRect() : { width: 0, height: 0 };
+  return b.textContent.trim() === "" && box.width > 5 && box.height > 5 && !!b.title;
+})"""
+"""Each replay button is drawn as an icon of its own (no character a font may lack)."""
+
+
+def start_game(page, server: str, env_id: str, second: str = "bot:heuristic") -> None:
+    players = small_options(env_id)["num_players"]
+    open_setup(page, server, env_id, ["human", second] + ["bot:heuristic"] * (players - 2))
+    page.click("#start")
+    page.wait_for_selector("#table .zone, #table .view-table")
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_the_help_and_the_rules_from_the_table(page, server: str, env_id: str):
+    """The help (?) lists the game's special cards; the Rules button opens its
+    how-to-play page (how it is won, a turn, the special cards)."""
+    start_game(page, server, env_id)
+    page.click("#show-help")
+    expect(page.locator("#help")).to_be_visible()
+    text = page.inner_text("#game-help")
+    assert "[object" not in text
+    notes = special_cards_help(env_id)
+    for card, what in (notes[0], notes[-1]):
+        assert f"{card}\n{what}" in text, (card, what, text[:300])
+    assert page.locator("#game-help dt").count() == len(notes)
+    page.click("#close-help")
+    page.click("#show-rules")
+    page.wait_for_selector("#rules-body h3")
+    headings = page.locator("#rules-body h3").all_inner_texts()
+    assert headings == ["How it is won", "A turn", "The special cards", "The full rules"]
+    assert RULES_SENTENCE[env_id] in page.inner_text("#rules-body")
+    assert page.locator("#rules-body script, #rules-body [onclick]").count() == 0
+    page.keyboard.press("Escape")
+    expect(page.locator("#rules")).to_be_hidden()
+    page.click("#leave")
+    page.wait_for_selector("#summary")
+
+
+NAMES_IN_BOXES = """(name) => {
+  const boxes = ".seat-box, .side-column, .table, #summary .card-panel";
+  const found = [];
+  for (const el of document.querySelectorAll("th, td, h4, li, span, p")) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.includes(name));
+    if (!own || !el.getClientRects().length) continue;
+    const box = el.parentElement.closest(boxes) || document.querySelector("main");
+    const r = el.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    found.push({ where: `${el.tagName}.${el.className} in ${box.className || box.tagName}`,
+      inside: r.left >= b.left - 0.5 && r.right <= b.right + 0.5 });
+  }
+  return found;
+}"""
+"""Every element showing a text itself, and whether it lies inside its box."""
+BOARD_LABEL_PX = """() => Math.min(...[...document.querySelectorAll("svg.arena-board text.label")]
+  .map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a))"""
+"""The smallest Arena board label, in screen pixels."""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_no_sideways_scroll_and_long_names_stay_in_their_boxes(browser, server: str, width: int):
+    """Every game, with a model of a long unbreakable name at the table, a few moves
+    in: the page does not scroll sideways, the name wraps inside the seat box, the
+    score sheet and the log, and the Arena board's labels stay readable."""
+    page = browser.new_page()
+    page.set_viewport_size({"width": width, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    try:
+        for env_id in list_envs():
+            name = f"runs/{env_id}-{LONG_RUN}"
+            start_game(page, server, env_id, second=f"model:{name}")
+            click_through(page, random.Random(5), stop_after=6)
+            sizes = page.evaluate(
+                "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+            )
+            assert sizes[0] <= sizes[1], f"{env_id} at {width}px: the page is {sizes[0]}px wide"
+            shown = page.evaluate(NAMES_IN_BOXES, name)
+            assert any("in side-column" in s["where"] for s in shown), shown
+            assert all(s["inside"] for s in shown), (env_id, width, shown)
+            if env_id == "arena_v0":
+                assert page.evaluate(BOARD_LABEL_PX) >= 9.0
+            if not page.is_visible("#summary"):
+                page.click("#leave")
+            page.wait_for_selector("#summary")
+            page.evaluate("sessionStorage.clear()")  # the next game starts from the form
+    finally:
+        page.close()
+    assert not errors, errors
+
+
+DEFAULTS = [
+    ("asrus_v0", 5, "model:shipped/asrus/ppo_5p.zip"),
+    ("asrus_v0", 3, "bot:heuristic"),  # the user's own 3-player models are not the default
+    ("astrobirdz_v0", 2, "model:shipped/astrobirdz/ppo_2p.zip"),
+    ("astrobirdz_v0", 4, "model:shipped/astrobirdz/ppo_4p.zip"),
+    ("astrobirdz_v0", 5, "bot:heuristic"),  # no shipped bot for five
+    ("skybirds_v0", 2, "model:shipped/skybirds/ppo_2p.zip"),
+    ("skybirds_v0", 4, "model:shipped/skybirds/ppo_4p.zip"),
+    ("arena_v0", 2, "model:shipped/arena/ppo_2p.zip"),
+]
+
+
+def test_the_form_defaults_to_the_strongest_shipped_bot_and_says_what_each_is(page, server):
+    page.goto(f"{server}/?fast")
+    page.wait_for_selector("body[data-ready='1']")
+    envs = {e["id"]: e for e in page.evaluate("fetch('/api/envs').then((r) => r.json())")["envs"]}
+    for env_id, players, chosen in DEFAULTS:
+        page.select_option("#env", env_id)
+        page.select_option("#opt-num_players", str(players))
+        assert page.input_value("#seat-1") == chosen, (env_id, players)
+        if chosen.startswith("model:"):
+            model = next(m for m in envs[env_id]["models"] if f"model:{m['id']}" == chosen)
+            assert page.inner_text("#seat-note-1") == model["description"]
+            assert model["description"].startswith("shipped, trained; wins ")
+        else:
+            assert page.inner_text("#seat-note-1") == (
+                "the hand-written bot of this game: plays by rules of thumb"
+            )
+        assert page.input_value("#seat-0") == "human"
+    page.select_option("#seat-1", "bot:random")
+    assert page.inner_text("#seat-note-1") == "plays a legal move at random"
+    page.click("#setup-rules")
+    page.wait_for_selector("#rules-body h3")
+    assert RULES_SENTENCE["arena_v0"] in page.inner_text("#rules-body")
