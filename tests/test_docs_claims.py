@@ -108,3 +108,29 @@ def test_the_play_page_names_every_shipped_bot_and_what_it_says_of_them_holds() 
     margins = {c.name: c.win_rate - (1 - c.win_rate) / (c.players - 1) for c in claims}
     assert all(margin > 0 for margin in margins.values()), margins
     assert sorted(margins, key=margins.get)[:2] == ["arena/ppo_4p", "arena/ppo_2p"]
+
+
+@pytest.mark.parametrize("short_game", [False, True])
+def test_random_skybirds_play_never_reaches_the_armistice(short_game: bool) -> None:
+    """The Skybirds env page's advice (start from reward="score") rests on this:
+    random Great Wars are truncated at max_campaigns, no one wins, and a
+    reward="win" learner is paid nothing, with the shorter game too."""
+    import numpy as np
+
+    from flockgym.envs import make
+    from flockgym.envs.skybirds import env as skybirds_env
+
+    assert "--players random,random\n--option num_players=2 --games 20``" in skybirds_env.__doc__
+    for seed in range(2):
+        env = make("skybirds_v0", num_players=2, short_game=short_game, max_campaigns=30)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        paid = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            observation, reward, terminated, truncated, _ = env.last()
+            paid[agent] += reward
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(None if terminated or truncated else int(rng.choice(legal)))
+        raw = env.unwrapped
+        assert (raw.winners, truncated, terminated) == ([], True, False)
+        assert paid == {"player_0": 0.0, "player_1": 0.0}

@@ -131,6 +131,18 @@ tokens taken, flipped and returned, +1VP and fractional tokens) or ``rank``.
 A truncated Great War pays no win or rank reward. Game points (VP, with
 fractions) are ``env.unwrapped.scores``.
 
+A learner on ``reward="win"`` starts with no signal here: random play (and an
+untrained policy's, near enough) uses up the tokens the Armistice needs and
+does not take it, so its Great Wars run to ``max_campaigns`` and are truncated,
+paying no win reward. ``flockgym eval --env skybirds_v0 --players random,random
+--option num_players=2 --games 20`` ends all 40 of its games without a winner,
+and so at 4 players and with ``short_game=True`` (the shorter game does not
+change this for random play). Start from ``reward="score"`` (each token's VP
+pays as it is taken) and add the win at the end of the war, so that ending it
+ahead pays and not only piling up VP: the shipped configs
+(``configs/skybirds/ppo.yaml``, ``ppo_2p.yaml``) train on ``reward: score``
+plus ``env.win_bonus: 1.0``.
+
 Version history: v0, first release.
 """
 
