@@ -144,17 +144,18 @@ def test_a_worker_killed_mid_run_ends_flockgym_train_with_how_to_resume(
     config = tmp_path / "config.yaml"
     config.write_text(yaml.safe_dump(raw))
     step_wait = ParallelBatchedVecEnv.step_wait
+    waits: list[int] = []
     killed: list[int] = []
 
-    def kill_worker_at_step_300(self: ParallelBatchedVecEnv) -> Any:
-        if self.num_timesteps_seen == 300 and not killed:  # past the checkpoint of step 512
+    def kill_worker_at_wait_300(self: ParallelBatchedVecEnv) -> Any:
+        """The 300th step of the 2 games is learner step 600, past the checkpoint of 512."""
+        waits.append(1)
+        if len(waits) == 300:
             killed.append(self.processes[0].pid)
             os.kill(self.processes[0].pid, signal.SIGKILL)
-        self.num_timesteps_seen += 1
         return step_wait(self)
 
-    monkeypatch.setattr(ParallelBatchedVecEnv, "num_timesteps_seen", 0, raising=False)
-    monkeypatch.setattr(ParallelBatchedVecEnv, "step_wait", kill_worker_at_step_300)
+    monkeypatch.setattr(ParallelBatchedVecEnv, "step_wait", kill_worker_at_wait_300)
     assert main(["train", str(config)]) == 1
     run = tmp_path / "runs" / "run"
     err = capsys.readouterr().err
@@ -164,6 +165,7 @@ def test_a_worker_killed_mid_run_ends_flockgym_train_with_how_to_resume(
         f"during training; continue from the last checkpoint with `flockgym train --resume "
         f"{run}`\n"
     )
+    assert killed and (run / "state.json").is_file()
     monkeypatch.undo()
     assert main(["train", "--resume", str(run)]) == 0
     assert (run / "final.zip").is_file()
