@@ -6,12 +6,15 @@ seat is a person's seat played by a random client bot, so every move is two
 requests (the acting seat's state, then its move). With ``--server-bots`` the
 other seats are the server's heuristic bots instead, played in one request
 (``until: "human"``). It prints moves per second, requests per second and
-the latency percentiles of each kind of request, next to the same games
-played in-process through the AEC loop in the same run (the peer: what the
-HTTP layer costs). Traffic goes to 127.0.0.1 only; every request has a
-timeout and the whole run a deadline.
+the latency percentiles of each kind of request, the errors, next to the
+same games played in-process through the AEC loop in the same run (the peer:
+what the HTTP layer costs). Every move the server answers is in its game's
+journal on disk first, so the figures include that write. Traffic goes to
+127.0.0.1 only; every request has a timeout and the whole run a deadline.
+``--moves N`` stops each game after N moves (then leaves it): a short run.
 
     python benchmarks/serve_load.py                       # 50 games of astrobirdz_v0, 4 players
+    python benchmarks/serve_load.py --games 200 --moves 30   # 200 games at once, a short run
     python benchmarks/serve_load.py --env asrus_v0 --players 5 --games 50
 """
 
@@ -45,9 +48,12 @@ def free_port() -> int:
 
 
 def start_server(port: int, data: Path, max_games: int) -> subprocess.Popen:
+    """The server, its caps raised for this run: every game comes from one client."""
     command = [
         sys.executable, "-m", "flockgym.training.cli", "serve", "--port", str(port),
         "--data", str(data), "--max-games", str(max_games),
+        "--games-per-client", str(max_games), "--games-per-minute", str(max_games),
+        "--max-connections", str(max_games + 50),
     ]  # fmt: skip
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
@@ -80,7 +86,13 @@ class Recorder:
 
 
 async def play_one(
-    client: httpx.AsyncClient, rec: Recorder, env_id: str, players: int, seed: int, bots: bool
+    client: httpx.AsyncClient,
+    rec: Recorder,
+    env_id: str,
+    players: int,
+    seed: int,
+    bots: bool,
+    max_moves: int | None = None,
 ) -> None:
     rng = random.Random(seed)
     seats = [{"kind": "human"}] + [
@@ -104,6 +116,12 @@ async def play_one(
 
     state = await state_of("player_0")
     while state["status"] == "running":
+        if max_moves is not None and state["move_number"] >= max_moves:
+            request = client.delete(
+                f"/api/games/{game}", headers={"X-Seat-Token": tokens["player_0"]}
+            )
+            await rec.call("leave", request)
+            return
         before = state["move_number"]
         if state["to_act_kind"] == "bot":
             request = client.post(
@@ -129,14 +147,22 @@ async def play_one(
         rec.moves += state["move_number"] - before
 
 
-async def play_all(port: int, env_id: str, players: int, games: int, bots: bool) -> tuple:
+async def play_all(
+    port: int, env_id: str, players: int, games: int, bots: bool, max_moves: int | None = None
+) -> tuple:
     rec = Recorder()
-    limits = httpx.Limits(max_connections=games, max_keepalive_connections=games)
+    # Idle connections are dropped before the server's 5 s keep-alive ends them, so a
+    # request never races the server closing its connection.
+    limits = httpx.Limits(
+        max_connections=games, max_keepalive_connections=games, keepalive_expiry=3.0
+    )
     async with httpx.AsyncClient(
         base_url=f"http://127.0.0.1:{port}", timeout=REQUEST_TIMEOUT, limits=limits
     ) as client:
         start = time.perf_counter()
-        tasks = [play_one(client, rec, env_id, players, 1000 + g, bots) for g in range(games)]
+        tasks = [
+            play_one(client, rec, env_id, players, 1000 + g, bots, max_moves) for g in range(games)
+        ]
         results = await asyncio.wait_for(
             asyncio.gather(*tasks, return_exceptions=True), RUN_DEADLINE
         )
@@ -184,6 +210,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--server-bots", action="store_true", help="other seats: the server's heuristic bots"
     )
+    parser.add_argument(
+        "--moves", type=int, default=None, help="leave each game after this many moves"
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.games <= 500:
         parser.error("--games must be 1..500")
@@ -192,13 +221,14 @@ def main(argv: list[str] | None = None) -> int:
         server = start_server(port, Path(data), max_games=args.games + 10)
         try:
             rec, seconds, failed = asyncio.run(
-                play_all(port, args.env, args.players, args.games, args.server_bots)
+                play_all(port, args.env, args.players, args.games, args.server_bots, args.moves)
             )
             server_cpu = cpu_seconds(server.pid)
         finally:
             server.terminate()
             server.wait(20)
         saved = len(list(Path(data).glob("*.json")))
+        journals = len(list(Path(data).glob("*.jsonl")))
     client_cpu = cpu_seconds()
     peer = in_process_moves_per_second(args.env, args.players, min(args.games, 20))
     requests = sum(len(v) for v in rec.latency.values())
@@ -210,7 +240,11 @@ def main(argv: list[str] | None = None) -> int:
         f"flockgym serve load test: {args.games} concurrent games of {args.env} "
         f"({args.players} players, {seats}) on 127.0.0.1, {os.cpu_count()} cores"
     )
-    print(f"  finished games {args.games - len(failed)}/{args.games}, saved files {saved}")
+    short = "" if args.moves is None else f" (each left after {args.moves} moves)"
+    print(
+        f"  games played without error {args.games - len(failed)}/{args.games}{short}, "
+        f"saved records {saved}, journals left {journals}"
+    )
     print(f"  moves {rec.moves} in {seconds:.1f} s: {rec.moves / seconds:,.0f} moves/s")
     print(f"  requests {requests}: {requests / seconds:,.0f} requests/s")
     print(
@@ -228,8 +262,14 @@ def main(argv: list[str] | None = None) -> int:
         f"  peer: the same games in-process through the AEC loop: {peer:,.0f} moves/s "
         f"(HTTP play runs at {rec.moves / seconds / peer:.1%} of it)"
     )
+    print(f"  errors: {len(rec.errors)} of {requests} requests answered with an error status")
     for error in rec.errors[:5]:
         print(f"  error: {error}")
+    unanswered = [f for f in failed if not str(f).startswith(tuple(rec.latency))]
+    if unanswered:
+        print(f"  games stopped by a client-side error: {len(unanswered)}")
+        for error in unanswered[:5]:
+            print(f"  client error: {type(error).__name__}: {str(error)[:200]}")
     return 1 if failed else 0
 
 

@@ -334,11 +334,12 @@ def create_app(config: ServerConfig) -> Starlette:
         """Find the game and the caller's seat, apply ``change`` under the game's lock,
         and return the state that seat is sent.
 
-        Called on the event loop itself, not in a worker thread: a move takes about
-        a millisecond, and under many concurrent games handing each one to a thread
-        cost more (the threads' turns at the interpreter) than the move itself.
-        Creating a game (which may load a model) and reading saved games run in
-        worker threads."""
+        Reading a state runs on the event loop itself: it takes well under a
+        millisecond, and handing it to a thread would cost more than it does.
+        A change runs in a worker thread: its journal line is forced to disk
+        (some milliseconds of waiting, without the interpreter's lock), and the
+        loop answers other games meanwhile. Creating a game (which may load a
+        model) and reading saved games run in worker threads too."""
         game = store.get(request.path_params["game_id"])
         since = since_of(request)
         with game.lock:
@@ -394,16 +395,17 @@ def create_app(config: ServerConfig) -> Starlette:
 
     async def move(request: Request) -> Response:
         payload = await read_json(request, config.body_seconds)
-        return JSONResponse(in_game(request, lambda g, s: g.human_move(s, payload)))
+        change = lambda g, s: g.human_move(s, payload)  # noqa: E731
+        return JSONResponse(await run_in_threadpool(in_game, request, change))
 
     async def bot(request: Request) -> Response:
         payload = await read_json(request, config.body_seconds)
-        return JSONResponse(in_game(request, lambda g, s: g.bot_moves(payload)))
+        change = lambda g, s: g.bot_moves(payload)  # noqa: E731
+        return JSONResponse(await run_in_threadpool(in_game, request, change))
 
     async def leave(request: Request) -> Response:
-        return JSONResponse(
-            in_game(request, lambda g, s: g.abandon("left by a person", strict=True))
-        )
+        change = lambda g, s: g.abandon("left by a person", strict=True)  # noqa: E731
+        return JSONResponse(await run_in_threadpool(in_game, request, change))
 
     def saved_path(name: str) -> Path:
         if config.data_dir is None:
