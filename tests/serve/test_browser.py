@@ -329,7 +329,6 @@ def test_the_skybirds_table_draws_the_squadron_hands_and_each_aerodrome(page, se
 def test_the_generic_renderer_plays_a_whole_game(page, server: str, tmp_path: Path):
     """What an env registered tomorrow gets: its view as a table, its moves as buttons."""
     open_setup(page, server, "astrobirdz_v0", ["human", "bot:random"], query="fast&generic")
-    page.screenshot(path=str(shots_folder(tmp_path) / "setup.png"), full_page=True)
     page.click("#start")
     page.wait_for_selector("#table .view-table")
     assert page.locator("#table .zone").count() == 0
@@ -380,7 +379,7 @@ def start_game(page, server: str, env_id: str, second: str = "bot:heuristic") ->
 
 
 @pytest.mark.parametrize("env_id", list_envs())
-def test_the_help_and_the_rules_from_the_table(page, server: str, env_id: str):
+def test_the_help_and_the_rules_from_the_table(page, server: str, env_id: str, tmp_path: Path):
     """The help (?) lists the game's special cards; the Rules button opens its
     how-to-play page (how it is won, a turn, the special cards)."""
     start_game(page, server, env_id)
@@ -399,6 +398,8 @@ def test_the_help_and_the_rules_from_the_table(page, server: str, env_id: str):
     assert headings == ["How it is won", "A turn", "The special cards", "The full rules"]
     assert RULES_SENTENCE[env_id] in page.inner_text("#rules-body")
     assert page.locator("#rules-body script, #rules-body [onclick]").count() == 0
+    if env_id == "skybirds_v0":
+        page.screenshot(path=str(shots_folder(tmp_path) / "rules-skybirds.png"))
     page.keyboard.press("Escape")
     expect(page.locator("#rules")).to_be_hidden()
     page.click("#leave")
@@ -469,7 +470,9 @@ DEFAULTS = [
 ]
 
 
-def test_the_form_defaults_to_the_strongest_shipped_bot_and_says_what_each_is(page, server):
+def test_the_form_defaults_to_the_strongest_shipped_bot_and_says_what_each_is(
+    page, server: str, tmp_path: Path
+):
     page.goto(f"{server}/?fast")
     page.wait_for_selector("body[data-ready='1']")
     envs = {e["id"]: e for e in page.evaluate("fetch('/api/envs').then((r) => r.json())")["envs"]}
@@ -486,8 +489,11 @@ def test_the_form_defaults_to_the_strongest_shipped_bot_and_says_what_each_is(pa
                 "the hand-written bot of this game: plays by rules of thumb"
             )
         assert page.input_value("#seat-0") == "human"
+    page.select_option("#env", "skybirds_v0")
+    page.select_option("#opt-num_players", "4")
+    page.screenshot(path=str(shots_folder(tmp_path) / "setup.png"), full_page=True)
     page.select_option("#seat-1", "bot:random")
     assert page.inner_text("#seat-note-1") == "plays a legal move at random"
     page.click("#setup-rules")
     page.wait_for_selector("#rules-body h3")
-    assert RULES_SENTENCE["arena_v0"] in page.inner_text("#rules-body")
+    assert RULES_SENTENCE["skybirds_v0"] in page.inner_text("#rules-body")
