@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 
 from flockgym.envs import ENVS, list_envs, make
-from flockgym.envs.core.errors import FlockgymError
+from flockgym.envs.arena.phases import MOVE
+from flockgym.envs.core.errors import FlockgymError, StateDictError
 
 PLAY_ON = 400
 """Steps a loaded tampered state is played on (or to its end)."""
@@ -191,11 +192,11 @@ def try_tampered(env: Any, data: dict[str, Any], rng: random.Random) -> Outcome:
         if not str(err):
             return Outcome("broke", f"refused with an empty {type(err).__name__}")
         return Outcome("refused", str(err))
-    except Exception as err:  # noqa: BLE001 - classifying is the point
+    except Exception as err:
         return Outcome("bare", f"{type(err).__name__} at {_where(err)}: {err!s:.120}")
     try:
         play_on(env, rng, PLAY_ON)
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:
         return Outcome("broke", f"loaded, then {type(err).__name__} at {_where(err)}: {err!s:.120}")
     return Outcome("loaded")
 
@@ -261,3 +262,173 @@ def test_tampered_state_dicts_are_refused_or_play_on(env_id: str) -> None:
 def test_tampered_state_dicts_thoroughly(env_id: str, seed: int) -> None:
     found = run_cases(env_id, seed=seed, states=60, per_state=80)
     _assert_clean(found)
+
+
+# ---- the fixes, one by one ------------------------------------------------------------
+
+
+def _state_where(env_id: str, wanted: Any, seed: int = 0, **options: Any) -> tuple[Any, dict]:
+    """An env and its JSON state at the first moment ``wanted(raw_env)`` holds
+    in a seeded random game (the test fails if it never does)."""
+    rng = random.Random(seed)
+    env = make(env_id, **options)
+    env.reset(seed=seed)
+    raw = env.unwrapped
+    for _ in range(5000):
+        if wanted(raw):
+            return env, json.loads(json.dumps(raw.state_dict()))
+        assert raw.agents, "the game ended before the wanted moment"
+        raw.step(rng.choice(raw.legal_actions(raw.agent_selection)))
+    raise AssertionError("the wanted moment never came")
+
+
+def _refused(env: Any, data: dict[str, Any], message: str) -> None:
+    """``data`` is refused with exactly ``message`` and the env is unchanged."""
+    raw = env.unwrapped
+    before = json.dumps(raw.state_dict())
+    with pytest.raises(StateDictError) as caught:
+        raw.load_state_dict(data)
+    assert str(caught.value) == message
+    assert json.dumps(raw.state_dict()) == before
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_an_int_past_the_digit_limit_is_refused_naming_the_field(env_id: str) -> None:
+    env, state = _state_where(env_id, lambda raw: True)
+    state["game"]["rng"]["uinteger"] = 10**5000
+    _refused(env, state, "state dict is not JSON data: game.rng.uinteger: an integer of "
+             "16610 bits is too large")  # fmt: skip
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_non_json_values_are_refused_naming_the_field(env_id: str) -> None:
+    env, state = _state_where(env_id, lambda raw: True)
+    for value, problem in (
+        ((1, 2), "options.reward: a tuple is not JSON data"),
+        ({1: "x"}, "options.reward: key 1 is not a string"),
+    ):
+        data = copy.deepcopy(state)
+        data["options"]["reward"] = value
+        _refused(env, data, f"state dict is not JSON data: {problem}")
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_rng_numbers_out_of_range_are_refused(env_id: str) -> None:
+    env, state = _state_where(env_id, lambda raw: True)
+    for key, value, allowed in (
+        ("uinteger", -1, "an integer in 0..4294967295"),
+        ("has_uint32", 2, "an integer in 0..1"),
+    ):
+        data = copy.deepcopy(state)
+        data["game"]["rng"][key] = value
+        with pytest.raises(
+            StateDictError, match=f"rng.{key}: {value} is not allowed; expected {allowed}"
+        ):
+            env.unwrapped.load_state_dict(data)
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_an_unhashable_agent_id_is_refused(env_id: str) -> None:
+    env, state = _state_where(env_id, lambda raw: True)
+    data = copy.deepcopy(state)
+    data["aec"]["agents"][0] = ["player_0"]
+    with pytest.raises(StateDictError, match=r"^aec.agents: \[\['player_0'\]"):
+        env.unwrapped.load_state_dict(data)
+    data = copy.deepcopy(state)
+    data["aec"]["agent_selection"] = {"a": 1}
+    with pytest.raises(StateDictError, match=r"^aec.agent_selection: \{'a': 1\} is not an agent"):
+        env.unwrapped.load_state_dict(data)
+
+
+def _arena_after_challenge(raw: Any) -> bool:
+    return raw.arena.last_challenge is not None
+
+
+def test_arena_last_challenge_is_checked_field_by_field() -> None:
+    env, state = _state_where("arena_v0", _arena_after_challenge, num_players=3)
+    record = state["game"]["last_challenge"]
+    total = record["total"]
+    cases = [
+        ("total", "7", f"game.last_challenge.total: '7' is not allowed; expected {total} "
+         "(the dice and the modifier)"),
+        ("total", total + 1, f"game.last_challenge.total: {total + 1} is not allowed; expected "
+         f"{total} (the dice and the modifier)"),
+        ("success", not record["success"], f"game.last_challenge.success: "
+         f"{not record['success']!r} is not allowed; expected one of {record['success']!r}"),
+        ("dice", [], "game.last_challenge.dice: [] is not allowed; expected a list of 1..104 dice"),
+        ("challenger", 3, "game.last_challenge.challenger: 3 is not allowed; expected an "
+         "integer in 0..2"),
+    ]  # fmt: skip
+    for key, value, message in cases:
+        data = copy.deepcopy(state)
+        data["game"]["last_challenge"][key] = value
+        _refused(env, data, message)
+    data = copy.deepcopy(state)
+    del data["game"]["last_challenge"]["success"]
+    with pytest.raises(
+        StateDictError, match=r"^game.last_challenge: missing field\(s\) \['success'\]"
+    ):
+        env.unwrapped.load_state_dict(data)
+
+
+def test_arena_stopped_and_forced_target_must_fit_the_phase() -> None:
+    env, state = _state_where(
+        "arena_v0", lambda raw: raw.arena.phase == MOVE and raw.arena.steps_left, num_players=4
+    )
+    data = copy.deepcopy(state)
+    data["game"]["stopped"] = True
+    _refused(env, data, "game.stopped: true only after a move stopped early (phase action or "
+             "a challenge, entered, no steps left, no forced target)")  # fmt: skip
+    data = copy.deepcopy(state)
+    data["game"]["forced_target"] = (state["game"]["turn_seat"] + 1) % 4
+    _refused(env, data, "game.forced_target: a player other than the one on turn, only in "
+             "phase action or a challenge")  # fmt: skip
+
+
+def test_arena_config_naming_another_box_is_refused_before_it_is_read(
+    tmp_path: Any, monkeypatch: Any
+) -> None:
+    from flockgym.envs.arena import data as arena_data
+
+    env, state = _state_where("arena_v0", lambda raw: True, num_players=2)
+    other = tmp_path / "other.yaml"
+    other.write_text(arena_data.DEFAULT_PATH.read_text())
+    opened: list[str] = []
+    real_read = arena_data.read_option_file
+    monkeypatch.setattr(
+        arena_data,
+        "read_option_file",
+        lambda path, *a, **k: opened.append(path) or real_read(path, *a, **k),
+    )
+    data = copy.deepcopy(state)
+    data["game"]["config"]["data"] = str(other)
+    with pytest.raises(
+        StateDictError, match=r"^game.config: saved Arena config .* differs from this env's"
+    ):
+        env.unwrapped.load_state_dict(data)
+    assert opened == []
+    data["game"]["config"]["data"] = None
+    data["game"]["config"]["num_players"] = 2.0
+    _refused(env, data, "game.config: num_players=2.0 is not allowed; allowed: 2..6")
+
+
+def test_skybirds_config_aerodrome_may_not_name_a_file(tmp_path: Any) -> None:
+    env, state = _state_where("skybirds_v0", lambda raw: True, num_players=2)
+    data = copy.deepcopy(state)
+    data["game"]["config"]["aerodrome"] = "table.json"
+    _refused(env, data, "game.config.aerodrome must be a list of table rows, got 'table.json'")
+    data = copy.deepcopy(state)
+    data["game"]["config"]["num_players"] = 2.0
+    _refused(env, data, "game.config: num_players=2.0 is not allowed; allowed: 2, 3, 4")
+
+
+def test_astrobirdz_config_age_too_large_for_a_float_loads_as_an_int() -> None:
+    """A whole-number age of any size is an age (the rules only compare ages);
+    checking it once raised a bare OverflowError."""
+    env, state = _state_where("astrobirdz_v0", lambda raw: True, num_players=2)
+    data = copy.deepcopy(state)
+    data["game"]["config"]["ages"] = [2**4000, 1]
+    data["options"]["ages"] = None
+    with pytest.raises(StateDictError) as caught:
+        env.unwrapped.load_state_dict(data)
+    assert "OverflowError" not in type(caught.value).__name__

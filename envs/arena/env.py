@@ -349,7 +349,7 @@ class raw_env(FlockAECEnv):
             raise OptionError(f"impossible Arena scenario: {err}") from None
 
     def _game_from_dict(self, data_: dict[str, Any]) -> ArenaGame:
-        game = ArenaGame.from_dict(data_)
+        game = ArenaGame.from_dict(data_, self.config)
         if game.config != self.config:
             raise StateDictError(
                 f"game.config: saved Arena config {game.config} differs from this env's "

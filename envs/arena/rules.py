@@ -50,7 +50,15 @@ import numpy as np
 from ..core.errors import StateDictError
 from ..core.game import NO_PLAYER, GameEngine
 from ..core.rng import make_rng, rng_from_dict, rng_to_dict
-from ..core.validate import short_repr
+from ..core.validate import (
+    fail,
+    require_choice,
+    require_dict,
+    require_int,
+    require_ints,
+    require_list,
+    short_repr,
+)
 from . import data
 from .actions import ActionLayout
 from .challenges import ChallengeRules
@@ -68,6 +76,7 @@ from .phases import (
     GYM_CARD,
     IN_STACK,
     MOVE,
+    MOVE_SPEND,
     ON_BOARD,
     OVER,
     PHASE_NAMES,
@@ -106,8 +115,14 @@ class ArenaConfig:
 
     def check(self) -> None:
         """Raise ``ValueError`` naming what is allowed for an impossible parameter."""
-        if self.num_players not in range(2, 7):
-            raise ValueError(f"num_players={self.num_players} is not allowed; allowed: 2..6")
+        if (
+            isinstance(self.num_players, bool)
+            or not isinstance(self.num_players, int)
+            or self.num_players not in range(2, 7)
+        ):
+            raise ValueError(
+                f"num_players={short_repr(self.num_players)} is not allowed; allowed: 2..6"
+            )
         if isinstance(self.max_rounds, bool) or not isinstance(self.max_rounds, int):
             raise ValueError(f"max_rounds={short_repr(self.max_rounds)} must be an integer >= 1")
         if self.max_rounds < 1:
@@ -580,10 +595,12 @@ class ArenaGame(SetupRules, MovementRules, EncounterRules, ChallengeRules, GameE
         }
 
     @classmethod
-    def from_dict(cls, d: Any) -> ArenaGame:
+    def from_dict(cls, d: Any, expected: ArenaConfig | None = None) -> ArenaGame:
         """Rebuild a saved game; raises :class:`StateDictError` naming the field
-        that is missing, of the wrong type, out of range or inconsistent."""
-        return validate_state(d)
+        that is missing, of the wrong type, out of range or inconsistent.
+        ``expected``: the loading env's config, which the saved one must equal
+        (checked before its box file is read)."""
+        return validate_state(d, expected)
 
     # ---- invariants --------------------------------------------------------------------------
 
@@ -666,7 +683,40 @@ class _Fields:
         return out
 
 
-def validate_state(d: Any) -> ArenaGame:
+def config_from_dict(cfg: Any, expected: ArenaConfig | None = None) -> ArenaConfig:
+    """The saved ``game.config``, each field checked, then its box loaded.
+
+    With ``expected`` (the loading env's config), a saved config that differs
+    is refused before anything reads the box file it names: a state dict must
+    not make the env open a file its own options did not name."""
+    cfg = require_dict(cfg, "game.config")
+    names = [f.name for f in dataclasses.fields(ArenaConfig)]
+    unknown = sorted(str(k) for k in cfg if k not in names)
+    if unknown:
+        raise StateDictError(
+            f"game.config: unknown field(s) {unknown}; allowed: {names} (missing ones default)"
+        )
+    data_path = cfg.get("data")
+    if data_path is not None and not isinstance(data_path, str):
+        raise fail("game.config.data", data_path, "null or a file path (str)")
+    config = ArenaConfig(**cfg)
+    try:
+        config.check()
+    except ValueError as err:
+        raise StateDictError(f"game.config: {err}") from None
+    if expected is not None and config != expected:
+        raise StateDictError(
+            f"game.config: saved Arena config {short_repr(config, 200)} differs from this "
+            f"env's {expected}"
+        )
+    try:
+        config.box  # noqa: B018 - read and check the box now, not at the first move
+    except ValueError as err:
+        raise StateDictError(f"game.config: {err}") from None
+    return config
+
+
+def validate_state(d: Any, expected: ArenaConfig | None = None) -> ArenaGame:
     """Rebuild a game saved by :meth:`ArenaGame.to_dict`, checking every field
     first: its type, its range, and that everything adds up (each card,
     medal card and gym power card in exactly one place, trophies and medals
@@ -675,13 +725,8 @@ def validate_state(d: Any) -> ArenaGame:
     if not isinstance(d, dict):
         raise StateDictError(f"game: must be a dict, got {type(d).__name__}")
     f = _Fields(d)
-    cfg = f.get("config")
-    try:
-        config = ArenaConfig(**cfg)
-        config.check()
-        box = config.box
-    except (TypeError, ValueError) as err:
-        raise StateDictError(f"game.config: {err}") from None
+    config = config_from_dict(f.get("config"), expected)
+    box = config.box
     n, c, k = config.num_players, box.num_cards, len(box.medal_cards)
     s_max = box.num_spaces - 1
     game = ArenaGame(config=config, rng=rng_from_dict(f.get("rng")))
@@ -753,10 +798,7 @@ def validate_state(d: Any) -> ArenaGame:
     game.ch_item = f.integer("ch_item", -1, max(c, k) - 1)
     game.ch_defender = f.integer("ch_defender", -1, n - 1)
     game.ch_spent = f.ints("ch_spent", 2, 0, box.trophies)
-    last = f.get("last_challenge")
-    if last is not None and not isinstance(last, dict):
-        f.fail("last_challenge", f"must be null or a dict, got {short_repr(last, 60)}")
-    game.last_challenge = last
+    game.last_challenge = _last_challenge(f.get("last_challenge"), n, box)
     encounter = f.listing("last_encounter")
     if encounter and (
         len(encounter) != 2
@@ -803,6 +845,59 @@ def validate_state(d: Any) -> ArenaGame:
     if problems:
         raise StateDictError(problems[0])
     return game
+
+
+CHALLENGE_RECORD = ("challenger", "kind", "item", "defender", "dice", "modifier", "need",
+                    "total", "success")  # fmt: skip
+"""The fields of ``last_challenge``; a standard challenge adds DEFENCE_RECORD."""
+DEFENCE_RECORD = ("defender_dice", "defender_modifier", "defender_total")
+MAX_MODIFIER = 10_000
+"""Bound on a saved roll modifier or challenge number (real ones are below 100)."""
+
+
+def _last_challenge(last: Any, n: int, box: Box) -> dict[str, Any] | None:
+    """The saved record of the last challenge (null before any), every field
+    checked and its totals recomputed: the observer and the views read them."""
+    if last is None:
+        return None
+    where = "game.last_challenge"
+    last = require_dict(last, where)
+    kind = require_choice(last.get("kind"), f"{where}.kind", CHALLENGE_KINDS[1:])
+    standard = kind == "standard"
+    require_dict(last, where, CHALLENGE_RECORD + (DEFENCE_RECORD if standard else ()))
+    require_int(last["challenger"], f"{where}.challenger", 0, n - 1)
+    items = len(box.medal_cards) if kind == "medal" else box.num_cards
+    require_int(last["item"], f"{where}.item", 0, items - 1)
+    against_player = kind in ("homeworld", "favourite", "standard")
+    low = 0 if against_player else -1
+    require_int(last["defender"], f"{where}.defender", low, n - 1 if against_player else -1)
+    if last["defender"] == last["challenger"]:
+        raise fail(f"{where}.defender", last["defender"], "a seat other than the challenger's")
+    totals = {}
+    for prefix in ("", "defender_") if standard else ("",):
+        dice = require_list(last[f"{prefix}dice"], f"{where}.{prefix}dice")
+        most = box.challenge_dice + 100  # roll_extra is at most 100
+        if not 1 <= len(dice) <= most:
+            raise fail(f"{where}.{prefix}dice", dice, f"a list of 1..{most} dice")
+        require_ints(dice, f"{where}.{prefix}dice", len(dice), 1, data.MAX_SIDES)
+        modifier = require_int(
+            last[f"{prefix}modifier"], f"{where}.{prefix}modifier", -MAX_MODIFIER, MAX_MODIFIER
+        )
+        totals[prefix] = (max(dice) if kind == "medal" else sum(dice)) + modifier
+    require_int(last["need"], f"{where}.need", -MAX_MODIFIER, MAX_MODIFIER)
+    if last["total"] != totals[""] or isinstance(last["total"], bool):
+        raise fail(f"{where}.total", last["total"], f"{totals['']} (the dice and the modifier)")
+    if standard and (
+        last["defender_total"] != totals["defender_"] or isinstance(last["defender_total"], bool)
+    ):
+        raise fail(
+            f"{where}.defender_total",
+            last["defender_total"],
+            f"{totals['defender_']} (the defender's dice and modifier)",
+        )
+    success = totals[""] > totals["defender_"] if standard else totals[""] >= last["need"]
+    require_choice(last["success"], f"{where}.success", (success,))
+    return dict(last)
 
 
 def consistency_problems(g: ArenaGame) -> list[str]:
@@ -925,6 +1020,7 @@ def _phase_problems(g: ArenaGame) -> list[str]:
         out.append(f"game.task: {short_repr(g.task)} does not fit phase {PHASE_NAMES[g.phase]}")
     elif is_task and g.task in ("slide_return", "wormhole_place") and len(g.task_args) != 1:
         out.append(f"game.task_args: task {g.task} needs one argument")
+    out += _turn_flag_problems(g)
     if g.phase == DEFEND_SPEND:
         if g.ch_kind != "standard" or g.actor != g.ch_defender:
             out.append("game.actor: the defender of a standard challenge decides its defence")
@@ -944,6 +1040,32 @@ def _phase_problems(g: ArenaGame) -> list[str]:
             out.append(
                 f"game.phase: {PHASE_NAMES[g.phase]} leaves player_{g.actor} no legal action"
             )
+    return out
+
+
+AFTER_MOVING = (ACTION, CHALLENGE_SPEND, DEFEND_SPEND)
+"""The phases in which a player may have stopped early or been sent to a target."""
+
+
+def _turn_flag_problems(g: ArenaGame) -> list[str]:
+    """The flags of a move under way must fit the phase: ``stopped`` (set by the
+    stop move, which ends the movement) and ``forced_target`` (set by
+    Space-Time 3-4, which goes straight to the action) hold only once moving is
+    over, and a move with steps left is still in its movement phases."""
+    out = []
+    after = g.phase in AFTER_MOVING
+    if g.stopped and (not after or not g.entered or g.steps_left or g.forced_target >= 0):
+        out.append(
+            "game.stopped: true only after a move stopped early (phase action or a "
+            "challenge, entered, no steps left, no forced target)"
+        )
+    if g.forced_target >= 0 and (not after or g.forced_target == g.turn_seat):
+        out.append(
+            "game.forced_target: a player other than the one on turn, only in phase action "
+            "or a challenge"
+        )
+    if g.steps_left and g.phase not in (MOVE_SPEND, MOVE):
+        out.append("game.steps_left: steps are left only while moving (move_spend, move)")
     return out
 
 

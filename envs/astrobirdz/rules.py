@@ -1503,10 +1503,9 @@ class _StateReader:
         if ages is not None and not (
             isinstance(ages, list)
             and all(
-                isinstance(a, (int, float))
-                and not isinstance(a, bool)
-                and math.isfinite(a)
-                and a >= 0
+                # an int is any whole number >= 0 (math.isfinite of a huge int overflows)
+                (isinstance(a, int) and not isinstance(a, bool) and a >= 0)
+                or (isinstance(a, float) and math.isfinite(a) and a >= 0)
                 for a in ages
             )
         ):

@@ -42,6 +42,23 @@ def as_json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+def _json_snapshot(data: dict[str, Any]) -> Any:
+    """A copy of ``data`` as JSON gives it back; a :class:`StateDictError` names
+    the first field that is not JSON data (an int past Python's digit limit, a
+    non-string key, a tuple or an object). ``json.dumps`` does the work at C
+    speed; the field-by-field walk runs only when the copy differs. NaN and
+    infinities pass here: the game's own checks refuse them by field."""
+    try:
+        copy = json.loads(json.dumps(data))
+    except (TypeError, ValueError, RecursionError):
+        copy = None
+    if copy is None or copy != data:  # NaN != NaN: the walk tells that case apart
+        problem = json_problem(data, floats_ok=True)
+        if problem is not None or copy is None:
+            raise StateDictError(f"state dict is not JSON data: {problem or 'not serialisable'}")
+    return copy
+
+
 def _saved_json(value: Any) -> Any:
     """A saved option as JSON gives it back, or a marker that equals no option
     when it cannot be JSON at all (an int past Python's digit limit, an object)."""
@@ -414,7 +431,7 @@ class FlockAECEnv(AECEnv):
         point rewards can be continued for a win-reward evaluation.
         """
         self._check_state_header(data)
-        snapshot = json.loads(json.dumps(data))  # checked to be JSON data by the header check
+        snapshot = _json_snapshot(data)
         game = self._game_from_dict(data["game"])
         bookkeeping = self._validated_aec(data.get("aec"), game)
         # Everything is checked: only now does the env change.
@@ -634,9 +651,6 @@ class FlockAECEnv(AECEnv):
     def _check_state_header(self, data: Any) -> None:
         if not isinstance(data, dict):
             raise StateDictError(f"state dict must be a dict, got {type(data).__name__}")
-        problem = json_problem(data)
-        if problem is not None:
-            raise StateDictError(f"state dict is not JSON data: {problem}")
         if data.get("format") != STATE_FORMAT or data.get("version") != STATE_VERSION:
             raise StateDictError(
                 f"not a flockgym state (format {short_repr(data.get('format'))}, version "

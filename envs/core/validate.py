@@ -22,7 +22,7 @@ def short_repr(value: Any, limit: int = 80) -> str:
     An int past Python's 4300-digit limit cannot be turned into a string (that
     raises a bare ``ValueError``), so such a value is shown by its size; a
     container holding one, or anything else whose repr fails, by its type."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 14_000:
         return f"<an integer of {value.bit_length()} bits>"
     try:
         text = repr(value)
@@ -124,13 +124,14 @@ MAX_JSON_DEPTH = 64
 """The deepest nesting a saved state may have (real ones nest a few levels)."""
 
 
-def json_problem(value: Any) -> str | None:
+def json_problem(value: Any, floats_ok: bool = False) -> str | None:
     """Where and why ``value`` is not plain JSON data, or None when it is.
 
     A state dict must survive ``json.dumps``: str keys, finite numbers, ints
     Python can print (at most 4300 digits), lists, dicts and nothing else, no
     deeper than :data:`MAX_JSON_DEPTH`. Walked without recursion, so a hostile
-    nesting cannot overflow the stack; the answer names the first bad field."""
+    nesting cannot overflow the stack; the answer names the first bad field.
+    ``floats_ok``: NaN and infinities pass (the caller's own checks name them)."""
     stack: list[tuple[Any, str, int]] = [(value, "", 0)]
     while stack:
         item, where, depth = stack.pop()
@@ -143,7 +144,7 @@ def json_problem(value: Any) -> str | None:
             if item.bit_length() > 14_000:  # about 4200 decimal digits
                 return f"{field}: an integer of {item.bit_length()} bits is too large"
         elif isinstance(item, float):
-            if not math.isfinite(item):
+            if not floats_ok and not math.isfinite(item):
                 return f"{field}: {item!r} is not a finite number"
         elif isinstance(item, list):
             stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in enumerate(item))

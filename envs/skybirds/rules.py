@@ -649,8 +649,14 @@ class SkybirdsConfig:
 
     def check(self) -> None:
         """Raise ``ValueError`` naming what is allowed for an impossible parameter."""
-        if self.num_players not in data.PLAYER_COUNTS:
-            raise ValueError(f"num_players={self.num_players} is not allowed; allowed: 2, 3, 4")
+        if (
+            isinstance(self.num_players, bool)
+            or not isinstance(self.num_players, int)
+            or self.num_players not in data.PLAYER_COUNTS
+        ):
+            raise ValueError(
+                f"num_players={short_repr(self.num_players)} is not allowed; allowed: 2, 3, 4"
+            )
         if self.armistice_ends not in ARMISTICE_ENDS:
             raise ValueError(
                 f"armistice_ends={short_repr(self.armistice_ends)} is not allowed; allowed: "
@@ -742,6 +748,12 @@ class SkybirdsConfig:
             raise StateDictError(
                 f"game.config must have exactly the keys {', '.join(sorted(expected))}; "
                 f"got {', '.join(sorted(map(str, d)))}"
+            )
+        if not isinstance(d["aerodrome"], list):
+            # a saved game holds the table's rows; a path here would make a load open a file
+            raise StateDictError(
+                "game.config.aerodrome must be a list of table rows, got "
+                f"{short_repr(d['aerodrome'], 60)}"
             )
         try:
             config = cls(
@@ -2073,6 +2085,21 @@ def _check_consistency(game: SkybirdsGame, r: _Reader) -> None:
         raise r.fail("phase", "the state leaves the player to act no legal action")
     if len(game.finish) > n:
         raise r.fail("finish", f"more than {n} seats")
+    _check_finish(game, r)
+
+
+def _check_finish(game: SkybirdsGame, r: _Reader) -> None:
+    """A seat is in ``finish`` once it has played out its hand: a seat listed
+    there holds no cards (but the last one of a Campaign that is over), and in a
+    Dogfight a seat without cards is listed (else it would finish twice)."""
+    listed = game.finish[: len(game.finish) - (1 if game.campaign_over else 0)]
+    for seat in listed:
+        if game.left[seat]:
+            raise r.fail("finish", f"seat {seat} is listed as finished but holds cards")
+    if game.phase == Phase.DOGFIGHT and not game.campaign_over:
+        for seat in range(game.config.num_players):
+            if not game.left[seat] and seat not in game.finish:
+                raise r.fail("finish", f"seat {seat} has played out its hand but is not listed")
 
 
 def _check_step(game: SkybirdsGame, r: _Reader) -> None:
