@@ -299,3 +299,22 @@ def test_an_access_token_guards_every_api_request(tmp_path: Path, models_dir: Pa
         assert "httponly" in cookie.lower() and "samesite=strict" in cookie.lower()
         assert http.get("/api/envs").status_code == 200  # the cookie now carries it
         assert client.app.state.store.games == {}
+
+
+def test_no_error_names_a_folder_of_the_server(tmp_path: Path, models_dir: Path):
+    data = tmp_path / "games"
+    with make_client(data, [models_dir]) as client:
+        created = client.new_game("astrobirdz_v0", [RANDOM, HUMAN], seed=1)
+        gid, token = created["game_id"], created["seats"][1]["token"]
+
+        class Broken:
+            def act(self, observation, view):
+                raise RuntimeError(f"cannot read {models_dir}/loose/x.zip nor {data}/a.json")
+
+        client.game(gid).seats[0].bot = Broken()
+        response = client.bot(gid, token, move_number=0)
+        assert response.status_code == 500
+        assert response.json()["error"] == (
+            f"game {gid} stopped: random (player_0) failed to move: cannot read "
+            f"models/loose/x.zip nor <data folder>/a.json"
+        )

@@ -486,9 +486,26 @@ def create_app(config: ServerConfig) -> Starlette:
         params = request.path_params
         return JSONResponse(await run_in_threadpool(frame, params["name"], params["moves"]))
 
+    def scrub(message: str) -> str:
+        """``message`` without this machine's folders: a model's or the data folder's
+        absolute path becomes its label (a checkpoint or bot error may name a file)."""
+        folders = [(label, Path(root)) for label, root in catalogue.roots]
+        if config.data_dir is not None:
+            folders.append(("<data folder>", config.data_dir))
+        folders += [(".", Path.cwd()), ("~", Path.home())]
+        forms = {
+            (str(f), label)
+            for label, folder in folders
+            for f in (folder.resolve(), folder.absolute())
+        }
+        for form, label in sorted(forms, key=lambda pair: -len(pair[0])):  # the deepest first
+            if len(form) > 1:
+                message = message.replace(form, label)
+        return message
+
     async def api_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ApiError)
-        return error_response(exc.status, exc.message)
+        return error_response(exc.status, scrub(exc.message))
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)

@@ -731,6 +731,9 @@ def restore_games(
         except SavedGameError as err:
             say(f"not continued: {err}")
             continue
+        except Exception as err:  # one broken journal must not keep the server down
+            say(f"not continued: {path.name}: {type(err).__name__}: {err}")
+            continue
         if game is None:
             continue
         if store.restore(game):
