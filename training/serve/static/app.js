@@ -647,6 +647,7 @@ async function main() {
   $("close-help").onclick = () => ($("help").hidden = true);
   $("show-rules").onclick = () => showRules(S.game ? S.game.env : $("env").value);
   $("close-rules").onclick = closeRules;
+  $("rules").onclick = (event) => event.target === $("rules") && closeRules(); // a click beside the panel
   $("show-help").onclick = () => ($("help").hidden = !$("help").hidden);
   replayControls();
   try {
