@@ -318,3 +318,18 @@ def test_no_error_names_a_folder_of_the_server(tmp_path: Path, models_dir: Path)
             f"game {gid} stopped: random (player_0) failed to move: cannot read "
             f"models/loose/x.zip nor <data folder>/a.json"
         )
+
+
+@pytest.mark.parametrize("frame", ["9" * 5000, "-1", "1.5", "²", "x"])
+def test_odd_frame_numbers_are_a_400(client: CheckedClient, frame: str):
+    response = client.http.get(f"/api/saved/x.json/frames/{frame}")
+    assert response.status_code == 400
+    assert response.json()["error"] == f"frame {frame[:20]!r} must be a move number 0..999999999"
+
+
+def test_an_odd_game_id_is_a_404_with_a_message(client: CheckedClient):
+    response = client.http.get("/api/games/" + "é" * 50, headers={"X-Seat-Token": "a"})
+    assert response.status_code == 404
+    assert response.json()["error"] == (
+        f"no live game {'é' * 40!r} (finished games are in /api/saved)"
+    )

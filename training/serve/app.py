@@ -484,7 +484,12 @@ def create_app(config: ServerConfig) -> Starlette:
 
     async def saved_frame(request: Request) -> Response:
         params = request.path_params
-        return JSONResponse(await run_in_threadpool(frame, params["name"], params["moves"]))
+        if not SINCE.fullmatch(params["moves"]):
+            raise ApiError(
+                400, f"frame {params['moves'][:20]!r} must be a move number 0..999999999"
+            )
+        moves = int(params["moves"])
+        return JSONResponse(await run_in_threadpool(frame, params["name"], moves))
 
     def scrub(message: str) -> str:
         """``message`` without this machine's folders: a model's or the data folder's
@@ -528,7 +533,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/games/{game_id}/bot", bot, methods=["POST"]),
         Route("/api/saved", saved_games),
         Route("/api/saved/{name}", saved_game),
-        Route("/api/saved/{name}/frames/{moves:int}", saved_frame),
+        Route("/api/saved/{name}/frames/{moves}", saved_frame),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 

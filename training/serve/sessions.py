@@ -656,7 +656,7 @@ class GameStore:
             self._sweep()
             game = self.games.get(game_id)
         if game is None:
-            raise ApiError(404, f"no live game {game_id!r:.40} (finished games are in /api/saved)")
+            raise ApiError(404, f"no live game {game_id[:40]!r} (finished games are in /api/saved)")
         return game
 
     def running(self) -> list[Game]:
