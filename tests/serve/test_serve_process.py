@@ -165,6 +165,15 @@ def test_connections_are_capped_and_idle_ones_timed_out(tmp_path: Path):
         assert httpx.get(f"{url}/api/games", timeout=10).status_code == 200
 
 
+def test_a_request_head_over_16_kib_is_refused(tmp_path: Path):
+    with server(tmp_path / "games") as (_, url):
+        port = int(url.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 20_000)
+            answer = read_all(sock)
+        assert answer.startswith(b"HTTP/1.1 400 ")
+
+
 def test_a_streamed_body_is_cut_off_at_the_cap(tmp_path: Path):
     with server(tmp_path / "games") as (_, url):
         port = int(url.rsplit(":", 1)[1])
