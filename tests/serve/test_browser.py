@@ -424,6 +424,15 @@ NAMES_IN_BOXES = """(name) => {
 BOARD_LABEL_PX = """() => Math.min(...[...document.querySelectorAll("svg.arena-board text.label")]
   .map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a))"""
 """The smallest Arena board label, in screen pixels."""
+PLAYABLE_IN_VIEW = """() => {
+  const wrap = document.querySelector("#table .board-wrap");
+  const frame = wrap.getBoundingClientRect();
+  const spaces = [...wrap.querySelectorAll(".space.playable")]
+    .map((s) => s.getBoundingClientRect());
+  const inside = spaces.filter((r) => r.left >= frame.left - 1 && r.right <= frame.right + 1);
+  return [spaces.length, inside.length];
+}"""
+"""The Arena's highlighted spaces, and how many of them the board's frame shows."""
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -449,6 +458,8 @@ def test_no_sideways_scroll_and_long_names_stay_in_their_boxes(browser, server: 
             assert all(s["inside"] for s in shown), (env_id, width, shown)
             if env_id == "arena_v0":
                 assert page.evaluate(BOARD_LABEL_PX) >= 9.0
+                playable, seen = page.evaluate(PLAYABLE_IN_VIEW)
+                assert seen >= min(1, playable), "no highlighted space is in the board's frame"
             if not page.is_visible("#summary"):
                 page.click("#leave")
             page.wait_for_selector("#summary")

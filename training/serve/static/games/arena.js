@@ -176,6 +176,24 @@ function boardSvg(state, ui) {
   );
 }
 
+// On a narrow screen the board scrolls inside its frame (its labels stay
+// readable): bring the spaces that matter now into view, the highlighted ones
+// where the seat is to choose one, else the piece of the player on turn. The
+// board is drawn anew with every state, so without this it would jump back to
+// its left edge after each move.
+function centreBoard(wrap, state) {
+  if (!wrap || !wrap.isConnected || wrap.scrollWidth <= wrap.clientWidth) return;
+  const targets = [...wrap.querySelectorAll(".space.playable")];
+  if (!targets.length) targets.push(...wrap.querySelectorAll(`.piece[data-agent="${state.view.to_act || state.view.on_turn}"]`));
+  if (!targets.length) return;
+  const frame = wrap.getBoundingClientRect();
+  let boxes = targets.map((t) => t.getBoundingClientRect());
+  const span = (bs) => [Math.min(...bs.map((b) => b.left)), Math.max(...bs.map((b) => b.right))];
+  if (span(boxes)[1] - span(boxes)[0] > frame.width) boxes = boxes.slice(0, 1); // too far apart: the first
+  const [left, right] = span(boxes);
+  wrap.scrollLeft += (left + right) / 2 - (frame.left + frame.right) / 2;
+}
+
 // ---- the players and the dice ---------------------------------------------------
 
 function cardMove(state, name, owner) {
@@ -284,6 +302,7 @@ export function draw(root, state, ui) {
     ),
     h("div", { class: "board-wrap" }, boardSvg(state, ui)),
   );
+  centreBoard(root.querySelector(".board-wrap"), state);
   const challenge = challengeZone(v, ui);
   if (challenge) root.append(challenge);
   root.append(h("div", { class: "seats-row" }, state.seats.map((s) => playerBox(state, s.agent, ui))));
