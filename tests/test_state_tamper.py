@@ -43,6 +43,8 @@ SPECIALS: tuple[Any, ...] = (
     -HUGE,
     0.5,
     1e308,
+    float("nan"),
+    float("-inf"),
     "NaN",
     "nan",
     "",
@@ -94,6 +96,12 @@ def mutations(value: Any, rng: random.Random) -> list[tuple[str, Any]]:
         out += [("append 0", [*value, 0]), ("reverse", value[::-1]), ("as dict", {"0": value})]
         if value:
             out.append(("double", value + value))
+        if len(value) > 1:
+            i, j = rng.sample(range(len(value)), 2)
+            swapped = list(value)
+            swapped[i], swapped[j] = swapped[j], swapped[i]
+            out.append((f"swap {i} {j}", swapped))
+            out.append(("nested", [value]))
     elif isinstance(value, dict) and value:
         key = rng.choice(sorted(value, key=str))
         out += [(f"drop key {key}", {k: v for k, v in value.items() if k != key})]

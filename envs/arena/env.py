@@ -169,8 +169,9 @@ GAME_OPTIONS: tuple[Option, ...] = (
            choices=WORLD_CHALLENGES),
     Option("dark_matter", "two", "dark-matter dice: 'two' (every die reads 2, medals or "
            "not) or 'medals' (a medal reads that 2 as a rolled 2)", choices=DARK_MATTER_MODES),
-    Option("data", None, "path of another box file (YAML like the shipped arena.yaml); "
-           "None: the shipped box", check=_path_ok, allowed="None or a file path (str)",
+    Option("data", None, "path of another box file (YAML like the shipped arena.yaml: "
+           "a regular .yaml/.yml file of at most 1 MiB); None: the shipped box",
+           check=_path_ok, allowed="None or a file path (str)",
            reads_file=True),
 )  # fmt: skip
 

@@ -178,7 +178,8 @@ def _aerodrome_ok(value: Any) -> bool:
 
 GAME_OPTIONS: tuple[Option, ...] = (
     Option("aerodrome", None, "None (the shipped Aerodrome) or another table with the same "
-           "columns: a list of rows or a path to a .json/.yaml/.yml/.csv file",
+           "columns: a list of rows or a path to a regular .json/.yaml/.yml/.csv file of "
+           "at most 1 MiB",
            check=_aerodrome_ok, allowed="None, a list of rows or a path to a table file",
            reads_file=True),
     int_range("max_campaigns", 30, 1, None, "truncate a Great War still running after this "
