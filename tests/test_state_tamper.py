@@ -165,6 +165,9 @@ def play_on(env: Any, rng: random.Random, steps: int) -> None:
     """Observe every seat, step random legal moves to the end or ``steps`` moves,
     and check the state dict round trip; any exception is the caller's failure."""
     raw = env.unwrapped
+    for agent in raw.possible_agents:  # the words view (what a play server shows)
+        raw.view(agent)
+    raw.clone()
     for _ in range(steps):
         for agent in raw.possible_agents:
             raw.observe(agent)
@@ -182,6 +185,8 @@ def play_on(env: Any, rng: random.Random, steps: int) -> None:
         action = rng.choice(legal)
         raw.action_to_string(agent, action)
         raw.step(action)
+    for agent in raw.possible_agents:
+        raw.view(agent)
     saved = json.loads(json.dumps(raw.state_dict()))
     fresh = make(raw.env_id, **{k: v for k, v in raw.options.items() if k != "render_mode"})
     fresh.unwrapped.load_state_dict(saved)
@@ -318,6 +323,17 @@ def test_non_json_values_are_refused_naming_the_field(env_id: str) -> None:
         data = copy.deepcopy(state)
         data["options"]["reward"] = value
         _refused(env, data, f"state dict is not JSON data: {problem}")
+
+
+def test_a_hostile_nesting_is_refused_without_recursion() -> None:
+    env, state = _state_where("asrus_v0", lambda raw: True)
+    deep: Any = []
+    for _ in range(100_000):
+        deep = [deep]
+    data = copy.deepcopy(state)
+    data["game"]["pending"] = deep
+    shown = ("game.pending" + "[0]" * 63)[:57]
+    _refused(env, data, f"state dict is not JSON data: {shown}...: nested deeper than 64 levels")
 
 
 @pytest.mark.parametrize("env_id", list_envs())

@@ -137,7 +137,8 @@ def json_problem(value: Any, floats_ok: bool = False) -> str | None:
         item, where, depth = stack.pop()
         field = where or "(top level)"
         if depth > MAX_JSON_DEPTH:
-            return f"{field}: nested deeper than {MAX_JSON_DEPTH} levels"
+            top = field if len(field) <= 60 else field[:57] + "..."
+            return f"{top}: nested deeper than {MAX_JSON_DEPTH} levels"
         if item is None or isinstance(item, (bool, str)):
             continue
         if isinstance(item, int):
