@@ -225,7 +225,7 @@ def sample_state(env_id: str, num_players: int, rng: random.Random) -> tuple[Any
         env = make(env_id, num_players=num_players)
     env.reset(seed=rng.randrange(2**31))
     raw = env.unwrapped
-    moves = rng.choice((0, 1, rng.randrange(2, 30), rng.randrange(30, 400)))
+    moves = rng.choice((0, 1, rng.randrange(2, 30), rng.randrange(30, 400), 3000))
     for _ in range(moves):
         if not raw.agents:
             break
