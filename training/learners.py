@@ -25,6 +25,7 @@ A new mask-aware learner subclasses :class:`Learner` and calls
 from __future__ import annotations
 
 import functools
+import importlib
 import itertools
 import math
 from abc import ABC, abstractmethod
@@ -677,27 +678,49 @@ def rollout_bytes_per_step(observation_size: int, num_actions: int) -> int:
 
 # ---- the registry ------------------------------------------------------------------
 
-LEARNERS: dict[str, Learner] = {}
+LEARNERS: dict[str, str] = {
+    "maskable_ppo": "flockgym.training.learners:MaskablePPOLearner",
+    # RLlib's PPO: its configs validate and its checkpoints play without ray; ray
+    # is imported only when it trains (training/rllib/).
+    "rllib_ppo": "flockgym.training.rllib.learner:RLlibPPOLearner",
+}
+"""Every learner a config may name, as ``"module:Class"``: a registry names its
+members and imports each on first use (as ``flockgym.envs`` names its bots), so
+importing this module imports no member's module, and none imports it back
+while it is half built."""
+
+_INSTANCES: dict[str, Learner] = {}
+"""The learners built so far (one instance per name, built on first use)."""
 
 
-def register_learner(learner: Learner) -> None:
-    """Make ``learner`` available to configs as ``algo.name: <learner.name>``."""
-    LEARNERS[learner.name] = learner
+def register_learner(learner: Learner | str, name: str | None = None) -> None:
+    """Make a learner available to configs as ``algo.name: <name>``: an instance
+    (named by its ``name``), or its class as ``"module:Class"`` (named by
+    ``name``), imported when a config first names it."""
+    if isinstance(learner, str):
+        if name is None or ":" not in learner:
+            raise ValueError(
+                f"register_learner({learner!r}, name={name!r}): allowed: a Learner instance, "
+                "or 'module:Class' with the name configs give it"
+            )
+        LEARNERS[name] = learner
+        _INSTANCES.pop(name, None)
+        return
+    cls = type(learner)
+    LEARNERS[learner.name] = f"{cls.__module__}:{cls.__qualname__}"
+    _INSTANCES[learner.name] = learner
 
 
 def get_learner(name: str) -> Learner:
-    """The learner registered as ``name`` (``KeyError`` if none)."""
-    return LEARNERS[name]
+    """The learner registered as ``name``, its module imported on first use
+    (``KeyError`` if none is registered so)."""
+    learner = _INSTANCES.get(name)
+    if learner is None:
+        module_name, class_name = LEARNERS[name].split(":")
+        learner = getattr(importlib.import_module(module_name), class_name)()
+        _INSTANCES[name] = learner
+    return learner
 
 
 def learner_names() -> list[str]:
     return sorted(LEARNERS)
-
-
-register_learner(MaskablePPOLearner())
-
-# RLlib's PPO: registered always (its configs validate and its checkpoints play
-# without ray); ray is imported only when it trains (training/rllib/).
-from .rllib.learner import RLlibPPOLearner  # noqa: E402 (needs the names above)
-
-register_learner(RLlibPPOLearner())

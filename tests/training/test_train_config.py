@@ -148,10 +148,10 @@ def test_every_registered_env_has_a_ppo_config(env_id: str) -> None:
 
 def test_the_training_guide_names_every_config_key() -> None:
     from flockgym.training.config import TrainConfig
-    from flockgym.training.learners import LEARNERS
+    from flockgym.training.learners import get_learner, learner_names
 
     guide = (REPO / "docs" / "training.md").read_text()
-    sections = [TrainConfig, *(learner.params_model for learner in LEARNERS.values())]
+    sections = [TrainConfig, *(get_learner(name).params_model for name in learner_names())]
     for field in TrainConfig.model_fields.values():
         annotation = field.annotation
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
