@@ -19,8 +19,9 @@ SHOWN = 20
 
 def untracked_files(root: Path) -> set[str] | None:
     """The files under ``root`` that git does not track and .gitignore does not hide,
-    plus every file under the watched ignored folders; None outside a git checkout
-    (an unpacked sdist, no git installed), where there is nothing to compare."""
+    plus every file and folder under the watched ignored folders (an empty
+    ``runs/eval/<time>/`` left by a refused command counts); None outside a git
+    checkout (an unpacked sdist, no git installed), where there is nothing to compare."""
     try:
         done = subprocess.run(
             ["git", "status", "--porcelain", "-z", "--untracked-files=all", "--", "."],
@@ -37,7 +38,11 @@ def untracked_files(root: Path) -> set[str] | None:
     for name in IGNORED_BUT_WATCHED:
         folder = root / name
         if folder.is_dir():
-            found |= {p.relative_to(root).as_posix() for p in folder.rglob("*") if p.is_file()}
+            found.add(f"{name}/")
+            found |= {
+                p.relative_to(root).as_posix() + ("/" if p.is_dir() else "")
+                for p in folder.rglob("*")
+            }
     return found
 
 
@@ -71,8 +76,8 @@ class CheckoutGuard:
         if len(new) > SHOWN:
             listed += f"\n  ... and {len(new) - SHOWN} more"
         message = (
-            f"the tests left {len(new)} new file(s) in {self.root} (tests write only to "
-            f"temporary folders, e.g. tmp_path):\n{listed}"
+            f"the tests left {len(new)} new file(s) or folder(s) in {self.root} (tests "
+            f"write only to temporary folders, e.g. tmp_path):\n{listed}"
         )
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:

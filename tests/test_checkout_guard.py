@@ -67,8 +67,11 @@ def test_new_files_in_the_checkout_fail_the_run_and_are_named(
     assert done.returncode == 1, done.stdout + done.stderr
     assert "1 passed" in done.stdout
     report = done.stdout.split("the tests left ", 1)[1].splitlines()
-    assert report[:3] == [
-        f"2 new file(s) in {root} (tests write only to temporary folders, e.g. tmp_path):",
+    assert report[:5] == [
+        f"4 new file(s) or folder(s) in {root} (tests write only to temporary folders, "
+        "e.g. tmp_path):",
+        "  runs/",
+        "  runs/games/",
         "  runs/games/g.json",
         "  stray.txt",
     ]

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from flockgym.envs import FlockgymError, entry, list_envs
+from flockgym.envs import FlockgymError, entry, list_envs, make
 
 from .errors import (
     BotSpecError,
@@ -464,6 +464,7 @@ def run_eval(args: argparse.Namespace) -> int:
     out = args.out or Path("runs") / "eval" / f"{args.env}-{time.strftime('%Y%m%d-%H%M%S')}"
     if out.exists() and not out.is_dir():
         raise FlockgymError(f"--out {out} is a file; give a folder for tournament.json and .md")
+    make(args.env, **options).close()  # bad options refused before the out folder is made
     players = [make_participant(spec, args.env, options) for spec in specs]
     check_writable_folder(out, RESULT_FILES)  # before the games, not after them
     try:

@@ -86,13 +86,17 @@ def test_the_console_script_module_runs() -> None:
         (["frobnicate"], "frobnicate"),
     ],
 )
-def test_a_bad_argument_exits_nonzero_naming_it(argv: list[str], named: str, capsys) -> None:
+def test_a_bad_argument_exits_nonzero_naming_it(
+    argv: list[str], named: str, capsys, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # where runs/ would be made
     try:
         code = main(argv)
     except SystemExit as exit_info:  # argparse's own errors
         code = exit_info.code
     assert code == 2
     assert named in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # a refused command makes no folder (runs/eval/...)
 
 
 def test_eval_refuses_a_file_as_out_folder_before_playing(tmp_path: Path, capsys) -> None:
