@@ -11,7 +11,7 @@ import pytest
 from flockgym.envs import RandomBot, asrus_v0, make_bot
 from flockgym.envs.core.options import Option, OptionError, int_range, resolve_options
 from flockgym.envs.core.rewards import rank_rewards, score_deltas, win_rewards
-from flockgym.envs.core.rng import make_rng, rng_from_dict, rng_to_dict
+from flockgym.envs.core.rng import derive_seed, make_rng, rng_from_dict, rng_to_dict
 
 
 @pytest.mark.parametrize(
@@ -62,6 +62,14 @@ def test_rng_state_survives_json():
     rng.integers(100, size=10)
     copy = rng_from_dict(json.loads(json.dumps(rng_to_dict(rng))))
     assert list(rng.integers(1000, size=20)) == list(copy.integers(1000, size=20))
+
+
+def test_derive_seed_gives_the_seeds_tournaments_have_always_used():
+    # The figures of the function as it stood in training/evaluate.py: saved
+    # tournaments and games replay only if these stay the same.
+    assert derive_seed(7, 0, 1) == 4356932690223560731
+    assert derive_seed(2**40, 3) == 5450475735056156850
+    assert derive_seed(7) == derive_seed(7, 0) == 4474668370826950401
 
 
 def test_order_enforcing_wrapper_still_refuses_use_before_reset():

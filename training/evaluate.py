@@ -34,6 +34,7 @@ import numpy as np
 
 from flockgym.envs import make
 from flockgym.envs.core.play import play_game
+from flockgym.envs.core.rng import derive_seed
 
 from .files import make_folder, write_text_atomic
 from .policies import Participant, PolicyBot, unique_names
@@ -596,12 +597,6 @@ def bradley_terry_elo(pair_wins: np.ndarray, prior: float = 0.5, iters: int = 20
             break
         strength = updated
     return [float(ELO_MEAN + 400 * math.log10(s)) for s in strength]
-
-
-def derive_seed(seed: int, *keys: int) -> int:
-    """An independent 63-bit seed for each ``keys`` path below ``seed``."""
-    state = np.random.SeedSequence([seed, *keys]).generate_state(2, np.uint32)
-    return int((int(state[0]) << 31) ^ int(state[1]))
 
 
 # ---- output ------------------------------------------------------------------------------

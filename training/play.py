@@ -24,9 +24,9 @@ from typing import Any, TextIO
 
 from flockgym.envs import FlockgymError, make
 from flockgym.envs.core.play import play_game
+from flockgym.envs.core.rng import derive_seed
 
 from .errors import GameAbandoned
-from .evaluate import derive_seed
 from .policies import BotSpecError, make_participant, parse_specs
 from .serve.cards_help import help_text
 from .serve.narration import Narrator

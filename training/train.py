@@ -40,6 +40,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import Logger, make_output_format
 
 from flockgym.envs import entry
+from flockgym.envs.core.rng import derive_seed
 
 from .checkpoints import (
     GENERATORS_MEMBER,
@@ -50,7 +51,7 @@ from .checkpoints import (
     write_checkpoint,
 )
 from .config import TrainConfig, config_to_yaml, load_config
-from .evaluate import TournamentResult, derive_seed, save_result, tournament
+from .evaluate import TournamentResult, save_result, tournament
 from .files import OutputError, describe, remove_partial_files, write_text_atomic
 from .learners import Learner, get_learner
 from .parallel import WorkerError

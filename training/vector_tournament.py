@@ -23,7 +23,7 @@ import numpy as np
 
 from flockgym.envs import OptionError
 from flockgym.envs.core.bots import random_legal_actions
-from flockgym.envs.core.rng import make_rng
+from flockgym.envs.core.rng import derive_seed, make_rng
 
 from .vector_engines import VECTOR_ENGINES, vector_engine_problem
 
@@ -63,8 +63,6 @@ class VectorBlock:
     def __init__(self, schedule: Any, block: range) -> None:
         from flockgym.envs.asrus.vector import VectorAsrus
         from flockgym.envs.asrus.vector_bots import VectorHeuristicBot
-
-        from .evaluate import derive_seed
 
         self.schedule = schedule
         tables = schedule.tables

@@ -55,3 +55,11 @@ def rng_from_dict(state: Any) -> np.random.Generator:
     except (TypeError, ValueError, KeyError, OverflowError) as err:
         raise StateDictError(f"rng state is malformed: {err}") from err
     return rng
+
+
+def derive_seed(seed: int, *keys: int) -> int:
+    """An independent 63-bit seed for each ``keys`` path below ``seed``: a
+    tournament's deals, tables and seats, or a session's bots, each get their own
+    generator from one seed (``numpy.random.SeedSequence`` keeps them apart)."""
+    state = np.random.SeedSequence([seed, *keys]).generate_state(2, np.uint32)
+    return int((int(state[0]) << 31) ^ int(state[1]))

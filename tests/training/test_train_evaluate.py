@@ -13,11 +13,11 @@ from training_helpers import winning_bot
 
 from flockgym.envs import make
 from flockgym.envs.core.play import GameRecord
+from flockgym.envs.core.rng import derive_seed
 from flockgym.training import evaluate
 from flockgym.training.evaluate import (
     Z95,
     bradley_terry_elo,
-    derive_seed,
     mean_and_ci,
     save_result,
     seating_tables,

@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from flockgym.envs import Bot, FlockgymError, env_module, list_envs, make
+from flockgym.envs.core.rng import derive_seed
 
-from ..evaluate import derive_seed
 from ..policies import BotSpec, BotSpecError, CheckpointError, make_participant
 from .disclosure import is_public
 from .models import ModelCatalogue
