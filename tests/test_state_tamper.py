@@ -456,3 +456,28 @@ def test_astrobirdz_config_age_too_large_for_a_float_loads_as_an_int() -> None:
     with pytest.raises(StateDictError) as caught:
         env.unwrapped.load_state_dict(data)
     assert "OverflowError" not in type(caught.value).__name__
+
+
+def main() -> None:
+    """Count the outcomes of many tampered loads per env (a measurement, not a
+    test): ``python tests/test_state_tamper.py --states 100 --per-state 100``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--states", type=int, default=100)
+    parser.add_argument("--per-state", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    totals: dict[str, int] = {}
+    for env_id in list_envs():
+        found = run_cases(env_id, args.seed, args.states, args.per_state)
+        counts = {kind: len(lines) for kind, lines in found.items()}
+        print(env_id, counts)
+        for line in (found["bare"] + found["broke"])[:10]:
+            print("   ", line)
+        totals = {kind: totals.get(kind, 0) + n for kind, n in counts.items()}
+    print("total", totals, sum(totals.values()), "cases")
+
+
+if __name__ == "__main__":
+    main()
