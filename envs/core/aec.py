@@ -45,7 +45,8 @@ def as_json(value: Any) -> Any:
 def _json_snapshot(data: dict[str, Any]) -> Any:
     """A copy of ``data`` as JSON gives it back; a :class:`StateDictError` names
     the first field that is not JSON data (an int past Python's digit limit, a
-    non-string key, a tuple or an object). ``json.dumps`` does the work at C
+    non-string key or an object; tuples are taken as lists, as ``state_dict()``
+    gives options). ``json.dumps`` does the work at C
     speed; the field-by-field walk runs only when the copy differs. NaN and
     infinities pass here: the game's own checks refuse them by field."""
     try:

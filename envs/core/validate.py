@@ -128,7 +128,7 @@ def json_problem(value: Any, floats_ok: bool = False) -> str | None:
     """Where and why ``value`` is not plain JSON data, or None when it is.
 
     A state dict must survive ``json.dumps``: str keys, finite numbers, ints
-    Python can print (at most 4300 digits), lists, dicts and nothing else, no
+    Python can print (at most 4300 digits), lists (or tuples), dicts and nothing else, no
     deeper than :data:`MAX_JSON_DEPTH`. Walked without recursion, so a hostile
     nesting cannot overflow the stack; the answer names the first bad field.
     ``floats_ok``: NaN and infinities pass (the caller's own checks name them)."""
@@ -147,7 +147,7 @@ def json_problem(value: Any, floats_ok: bool = False) -> str | None:
         elif isinstance(item, float):
             if not floats_ok and not math.isfinite(item):
                 return f"{field}: {item!r} is not a finite number"
-        elif isinstance(item, list):
+        elif isinstance(item, (list, tuple)):  # a tuple comes back from JSON as a list
             stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in enumerate(item))
         elif isinstance(item, dict):
             for key, v in item.items():
