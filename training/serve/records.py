@@ -107,7 +107,9 @@ class GameLog:
     any moment leaves the last complete record on disk. While the game runs,
     a save is skipped when the last one is under ``save_every`` seconds old
     (the file is then at most that far behind; a finished game is always
-    written at once, indented for reading).
+    written at once, indented for reading). The server gives its games a
+    :class:`Journal` instead: each move is on disk before it is applied, and
+    only the finished record is written here.
     """
 
     save_every = 1.0

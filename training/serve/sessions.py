@@ -640,10 +640,8 @@ class GameStore:
                     f"{self.per_client}); finish or leave one first",
                 )
         if self.per_client_per_minute is not None:
-            recent = self.created.setdefault(client, deque())
-            now = self.clock()
-            while recent and now - recent[0] >= 60:
-                recent.popleft()
+            self._forget_old_creations()
+            recent = self.created.get(client, deque())
             if len(recent) >= self.per_client_per_minute:
                 raise ApiError(
                     429,
@@ -687,8 +685,17 @@ class GameStore:
             finally:
                 game.lock.release()
             del self.games[game_id]
-        for client in [c for c, times in self.created.items() if not times]:
-            del self.created[client]
+
+    def _forget_old_creations(self) -> None:
+        """Drop creation times over a minute old, and the clients left with none (so
+        the table of clients stays as small as the last minute's)."""
+        now = self.clock()
+        for client in list(self.created):
+            times = self.created[client]
+            while times and now - times[0] >= 60:
+                times.popleft()
+            if not times:
+                del self.created[client]
 
 
 def start_journal(game: Game) -> None:
