@@ -34,6 +34,10 @@ class EnvEntry:
     heuristic_bot: str
     parallel: bool = False
     summary: str = ""
+    vector_engine: str | None = None
+    """The game's vectorised engine (many games per call, in numpy arrays) as
+    ``"module:Class"`` of its adapter, which batched self-play and tournaments
+    build it through (``flockgym.training.vector_engines``); None: no vector engine."""
 
     @property
     def pettingzoo_id(self) -> str:
@@ -51,6 +55,7 @@ ENVS: dict[str, EnvEntry] = {
         heuristic_bot="flockgym.envs.asrus.bots:AsrusHeuristicBot",
         parallel=True,
         summary="Asrus: simultaneous number cards, closest unique distance wins stones",
+        vector_engine="flockgym.envs.asrus.vector_adapter:AsrusVectorAdapter",
     ),
     "arena_v0": EnvEntry(
         env_id="arena_v0",

@@ -25,8 +25,9 @@ Two engines play the games:
 
 * ``scalar`` (every registered env): one AEC env per game, the env's own
   engine, stepped through :class:`~.selfplay.SelfPlayEnv`'s own methods;
-* ``vector`` (Asrus): :class:`~flockgym.envs.asrus.vector.VectorAsrus` plays all
-  the games in numpy arrays; since Asrus turns are simultaneous, every
+* ``vector`` (envs whose registry entry names a vector engine, e.g. Asrus): the
+  engine of the env's adapter (:mod:`~.vector_engines`) plays all the games in
+  numpy arrays; since its turns are simultaneous, every
   opponent of every game decides at the start of a turn in one batch (the
   vectorised heuristic bot for all heuristic seats at once, one forward pass
   per policy for all its seats, the random bot's draw per seat), and the seats
@@ -51,7 +52,7 @@ from flockgym.envs.core.rewards import win_reward_table
 
 from .policies import PolicyBot
 from .selfplay import MAX_REDEALS, SelfPlayEnv, leads
-from .vector_engines import DEALINGS, resolve_engine
+from .vector_engines import DEALINGS, resolve_engine, vector_adapter
 
 
 class BatchedSelfPlayVecEnv(VecEnv):
@@ -83,7 +84,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
                 "engine builds no views for the advisor; allowed with an advisor: engine='scalar'"
             )
         if self.engine == "vector":
-            self.games: ScalarGames | VectorAsrusGames = VectorAsrusGames(self.slots, dealing)
+            self.games: ScalarGames | VectorGames = VectorGames(self.slots, dealing)
         else:
             self.games = ScalarGames(self.slots)
         self._actions = np.zeros(n_envs, dtype=np.int64)
@@ -266,26 +267,25 @@ class ScalarGames:
         return actions
 
 
-# ---- the vectorised Asrus engine -------------------------------------------------------
+# ---- a vectorised engine ---------------------------------------------------------------
 
 
-class VectorAsrusGames:
-    """All games in one :class:`~flockgym.envs.asrus.vector.VectorAsrus`; the
+class VectorGames:
+    """All games in one engine of the env's vector-engine adapter
+    (:class:`~.vector_engines.VectorEngineAdapter`, turns simultaneous); the
     :class:`SelfPlayEnv` of each slot only makes its draws (seat, opponent, bot
     seeds, deal seed), its own AEC env stays idle."""
 
     def __init__(self, slots: list[SelfPlayEnv], dealing: str) -> None:
-        from flockgym.envs.asrus.vector import VectorAsrus
-        from flockgym.envs.asrus.vector_bots import VectorHeuristicBot
-
+        adapter = vector_adapter(slots[0].env_id)
         self.slots = slots
         count = len(slots)
-        self.engine = VectorAsrus(count, dealing=dealing, **slots[0].env_options)
+        self.engine = adapter.engine(count, dealing, slots[0].env_options)
         n = self.n = self.engine.num_players
         self.games = np.arange(count)
         self.learner_seat = np.zeros(count, dtype=np.int64)
         self.kind = [""] * count
-        self.heuristic = VectorHeuristicBot(count, n)
+        self.heuristic = adapter.heuristic_bot(count, n)
         self.rngs: list[list[np.random.Generator | None]] = [[None] * n for _ in range(count)]
         """Each seat's bot generator, for random and policy opponents."""
         self.planned = np.zeros((count, n), dtype=np.int64)
@@ -300,8 +300,7 @@ class VectorAsrusGames:
         self.standing = np.zeros(count)
         """With ``relative_reward``: each learner's points minus the others' mean when
         it was last paid (or when its game was dealt), as :class:`SelfPlayEnv` keeps it."""
-        lo, hi = self.engine.observer.offsets["committed"]
-        self.committed_at = slice(lo, hi)
+        self.committed_at = adapter.committed_columns(self.engine)
         seats = np.arange(n)
         self.committed_before = (((seats[:, None] + seats[None, :]) % n) < seats[:, None]).astype(
             np.float32

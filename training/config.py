@@ -542,10 +542,10 @@ def relative_reward_problems(config: TrainConfig, learner: Any) -> list[str]:
 
 def uses_vector_engine(config: TrainConfig) -> bool:
     """Whether ``batched.engine`` picks the vectorised engine for this env."""
-    from .vector_engines import VECTOR_ENGINES
+    from .vector_engines import has_vector_engine
 
     return config.batched.engine == "vector" or (
-        config.batched.engine == "auto" and config.env.id in VECTOR_ENGINES
+        config.batched.engine == "auto" and has_vector_engine(config.env.id)
     )
 
 

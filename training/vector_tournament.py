@@ -3,16 +3,17 @@ deal of the block in one engine, every turn's decisions in a few batched calls.
 
 The scalar lockstep of :func:`~.evaluate.play_block` already takes each
 policy's decisions in one forward pass, but every game still has its own AEC
-env and every heuristic seat its own bot reading its own view: on Asrus that
-Python work is most of a tournament's time. Here the games live in one
-:class:`~flockgym.envs.asrus.vector.VectorAsrus` (dealt card for card as the
-scalar env deals them), and since Asrus turns are simultaneous, each turn is
-decided at its start for every seat of every game: the heuristic seats in one
-call of the vectorised heuristic bot, each policy's seats in one forward pass
-(each observation with the committed flags its seat sees on its turn), the
-random seats by their own generators. Every bot is seeded as the scalar
-tournament seeds it, so the games, and the standings, are the same
-(``tests/training/test_train_fast_eval.py`` compares them).
+env and every heuristic seat its own bot reading its own view: on a game such
+as Asrus that Python work is most of a tournament's time. Here the games live
+in one engine of the env's vector-engine adapter (:mod:`~.vector_engines`,
+named by its registry entry; with ``dealing="exact"``, dealt card for card as
+the scalar env deals them), and since the turns of such an engine are
+simultaneous, each turn is decided at its start for every seat of every game:
+the heuristic seats in one call of the vectorised heuristic bot, each policy's
+seats in one forward pass (each observation with the committed flags its seat
+sees on its turn), the random seats by their own generators. Every bot is
+seeded as the scalar tournament seeds it, so the games, and the standings, are
+the same (``tests/training/test_train_fast_eval.py`` compares them).
 """
 
 from __future__ import annotations
@@ -25,7 +26,12 @@ from flockgym.envs import OptionError
 from flockgym.envs.core.bots import random_legal_actions
 from flockgym.envs.core.rng import derive_seed, make_rng
 
-from .vector_engines import VECTOR_ENGINES, vector_engine_problem
+from .vector_engines import (
+    has_vector_engine,
+    vector_adapter,
+    vector_engine_envs,
+    vector_engine_problem,
+)
 
 VECTOR_KINDS = ("random", "heuristic", "policy")
 """Participant kinds the vectorised block can seat (custom bots cannot be batched)."""
@@ -33,8 +39,10 @@ VECTOR_KINDS = ("random", "heuristic", "policy")
 
 def vector_problem(env_id: str, env_options: dict[str, Any], kinds: list[str]) -> str:
     """Why this tournament cannot be played on a vectorised engine ('' if it can)."""
-    if env_id not in VECTOR_ENGINES:
-        return f"{env_id} has no vectorised engine (envs with one: {', '.join(VECTOR_ENGINES)})"
+    if not has_vector_engine(env_id):
+        return (
+            f"{env_id} has no vectorised engine (envs with one: {', '.join(vector_engine_envs())})"
+        )
     custom = sorted({kind for kind in kinds if kind not in VECTOR_KINDS})
     if custom:
         return f"participants of kind {', '.join(custom)}; allowed: {', '.join(VECTOR_KINDS)}"
@@ -61,19 +69,17 @@ class VectorBlock:
     """The games of one block: game ``b`` is ``(deal, table)`` of ``games[b]``."""
 
     def __init__(self, schedule: Any, block: range) -> None:
-        from flockgym.envs.asrus.vector import VectorAsrus
-        from flockgym.envs.asrus.vector_bots import VectorHeuristicBot
-
+        adapter = vector_adapter(schedule.env_id)
         self.schedule = schedule
         tables = schedule.tables
         self.games = [(deal, t) for deal in block for t in range(len(tables))]
         count = len(self.games)
-        self.engine = VectorAsrus(count, dealing="exact", **schedule.env_options)
+        self.engine = adapter.engine(count, "exact", schedule.env_options)
         n = self.n = self.engine.num_players
         seats = [[schedule.participants[p] for p in tables[t]] for _, t in self.games]
         self.kind = np.array([[seat.kind for seat in row] for row in seats])
         self.participant = seats
-        self.heuristic = VectorHeuristicBot(count, n)
+        self.heuristic = adapter.heuristic_bot(count, n)
         self.rngs: list[list[np.random.Generator | None]] = [[None] * n for _ in range(count)]
         for b, (deal, t) in enumerate(self.games):
             for s in range(n):
@@ -83,8 +89,7 @@ class VectorBlock:
                 else:
                     self.rngs[b][s] = make_rng(seed)
         self.engine.reset(seeds=[derive_seed(schedule.seed, deal) for deal, _ in self.games])
-        lo, hi = self.engine.observer.offsets["committed"]
-        self.committed_at = slice(lo, hi)
+        self.committed_at = adapter.committed_columns(self.engine)
         order = np.arange(n)
         self.committed_before = (((order[:, None] + order[None, :]) % n) < order[:, None]).astype(
             np.float32

@@ -12,12 +12,17 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from training_helpers import baseline_bots, short_options, tiny_config
 from training_policies_helpers import write_checkpoint
 
-from flockgym.envs import OptionError
+from flockgym.envs import ENVS, OptionError
 from flockgym.training.batched import BatchedSelfPlayVecEnv
 from flockgym.training.config import ConfigError, validate_config
 from flockgym.training.selfplay import make_selfplay_env, make_vec_env
 from flockgym.training.train import train
-from flockgym.training.vector_engines import resolve_engine
+from flockgym.training.vector_engines import (
+    VectorEngineAdapter,
+    resolve_engine,
+    vector_adapter,
+    vector_engine_envs,
+)
 
 INFO_KEYS = ("game_result", "TimeLimit.truncated", "terminal_observation", "action_mask")
 
@@ -146,6 +151,39 @@ def test_engines_are_chosen_and_refused_by_name() -> None:
         resolve_engine("astrobirdz_v0", "vector")
     with pytest.raises(OptionError, match="allowed: auto, scalar, vector"):
         resolve_engine("asrus_v0", "gpu")
+
+
+def test_vector_engines_are_named_by_the_registry() -> None:
+    assert vector_engine_envs() == ["asrus_v0"]
+    assert ENVS["asrus_v0"].vector_engine == (
+        "flockgym.envs.asrus.vector_adapter:AsrusVectorAdapter"
+    )
+    with pytest.raises(
+        OptionError,
+        match=r"skybirds_v0 has no vectorised engine \(envs with one: "
+        r"asrus_v0\)",
+    ):
+        vector_adapter("skybirds_v0")
+    with pytest.raises(OptionError, match="no_such_v0 has no vectorised engine"):
+        vector_adapter("no_such_v0")
+
+
+@pytest.mark.parametrize("env_id", vector_engine_envs())
+def test_each_vector_engine_adapter_builds_what_the_protocol_promises(env_id: str) -> None:
+    adapter = vector_adapter(env_id)
+    members = [m for m in dir(VectorEngineAdapter) if not m.startswith("_")]
+    assert members == ["committed_columns", "engine", "heuristic_bot"]
+    assert all(callable(getattr(adapter, m)) for m in members)
+    engine = adapter.engine(3, "exact", {})
+    bot = adapter.heuristic_bot(3, engine.num_players)
+    engine.reset(seeds=[1, 2, 3])
+    columns = adapter.committed_columns(engine)
+    assert engine.observations()[:, :, columns].sum() == 0  # a turn's start
+    bot.reseed(np.arange(3), np.zeros(3, dtype=np.int64), np.array([5, 6, 7]))
+    games, seats = np.arange(3), np.zeros(3, dtype=np.int64)
+    engine.step(bot.act(engine.views(games, seats)))  # seat 0 commits in every game
+    assert engine.committed.tolist() == [1, 1, 1]
+    assert engine.observations()[:, 1, columns].sum(axis=1).tolist() == [1.0, 1.0, 1.0]
 
 
 def test_config_selects_the_batched_vec_env(tmp_path: Path) -> None:
