@@ -46,6 +46,12 @@ from .errors import ConfigError
 from .learners import MAX_TORCH_THREADS, AlgoParams, get_learner, learner_names
 from .parallel import MAX_WORKERS
 from .policies import BotSpecError, CheckpointError, env_shapes, make_participant
+from .vector_engines import (
+    has_vector_engine,
+    resolve_engine,
+    vector_engine_envs,
+    vector_engine_problem,
+)
 
 MAX_SEED = 2**32 - 1
 """numpy's global generator takes seeds below 2**32."""
@@ -263,8 +269,8 @@ class BatchedConfig(Section):
     engine: Literal["auto", "scalar", "vector"] = Field(
         "auto",
         description="scalar: the env's own engine, one per game (every env); vector: a "
-        "vectorised engine playing every game in numpy arrays (asrus_v0); auto: vector where "
-        "the env has one",
+        "vectorised engine playing every game in numpy arrays (envs whose registry entry "
+        f"names one: {', '.join(vector_engine_envs())}); auto: vector where the env has one",
     )
     dealing: Literal["exact", "fast"] = Field(
         "exact",
@@ -483,8 +489,6 @@ def check_batched(config: TrainConfig, given: bool) -> None:
                 "only (set it, or drop the section)"
             )
         return
-    from .vector_engines import resolve_engine, vector_engine_problem
-
     if config.batched.workers > config.n_envs:
         raise ConfigError(
             f"batched.workers = {config.batched.workers} with n_envs = {config.n_envs}: "
@@ -542,8 +546,6 @@ def relative_reward_problems(config: TrainConfig, learner: Any) -> list[str]:
 
 def uses_vector_engine(config: TrainConfig) -> bool:
     """Whether ``batched.engine`` picks the vectorised engine for this env."""
-    from .vector_engines import has_vector_engine
-
     return config.batched.engine == "vector" or (
         config.batched.engine == "auto" and has_vector_engine(config.env.id)
     )
