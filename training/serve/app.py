@@ -391,6 +391,9 @@ def create_app(config: ServerConfig) -> Starlette:
         return JSONResponse({"games": games})
 
     async def game_state(request: Request) -> Response:
+        if store.get(request.path_params["game_id"]).lock.locked():
+            # a move of this game is being written: wait for it in a thread, not on the loop
+            return JSONResponse(await run_in_threadpool(in_game, request))
         return JSONResponse(in_game(request))
 
     async def move(request: Request) -> Response:
