@@ -19,8 +19,14 @@ import pytest
 from flockgym.envs import ENVS
 
 REPO = Path(__file__).resolve().parent.parent
-PACKAGES = {"flockgym": "flockgym", "flockgym.envs": "envs", "flockgym.training": "training"}
-"""Each package's folder in the checkout (pyproject.toml's ``package-dir``)."""
+PACKAGES = {
+    "flockgym": "flockgym",
+    "flockgym.envs": "envs",
+    "flockgym.training": "training",
+    "flockgym.play": "play",
+}
+"""Each package's folder in the checkout (pyproject.toml's ``package-dir``); a
+folder not there yet has no modules."""
 
 
 def module_files() -> dict[str, Path]:
