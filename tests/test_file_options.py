@@ -239,3 +239,11 @@ def test_a_file_that_grows_past_the_limit_after_the_check_is_refused(
     monkeypatch.setattr(options_module, "option_file_stat", check_then_grow)
     with pytest.raises(OptionFileError, match="larger than the limit of 10 bytes"):
         read_option_file(path, (".json",), limit=10)
+
+
+@pytest.mark.parametrize(
+    ("env_name", "option"), [("arena_v0", "data"), ("skybirds_v0", "aerodrome")]
+)
+def test_a_path_with_a_nul_character_is_refused(env_name, option) -> None:
+    message = _refusal(env_name, option, "box\0.yaml")
+    assert message.endswith("file 'box\\x00.yaml': a path cannot hold a NUL character")

@@ -189,6 +189,8 @@ def option_file_stat(path: str | os.PathLike[str], suffixes: Sequence[str]) -> o
     symlinks to those), since opening a FIFO blocks and a device can read for
     ever. ``os.stat`` follows a symlink, so a link to a regular file is fine."""
     name = os.fspath(path)
+    if "\0" in name:  # os.stat would raise a bare ValueError
+        raise OptionFileError(f"file {name!r}: a path cannot hold a NUL character")
     suffix = os.path.splitext(name)[1].lower()
     if suffix not in suffixes:
         allowed = ", ".join(suffixes[:-1]) + " or " + suffixes[-1] if len(suffixes) > 1 else ""
