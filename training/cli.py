@@ -508,7 +508,7 @@ def run_plot(args: argparse.Namespace) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from .play import play_terminal
+    from flockgym.play.terminal import play_terminal
 
     play_terminal(
         args.env,
@@ -527,8 +527,8 @@ def run_serve(args: argparse.Namespace) -> int:
     for module in ("starlette", "uvicorn"):
         if find_spec(module) is None:
             raise MissingExtraError(module, "flockgym serve", extra="play")
-    from .serve.app import ServerConfig
-    from .serve.server import ConnectionLimits, access_token_for, allowed_hosts, serve
+    from flockgym.play.app import ServerConfig
+    from flockgym.play.server import ConnectionLimits, access_token_for, allowed_hosts, serve
 
     config = ServerConfig(
         data_dir=args.data,
@@ -549,7 +549,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from .replay import replay_terminal
+    from flockgym.play.replay import replay_terminal
 
     replay_terminal(args.file, args.show, args.seat, args.delay, args.check)
     return 0

@@ -421,7 +421,7 @@ def test_the_server_shows_every_arena_move_to_every_seat():
     """Nothing of the Arena is hidden: the play server's move log names each
     move to every seat (other games' log says only "moved")."""
     pytest.importorskip("starlette")
-    from flockgym.training.serve.disclosure import is_public
+    from flockgym.play.disclosure import is_public
 
     for text in ("corner 2", "spend 2", "challenge player_2 world Hoverion", "pick Hoverion"):
         assert is_public("arena_v0", text)

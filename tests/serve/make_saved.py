@@ -46,7 +46,7 @@ def web_game(folder: Path, env_id: str, options: dict, seats: list[dict], seed: 
 
 
 def terminal_game(folder: Path, env_id: str, options: dict, opponents: str, seed: int) -> Path:
-    from flockgym.training.play import play_terminal
+    from flockgym.play.terminal import play_terminal
 
     screen = io.StringIO()
     person = SeededPerson(screen, seed)

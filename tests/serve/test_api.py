@@ -17,8 +17,8 @@ from serve_helpers import (
 )
 
 from flockgym.envs import list_envs
-from flockgym.training.serve import load_record, replay_record
-from flockgym.training.serve.sessions import GameStore
+from flockgym.play import load_record, replay_record
+from flockgym.play.sessions import GameStore
 
 HUMAN = {"kind": "human"}
 HEURISTIC = {"kind": "bot", "bot": "heuristic"}

@@ -28,8 +28,8 @@ from serve_helpers import small_options, write_checkpoint
 
 from flockgym.envs import list_envs
 from flockgym.envs.skybirds import data
-from flockgym.training.serve import ServerConfig, create_app
-from flockgym.training.serve.cards_help import special_cards_help
+from flockgym.play import ServerConfig, create_app
+from flockgym.play.cards_help import special_cards_help
 
 CHROMIUM = Path(os.environ.get("FLOCKGYM_CHROMIUM", "/usr/bin/chromium"))
 FLAGS = [

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from serve_helpers import CheckedClient, write_checkpoint
 
-from flockgym.training.serve.models import Evaluation, ModelCatalogue, saved_evaluation
+from flockgym.play.models import Evaluation, ModelCatalogue, saved_evaluation
 
 STRONGEST = {
     "arena_v0": {"shipped/arena/ppo_2p.zip", "shipped/arena/ppo_4p.zip"},

@@ -12,7 +12,7 @@ import pytest
 from serve_helpers import CheckedClient
 
 from flockgym.envs import env_module, list_envs
-from flockgym.training.serve.cards_help import HOW_TO_PLAY, how_to_play
+from flockgym.play.cards_help import HOW_TO_PLAY, how_to_play
 
 ROOT = Path(__file__).resolve().parents[2]
 SECTIONS = ["## How it is won", "## A turn", "## The special cards", "## The full rules"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from flockgym.envs import list_envs
-from flockgym.training.serve import SavedGameError, load_record, replay_record
+from flockgym.play import SavedGameError, load_record, replay_record
 
 SAVED = sorted((Path(__file__).parent / "saved").glob("*.json"))
 

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from flockgym.envs import FlockgymError
-from flockgym.training.cli import main
-from flockgym.training.serve.server import (
+from flockgym.play.server import (
     access_token_for,
     allowed_hosts,
     is_loopback,
     machine_names,
 )
+from flockgym.training.cli import main
 
 
 def test_loopback_is_the_default_and_other_hosts_warn(capsys, tmp_path: Path):
@@ -87,7 +87,7 @@ def test_serve_off_loopback_warns_and_prints_its_token(
 
     ran: dict = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.update(app=app, **kw))
-    monkeypatch.setattr("flockgym.training.serve.server.check_port_free", lambda h, p: None)
+    monkeypatch.setattr("flockgym.play.server.check_port_free", lambda h, p: None)
     monkeypatch.setenv("FLOCKGYM_ACCESS_TOKEN", "from-the-environment-123")
     code = main(
         ["serve", "--host", "192.0.2.1", "--port", "8123", "--data", str(tmp_path / "games")]

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from serve_helpers import CheckedClient, make_client
 
-from flockgym.training.serve import records
-from flockgym.training.serve.records import load_record, read_journal, replay_record
+from flockgym.play import records
+from flockgym.play.records import load_record, read_journal, replay_record
 
 HUMAN = {"kind": "human"}
 HEURISTIC = {"kind": "bot", "bot": "heuristic"}

@@ -118,7 +118,7 @@ def test_the_base_record_replays(capsys: pytest.CaptureFixture[str]):
 def test_only_a_regular_file_of_bounded_size_is_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
 ):
-    from flockgym.training.serve import records
+    from flockgym.play import records
 
     path = tmp_path / "game.json"
     expected = "is not a regular file: not a saved game"

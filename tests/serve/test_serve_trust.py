@@ -12,7 +12,7 @@ import pytest
 from serve_helpers import CheckedClient, make_client
 
 from flockgym.envs import env_module
-from flockgym.training.serve.sessions import SEED_BITS, GameStore
+from flockgym.play.sessions import SEED_BITS, GameStore
 
 HUMAN = {"kind": "human"}
 RANDOM = {"kind": "bot", "bot": "random"}
@@ -230,7 +230,7 @@ def test_deal_seeds_are_128_bits_from_the_secure_generator(
         drawn.append(bits)
         return real(bits)
 
-    monkeypatch.setattr("flockgym.training.serve.sessions.secrets.randbits", spy)
+    monkeypatch.setattr("flockgym.play.sessions.secrets.randbits", spy)
     created = client.new_game("astrobirdz_v0", [HUMAN, RANDOM])
     assert drawn == [SEED_BITS] == [128]
     game = client.game(created["game_id"])

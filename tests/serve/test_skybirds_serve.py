@@ -4,8 +4,8 @@ page's help on Garros, Medallions and every Aerodrome token."""
 from __future__ import annotations
 
 from flockgym.envs.skybirds import data
-from flockgym.training.serve.cards_help import special_cards_help
-from flockgym.training.serve.disclosure import is_public
+from flockgym.play.cards_help import special_cards_help
+from flockgym.play.disclosure import is_public
 
 
 def test_only_the_aces_given_in_a_swap_are_hidden_from_the_log():

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from flockgym.play import load_record, replay_record
+from flockgym.play.terminal import GameAbandoned, legal_moves_text, play_terminal
 from flockgym.training.cli import main
-from flockgym.training.play import GameAbandoned, legal_moves_text, play_terminal
-from flockgym.training.serve import load_record, replay_record
 
 
 class Person:

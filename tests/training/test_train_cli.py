@@ -15,8 +15,8 @@ import yaml
 from training_helpers import tiny_raw_config
 
 from flockgym.envs import list_envs
+from flockgym.play.terminal import GameAbandoned, play_terminal
 from flockgym.training.cli import main
-from flockgym.training.play import GameAbandoned, play_terminal
 
 COMMANDS = ["train", "eval", "plot", "play", "list", "baselines"]
 

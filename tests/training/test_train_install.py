@@ -138,7 +138,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA_FOLDERS = {
     "flockgym.configs": ROOT / "configs",
     "flockgym.checkpoints": ROOT / "checkpoints",
-    "flockgym.training.serve.static": ROOT / "training" / "serve" / "static",
+    "flockgym.play.static": ROOT / "play" / "static",
 }
 
 

@@ -37,8 +37,8 @@ from typing import Any
 
 from flockgym.envs import Bot, FlockgymError, env_module, list_envs, make
 from flockgym.envs.core.rng import derive_seed
+from flockgym.training.policies import BotSpec, BotSpecError, CheckpointError, make_participant
 
-from ..policies import BotSpec, BotSpecError, CheckpointError, make_participant
 from .disclosure import is_public
 from .models import ModelCatalogue
 from .records import (

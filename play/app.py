@@ -42,15 +42,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
-from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from flockgym.training.errors import MissingExtraError
+
+try:  # the web packages are the optional ``play`` extra: say so, not a traceback
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
+    from starlette.requests import Request
+    from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+except ModuleNotFoundError as err:
+    missing = (err.name or "starlette").split(".")[0]
+    raise MissingExtraError(missing, "flockgym's play server", extra="play") from err
 
 from flockgym.envs import entry, env_module, list_envs, make_bot
 

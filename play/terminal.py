@@ -25,12 +25,12 @@ from typing import Any, TextIO
 from flockgym.envs import FlockgymError, make
 from flockgym.envs.core.play import play_game
 from flockgym.envs.core.rng import derive_seed
+from flockgym.training.errors import GameAbandoned
+from flockgym.training.policies import BotSpecError, make_participant, parse_specs
 
-from .errors import GameAbandoned
-from .policies import BotSpecError, make_participant, parse_specs
-from .serve.cards_help import help_text
-from .serve.narration import Narrator
-from .serve.records import GameLog, game_options, number, record_file_name
+from .cards_help import help_text
+from .narration import Narrator
+from .records import GameLog, game_options, number, record_file_name
 
 HELP = "type a move as listed (e.g. its action string) or #id; '?' lists the moves, 'quit' leaves"
 ACTION_ID = re.compile(r"#?([0-9]{1,9})")

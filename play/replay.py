@@ -2,7 +2,7 @@
 
 The game is played again from its seed with its recorded actions, checking at
 every move that the same action string comes out and, at the end, the same
-scores and winners (:func:`flockgym.training.serve.records.replay_record`).
+scores and winners (:func:`flockgym.play.records.replay_record`).
 So a replay that runs to the end is also a regression check: ``--check``
 prints only the verdict, and exits with status 2 when the game no longer
 replays as it was saved.
@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from .serve.narration import Narrator
-from .serve.records import SavedGameError, load_record, replay_record
+from .narration import Narrator
+from .records import SavedGameError, load_record, replay_record
 
 
 def seat_names(record: dict[str, Any]) -> dict[str, str]:
