@@ -18,7 +18,18 @@ TRAIN_MODULES = frozenset(
         "matplotlib",
     }
 )
-"""Top-level modules installed by the ``train`` extra (``pip install 'flockgym[train]'``)."""
+"""Top-level modules installed by the ``train`` extra (from a clone:
+``pip install -c constraints.txt '.[train]'``)."""
+
+CONSTRAINTS = {"rllib": "constraints-rllib.txt"}
+"""The pin file an extra installs with, where it is not ``constraints.txt`` (the
+``rllib`` extra pins an older gymnasium and gets a venv of its own)."""
+
+
+def install_command(extra: str) -> str:
+    """How to install ``extra`` from a clone of the repository, as the README says:
+    flockgym is not on a package index, so ``pip install 'flockgym[...]'`` fails."""
+    return f"pip install -c {CONSTRAINTS.get(extra, 'constraints.txt')} '.[{extra}]'"
 
 
 class ConfigError(ValueError):
@@ -47,7 +58,7 @@ class MissingExtraError(ImportError):
     def __init__(self, module: str, what: str, extra: str = TRAIN_EXTRA) -> None:
         super().__init__(
             f"{what} needs the '{extra}' extra, and {module} is not installed; install it "
-            f"with: pip install 'flockgym[{extra}]'"
+            f"from the flockgym clone with: {install_command(extra)}"
         )
         self.module = module
         self.extra = extra

@@ -223,6 +223,27 @@ def test_serve_without_the_play_extra_names_it(tmp_path: Path, module: str):
     assert done.returncode == 1, done.stderr
     assert done.stderr == (
         f"flockgym serve: error: flockgym serve needs the 'play' extra, and {module} is not "
-        f"installed; install it with: pip install 'flockgym[play]'\n"
+        f"installed; install it from the flockgym clone with: "
+        f"pip install -c constraints.txt '.[play]'\n"
     )
     assert not (tmp_path / "games").exists()
+
+
+@pytest.mark.parametrize("module", ["flockgym.play.app", "flockgym.play.server"])
+def test_importing_the_server_without_starlette_names_the_play_extra(module: str):
+    code = (
+        "import sys; sys.modules['starlette'] = None\n"
+        "from flockgym.training.errors import MissingExtraError\n"
+        "try:\n"
+        f"    import {module}\n"
+        "except MissingExtraError as err:\n"
+        "    print(err.extra, err.module, err, sep='|')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout == (
+        "play|starlette|flockgym's play server needs the 'play' extra, and starlette is not "
+        "installed; install it from the flockgym clone with: "
+        "pip install -c constraints.txt '.[play]'\n"
+    )

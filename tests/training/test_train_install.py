@@ -80,14 +80,14 @@ def test_a_command_that_needs_the_extra_names_it(command, tmp_path: Path) -> Non
     done = without_train_extra(*command, cwd=tmp_path)
     assert done.returncode == 1
     assert "needs the 'train' extra" in done.stderr
-    assert "pip install 'flockgym[train]'" in done.stderr
+    assert "pip install -c constraints.txt '.[train]'" in done.stderr
     assert "Traceback" not in done.stderr
 
 
 def test_a_checkpoint_bot_without_the_extra_names_it(tmp_path: Path) -> None:
     argv = ("eval", "--env", "asrus_v0", "--players", "asrus/ppo_5p,random", "--games", "2")
     done = without_train_extra(*argv, cwd=tmp_path)
-    assert done.returncode == 1 and "pip install 'flockgym[train]'" in done.stderr
+    assert done.returncode == 1 and "pip install -c constraints.txt '.[train]'" in done.stderr
 
 
 def test_bots_play_a_tournament_without_the_extra(tmp_path: Path) -> None:
