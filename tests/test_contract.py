@@ -27,10 +27,12 @@ from flockgym.envs.core.soak import configurations
 API_CYCLES = 200
 """Cycles of ``api_test`` and ``seed_test`` per configuration: every
 configuration is played, so each can be short."""
-ROUND_TRIP_EVERY = 25
+ROUND_TRIP_EVERY = 40
 """Steps between two round trips of one game."""
-ROUND_TRIP_STEPS = 200
-"""Steps of one game checked by round trips (or fewer, where it ends first)."""
+ROUND_TRIP_STEPS = 800
+"""Steps of one game checked by round trips (or fewer, where it ends first): the
+random games of every configuration end within them, but Skybirds' at its
+default options, which random play does not end."""
 
 
 def value_id(value: Any) -> str:

@@ -1,14 +1,13 @@
-"""The Arena env against the contract of docs/api.md: PettingZoo's own tests for
-every player count, registry, options (the box file included), every
-scenario key and its errors, forced dice, action strings, illegal actions,
-the view and last_rolls, the observation against the view, rendering and the
-documentation tables against the code."""
+"""The Arena env against the contract of docs/api.md: registry, options (the box
+file included), every scenario key and its errors, forced dice, action strings,
+illegal actions, the view and last_rolls, the observation against the view,
+rendering and the documentation tables against the code (PettingZoo's own tests
+of every player count and option sample are tests/test_contract.py's)."""
 
 from __future__ import annotations
 
 import json
 import re
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +15,6 @@ import pettingzoo
 import pytest
 import yaml
 from aec_helpers import PETTINGZOO_HAS_REGISTRY, play_out, random_action, random_steps
-from pettingzoo.test import api_test, render_test, seed_test
 
 from flockgym.envs import (
     IllegalActionError,
@@ -52,26 +50,7 @@ def placed(players=2, **options):
     return fresh(players, options=opts)
 
 
-# ---- PettingZoo's own tests ---------------------------------------------------------
-
-
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_pettingzoo_api_and_seed(players):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(arena_v0.env(num_players=players), num_cycles=300)
-        seed_test(lambda: arena_v0.env(num_players=players), num_cycles=300)
-
-
-def test_pettingzoo_api_with_every_option():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for options in arena_v0.raw_env.option_samples:
-            api_test(arena_v0.env(num_players=3, **options), num_cycles=150)
-
-
-def test_pettingzoo_render():
-    render_test(lambda render_mode: arena_v0.env(num_players=4, render_mode=render_mode))
+# ---- the parallel env ----------------------------------------------------------------
 
 
 def test_parallel_env_plays():

@@ -1,6 +1,8 @@
-"""The Asrus env against the contract of docs/api.md: PettingZoo's own tests for
-every player count, registry, options, scenarios, illegal actions, rewards,
-hidden information, views, rendering, and the state_dict round trip."""
+"""The Asrus env against the contract of docs/api.md: PettingZoo's parallel tests
+for every player count, registry, options, scenarios, illegal actions, rewards,
+hidden information, views, rendering, and the state_dict round trip across
+rounds (the AEC api, seed, render and round-trip checks of every player count and
+option sample are tests/test_contract.py's)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import numpy as np
 import pettingzoo
 import pytest
 from aec_helpers import PETTINGZOO_HAS_REGISTRY, parallel_seed_test_compat, play_out, random_steps
-from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+from pettingzoo.test import parallel_api_test
 
 from flockgym.envs import (
     IllegalActionError,
@@ -30,14 +32,6 @@ PLAYER_COUNTS = list(range(3, 10))
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_pettingzoo_api_and_seed(players):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(asrus_v0.env(num_players=players), num_cycles=200)
-        seed_test(lambda: asrus_v0.env(num_players=players), num_cycles=200)
-
-
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_pettingzoo_parallel_api_and_seed(players):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -47,11 +41,6 @@ def test_pettingzoo_parallel_api_and_seed(players):
             lambda: asrus_v0.parallel_env(num_players=players, illegal_action="penalize"),
             num_cycles=200,
         )
-
-
-@pytest.mark.parametrize("players", [3, 8])
-def test_pettingzoo_render(players):
-    render_test(lambda render_mode: asrus_v0.env(num_players=players, render_mode=render_mode))
 
 
 # ---- registry ----------------------------------------------------------------------
@@ -372,17 +361,6 @@ def test_removed_numbers_take_cards_out_of_the_deck():
     game.check_conservation()
     play_out(env, np.random.default_rng(3))  # a whole game on the smaller deck
     assert env.unwrapped.asrus.over
-
-
-def test_removed_numbers_survive_a_state_round_trip():
-    a = asrus_v0.env(num_players=3, removed_numbers=(1, 15))
-    a.reset(seed=4)
-    blob = json.loads(json.dumps(a.unwrapped.state_dict()))
-    b = asrus_v0.env(num_players=3, removed_numbers=(1, 15))
-    b.reset(seed=0)
-    b.unwrapped.load_state_dict(blob)
-    assert b.unwrapped.asrus.config.removed == (1, 15)
-    assert play_out(a, np.random.default_rng(1)) == play_out(b, np.random.default_rng(1))
 
 
 @pytest.mark.parametrize(

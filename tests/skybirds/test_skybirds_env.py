@@ -1,20 +1,19 @@
-"""The Skybirds env against the contract of docs/api.md: PettingZoo's own tests
-for every player count, registry, options (the Aerodrome table included),
-scenarios, action strings, illegal actions, rewards, views, rendering, the
-state_dict round trip, and the documentation tables against the code."""
+"""The Skybirds env against the contract of docs/api.md: registry, options (the
+Aerodrome table included), scenarios, action strings, illegal actions, rewards,
+views, rendering, refused state dicts, and the documentation tables against the
+code (PettingZoo's own tests and the state_dict round trip of every player count
+and option sample are tests/test_contract.py's)."""
 
 from __future__ import annotations
 
 import json
 import re
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pettingzoo
 import pytest
 from aec_helpers import PETTINGZOO_HAS_REGISTRY, random_action, random_steps
-from pettingzoo.test import api_test, render_test, seed_test
 
 from flockgym.envs import (
     IllegalActionError,
@@ -45,29 +44,6 @@ def step(env, text: str) -> None:
     action = env.unwrapped.string_to_action(agent, text)
     assert env.observe(agent)["action_mask"][action], (text, env.unwrapped.legal_actions())
     env.step(action)
-
-
-# ---- PettingZoo's own tests ------------------------------------------------------
-
-
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_pettingzoo_api_and_seed(players):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(skybirds_v0.env(num_players=players), num_cycles=300)
-        seed_test(lambda: skybirds_v0.env(num_players=players), num_cycles=300)
-
-
-def test_pettingzoo_api_with_the_options():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for options in skybirds_v0.raw_env.option_samples:
-            api_test(skybirds_v0.env(num_players=3, **options), num_cycles=200)
-
-
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_pettingzoo_render(players):
-    render_test(lambda render_mode: skybirds_v0.env(num_players=players, render_mode=render_mode))
 
 
 # ---- registry ----------------------------------------------------------------------
@@ -380,26 +356,6 @@ def test_render_shows_the_squadron_and_each_aerodrome():
 
 
 # ---- saving and restoring ---------------------------------------------------------------
-
-
-def test_state_dict_round_trip_continues_identically():
-    a, b = skybirds_v0.env(num_players=3), skybirds_v0.env(num_players=3)
-    a.reset(seed=5)
-    random_steps(a, np.random.default_rng(5), 120)
-    blob = json.dumps(a.unwrapped.state_dict())
-    b.reset(seed=99)
-    b.unwrapped.load_state_dict(json.loads(blob))
-    r1, r2 = np.random.default_rng(1), np.random.default_rng(1)
-    for _ in range(300):
-        if not a.agents:
-            break
-        assert a.agent_selection == b.agent_selection
-        oa, ob = a.observe(a.agent_selection), b.observe(b.agent_selection)
-        assert np.array_equal(oa["observation"], ob["observation"])
-        assert np.array_equal(oa["action_mask"], ob["action_mask"])
-        random_steps(a, r1, 1)
-        random_steps(b, r2, 1)
-    assert a.unwrapped.state_dict() == b.unwrapped.state_dict()
 
 
 def corrupt(state: dict, path: str, value) -> dict:
