@@ -4,6 +4,7 @@ better than random (the thousands-of-games figure is in docs/baselines.md)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from aec_helpers import random_action
 
 from flockgym.envs import asrus_v0, make_bot
@@ -62,15 +63,37 @@ def test_win_model_counts_duplicates_and_closer_players():
     assert model.chance(0.0, False) == 0.0  # distance 0 never wins
 
 
-def test_opponent_model_reads_only_unseen_cards():
-    env = asrus_v0.env(num_players=3)
-    env.reset(seed=3)
+def hidden_from(game: dict, seat: int) -> list[int]:
+    """Copies of each number (index = number) that ``seat`` cannot see at the deal,
+    read from the saved state: the other seats' hands and the face-down pile (the
+    face-up destination card is in neither)."""
+    others = [hand for s, hand in enumerate(game["hands"]) if s != seat]
+    return [0] + [game["number_pile"][n] + sum(h[n] for h in others) for n in range(1, 16)]
+
+
+@pytest.mark.parametrize(
+    ("options", "hidden"),
+    [
+        # the 64-card deck less a 12-card hand and the destination card
+        ({"num_players": 3}, 64 - 12 - 1),
+        ({"num_players": 9}, 64 - 7 - 1),
+        # the 1 and the 15 taken out of the deck as well
+        ({"num_players": 3, "removed_numbers": [1, 15]}, 62 - 12 - 1),
+    ],
+)
+def test_opponent_model_counts_exactly_the_cards_a_seat_cannot_see(options, hidden):
+    env = asrus_v0.env(**options)
+    for seed in (3, 4):
+        env.reset(seed=seed)
+        game = env.unwrapped.state_dict()["game"]
+        for seat, agent in enumerate(env.possible_agents):
+            unseen = unseen_counts(env.unwrapped.view(agent))
+            assert unseen == hidden_from(game, seat), (seed, agent)
+            assert sum(unseen) == hidden
     view = env.unwrapped.view("player_0")
     unseen = unseen_counts(view)
-    for card in view["hand"]:
-        assert unseen[int(card)] < {1: 1, 15: 1}.get(int(card), 99)
     probs = opponent_distance_probabilities(unseen, int(view["destination"]), len(view["hand"]))
-    assert abs(sum(probs.values()) - 1.0) < 1e-9
+    assert sum(probs.values()) == pytest.approx(1.0, abs=1e-12)
 
 
 def test_same_seed_same_moves():
