@@ -10,13 +10,21 @@ medals; ``"medals"`` lets a medal read that 2 as it would read a rolled 2).
 heuristic bot builds its chances of winning a challenge on it (from the
 reading tables in the view), and :func:`chance_at_least` is the chance of
 meeting a challenge number.
+
+A seat's own rolls in a game (:func:`roll_dice`, :func:`use_up_roll`,
+:func:`medal_level`) live here too, below every rules chapter that rolls.
 """
 
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 from .data import Box
+from .phases import IN_STACK
+
+if TYPE_CHECKING:
+    from .rules import ArenaGame
 
 NO_MEDAL = 0
 """Medal level 0: no medal; 1 bronze, 2 silver, 3 gold."""
@@ -91,3 +99,43 @@ def chance_at_least(box: Box, need: int, sides: int, count: int, level: int) -> 
         return 1.0
     dist = sum_distribution(box, sides, count, level)
     return float(sum(dist[need:]))
+
+
+# ---- a seat's rolls in a game ----------------------------------------------------------
+
+
+def medal_level(game: ArenaGame, seat: int) -> int:
+    """The best medal ``seat`` holds: 0 none, 1 bronze, 2 silver, 3 gold."""
+    m = game.medals[seat]
+    return 3 if m[2] else 2 if m[1] else 1 if m[0] else 0
+
+
+def roll_dice(game: ArenaGame, seat: int, sides: int, count: int, purpose: str) -> list[int]:
+    """Roll and read ``count`` dice of ``seat`` (medals, gold reading, dark matter)."""
+    level = 3 if game.roll_gold[seat] else medal_level(game, seat)
+    roll = game.roll_die
+    box = game.box
+    if game.dark[seat] > 0:
+        dark_medals = game.config.dark_matter == "medals"
+        return [
+            read_face(box, roll(seat, sides, purpose), sides, level, True, dark_medals)
+            for _ in range(count)
+        ]
+    table = reading_table(box, sides, level)
+    return [table[roll(seat, sides, purpose)] for _ in range(count)]
+
+
+def use_up_roll(game: ArenaGame, seat: int) -> int:
+    """After a roll: the Star Cluster trophies add their +2s and go back to the
+    supply, used medal dice go under the medal stack, prepared modifiers end.
+    Returns the Star Cluster part of the total."""
+    bonus = game.bonus_trophies[seat] * game.box.trophy_value
+    game.supply += game.bonus_trophies[seat]
+    game.bonus_trophies[seat] = 0
+    for k in game.roll_cards[seat]:
+        game.medal_holder[k] = IN_STACK
+        game.medal_stack.append(k)
+    game.roll_cards[seat] = []
+    game.roll_extra[seat] = game.roll_bonus[seat] = 0
+    game.roll_gold[seat] = False
+    return bonus

@@ -1,5 +1,5 @@
-"""The Nebula Slide and the AstroPortal encounters, every row (a mixin of
-:class:`.rules.ArenaGame`).
+"""The Nebula Slide and the AstroPortal encounters, every row: functions over
+an :class:`.rules.ArenaGame`.
 
 **Nebula Slide.** A player who moves onto either end may go through
 (``slide``): the fingerboard comes out at the other end, the move ends there,
@@ -15,15 +15,18 @@ Rows that ask the player for something (a card, a space, a player, a
 character) set a *task*: a row of :data:`TASKS`, which says the pick phase,
 the action segment, the candidates and what happens after. Unless a row says
 otherwise ("try for the planet", a new turn, a forced challenge) the turn is
-over once it is done.
+over once it is done. Cards, medals and trophies are gained through
+:mod:`.challenges`; the turn ends or starts again through the game's own turn
+methods.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
+from . import challenges
 from .data import ASTROBIRDZ, BERZERKERBIRDZ, INVAZORZ
 from .phases import (
     BOARD,
@@ -35,6 +38,9 @@ from .phases import (
     PICK_PLAYER,
     PICK_SPACE,
 )
+
+if TYPE_CHECKING:
+    from .rules import ArenaGame
 
 SLIDE_RESULTS = (
     "",
@@ -113,284 +119,321 @@ class Task:
 
     phase: int
     segment: str
-    candidates: Callable[[Any], list[int]]
-    apply: Callable[[Any, int], None]
+    candidates: Callable[[ArenaGame], list[int]]
+    apply: Callable[[ArenaGame, int], None]
     optional: bool = False
     text: str = ""
 
 
-class EncounterRules:
-    """The Nebula Slide and the AstroPortal tables; see the module docstring."""
+# ---- the Nebula Slide -------------------------------------------------------------
 
-    # ---- the Nebula Slide -------------------------------------------------------------
 
-    def _go_through_slide(self: Any) -> None:
-        seat, box = self.turn_seat, self.box
-        a, b = box.slide_ends
-        self.positions[seat] = b if self.positions[seat] == a else a
-        self.steps_left = 0
-        sides = box.slide_die[self.forms[seat]]
-        while True:
-            result = self.roll_die(seat, sides, "nebula slide")
-            if self.slide_result_possible(seat, result):
-                break
-        self.last_encounter = [0, result]
-        self._slide_result(seat, result)
+def go_through_slide(game: ArenaGame) -> None:
+    """Through the Nebula Slide: out at the other end, the move over, a roll on
+    the slide table until it gives a result that can be done."""
+    seat, box = game.turn_seat, game.box
+    a, b = box.slide_ends
+    game.positions[seat] = b if game.positions[seat] == a else a
+    game.steps_left = 0
+    sides = box.slide_die[game.forms[seat]]
+    while True:
+        result = game.roll_die(seat, sides, "nebula slide")
+        if slide_result_possible(game, seat, result):
+            break
+    game.last_encounter = [0, result]
+    _slide_result(game, seat, result)
 
-    def slide_result_possible(self: Any, seat: int, result: int) -> bool:
-        """Can ``seat`` do Nebula Slide result ``result``? (If not, it re-rolls.)"""
-        others = [t for t in range(self.num_players) if t != seat]
-        if result == 1:
-            return bool(self.maneuvers_of[seat]) and bool(self.return_spaces("maneuver"))
-        if result == 2:
-            return bool(self.worlds_of[seat]) and bool(self.return_spaces("world"))
-        if result == 3:
-            return self.trophies[seat] > 0
-        if result == 4:
-            return any(self.trophies[t] > 0 for t in others)
-        if result == 5:
-            return any(self.worlds_of[t] for t in others)
-        if result == 7:
-            return not self.medals[seat][2] and self.medal_supply[2] > 0
-        return True  # 6 and 8 can always be done
 
-    def return_spaces(self: Any, kind: str) -> list[int]:
-        """Where a returned card of ``kind`` may go: an empty space of its kind, or,
-        when every such space holds a medal card, one of those (the medal card is
-        discarded to free it)."""
-        spaces = self.box.maneuver_spaces if kind == "maneuver" else self.box.world_spaces
-        items = self.space_item
-        empty = [s for s in spaces if items[s] < 0]
-        if empty:
-            return empty
-        return [s for s in spaces if items[s] >= self.box.num_cards]
+def slide_result_possible(game: ArenaGame, seat: int, result: int) -> bool:
+    """Can ``seat`` do Nebula Slide result ``result``? (If not, it re-rolls.)"""
+    others = [t for t in range(game.num_players) if t != seat]
+    if result == 1:
+        return bool(game.maneuvers_of[seat]) and bool(return_spaces(game, "maneuver"))
+    if result == 2:
+        return bool(game.worlds_of[seat]) and bool(return_spaces(game, "world"))
+    if result == 3:
+        return game.trophies[seat] > 0
+    if result == 4:
+        return any(game.trophies[t] > 0 for t in others)
+    if result == 5:
+        return any(game.worlds_of[t] for t in others)
+    if result == 7:
+        return not game.medals[seat][2] and game.medal_supply[2] > 0
+    return True  # 6 and 8 can always be done
 
-    def _slide_result(self: Any, seat: int, result: int) -> None:
-        if result == 1:
-            self._decide(PICK_CARD, seat, "slide_lose_maneuver")
-        elif result == 2:
-            self._decide(PICK_CARD, seat, "slide_lose_world")
-        elif result == 3:
-            self.trophies[seat] -= 1
-            self.supply += 1
-            self._end_turn()
-        elif result == 4:
-            self._decide(PICK_PLAYER, seat, "slide_take_trophy")
-        elif result == 5:
-            self._decide(PICK_CARD, seat, "slide_take_world")
-        elif result == 6:
-            self._decide(PICK_SPACE, seat, "slide_new_turn")
-        elif result == 7:
-            self._award_medal(seat, 2)
-            self._end_turn()
-        else:
-            self._decide(PICK_SPACE, seat, "slide_gym")
 
-    # ---- the AstroPortal ----------------------------------------------------------------
+def return_spaces(game: ArenaGame, kind: str) -> list[int]:
+    """Where a returned card of ``kind`` may go: an empty space of its kind, or,
+    when every such space holds a medal card, one of those (the medal card is
+    discarded to free it)."""
+    spaces = game.box.maneuver_spaces if kind == "maneuver" else game.box.world_spaces
+    items = game.space_item
+    empty = [s for s in spaces if items[s] < 0]
+    if empty:
+        return empty
+    return [s for s in spaces if items[s] >= game.box.num_cards]
 
-    def _astroportal(self: Any) -> None:
-        seat = self.turn_seat
-        table = self.roll_die(seat, 8, "astroportal")
-        row = self.roll_die(seat, 6, PORTAL_TABLES[table])
-        self.last_encounter = [table, row]
-        PORTAL_HANDLERS[(table, (row + 1) // 2)](self, seat)
 
-    def _to_exit(self: Any, seat: int, inside: bool = False) -> None:
-        box = self.box
-        self.positions[seat] = box.portal_exit_inside if inside else box.portal_exit_outside
+def _slide_result(game: ArenaGame, seat: int, result: int) -> None:
+    if result == 1:
+        game._decide(PICK_CARD, seat, "slide_lose_maneuver")
+    elif result == 2:
+        game._decide(PICK_CARD, seat, "slide_lose_world")
+    elif result == 3:
+        game.trophies[seat] -= 1
+        game.supply += 1
+        game._end_turn()
+    elif result == 4:
+        game._decide(PICK_PLAYER, seat, "slide_take_trophy")
+    elif result == 5:
+        game._decide(PICK_CARD, seat, "slide_take_world")
+    elif result == 6:
+        game._decide(PICK_SPACE, seat, "slide_new_turn")
+    elif result == 7:
+        challenges.award_medal(game, seat, 2)
+        game._end_turn()
+    else:
+        game._decide(PICK_SPACE, seat, "slide_gym")
 
-    def _wipe_out(self: Any, seat: int) -> None:
-        """Upside down on the inside space past the portals: this turn and the next are lost."""
-        self.positions[seat] = self.box.portal_exit_inside
-        self.upside_down[seat] = True
-        self.lost_turns[seat] = 1
-        self._end_turn()
 
-    def _asteroid_1(self: Any, seat: int) -> None:
-        self._wipe_out(seat)
+# ---- the AstroPortal ----------------------------------------------------------------
 
-    def _asteroid_2(self: Any, seat: int) -> None:
-        self._to_exit(seat)
-        self._pick_or_end(PICK_CARD, seat, "asteroid_discard")
 
-    def _asteroid_3(self: Any, seat: int) -> None:
-        self._to_exit(seat)
-        self._end_turn()
+def astroportal(game: ArenaGame) -> None:
+    """A move ended on an AstroPortal: roll the table (d8) and its row (d6), do the row."""
+    seat = game.turn_seat
+    table = game.roll_die(seat, 8, "astroportal")
+    row = game.roll_die(seat, 6, PORTAL_TABLES[table])
+    game.last_encounter = [table, row]
+    PORTAL_HANDLERS[(table, (row + 1) // 2)](game, seat)
 
-    def _nova_1(self: Any, seat: int) -> None:
-        form = self.forms[seat]
-        self._to_exit(seat)
-        if form == ASTROBIRDZ:
-            self.forms[seat] = BERZERKERBIRDZ
-        elif form == INVAZORZ and any(f == BERZERKERBIRDZ for f in self.forms):
-            self._decide(PICK_PLAYER, seat, "nova_turn_back")
-            return
-        self._end_turn()
 
-    def _nova_2(self: Any, seat: int) -> None:
-        self._take_supply_trophies(seat, 1)
-        self._to_exit(seat)
-        self._end_turn()
+def _to_exit(game: ArenaGame, seat: int, inside: bool = False) -> None:
+    box = game.box
+    game.positions[seat] = box.portal_exit_inside if inside else box.portal_exit_outside
 
-    def _nova_3(self: Any, seat: int) -> None:
-        self._decide(PICK_SPACE, seat, "nova_gym")
 
-    def _black_hole_1(self: Any, seat: int) -> None:
-        self._decide(PICK_SPACE, seat, "black_hole_inside")
+def _wipe_out(game: ArenaGame, seat: int) -> None:
+    """Upside down on the inside space past the portals: this turn and the next are lost."""
+    game.positions[seat] = game.box.portal_exit_inside
+    game.upside_down[seat] = True
+    game.lost_turns[seat] = 1
+    game._end_turn()
 
-    def _black_hole_2(self: Any, seat: int) -> None:
-        self._wipe_out(seat)
 
-    def _black_hole_3(self: Any, seat: int) -> None:
-        if self.board_cards("world"):
-            self._decide(PICK_CARD, seat, "black_hole_world")
-        else:
-            self._decide(PICK_SPACE, seat, "black_hole_place")
+def _asteroid_1(game: ArenaGame, seat: int) -> None:
+    _wipe_out(game, seat)
 
-    def _dark_matter_1(self: Any, seat: int) -> None:
-        # this turn's end takes one off: the next two turns keep it
-        self.dark[seat] = self.box.dark_matter_turns + 1
-        self._to_exit(seat)
-        self._end_turn()
 
-    def _dark_matter_2(self: Any, seat: int) -> None:
-        self._to_exit(seat)
-        self._decide(PICK_PLAYER, seat, "dark_matter_other")
+def _asteroid_2(game: ArenaGame, seat: int) -> None:
+    _to_exit(game, seat)
+    _pick_or_end(game, PICK_CARD, seat, "asteroid_discard")
 
-    def _dark_matter_3(self: Any, seat: int) -> None:
-        self._to_exit(seat)
-        self._pick_or_end(PICK_CARD, seat, "dark_matter_maneuver")
 
-    def _wormhole_1(self: Any, seat: int) -> None:
-        self._decide(PICK_SPACE, seat, "wormhole_anywhere")
+def _asteroid_3(game: ArenaGame, seat: int) -> None:
+    _to_exit(game, seat)
+    game._end_turn()
 
-    def _wormhole_2(self: Any, seat: int) -> None:
-        self._to_exit(seat)
-        self._decide(PICK_PLAYER, seat, "wormhole_player")
 
-    def _wormhole_3(self: Any, seat: int) -> None:
-        self._decide(PICK_SPACE, seat, "wormhole_inside")
+def _nova_1(game: ArenaGame, seat: int) -> None:
+    form = game.forms[seat]
+    _to_exit(game, seat)
+    if form == ASTROBIRDZ:
+        game.forms[seat] = BERZERKERBIRDZ
+    elif form == INVAZORZ and any(f == BERZERKERBIRDZ for f in game.forms):
+        game._decide(PICK_PLAYER, seat, "nova_turn_back")
+        return
+    game._end_turn()
 
-    def _star_cluster_1(self: Any, seat: int) -> None:
-        self._to_exit(seat)
-        self._pick_or_end(PICK_CHARACTER, seat, "star_cluster_become")
 
-    def _star_cluster_2(self: Any, seat: int) -> None:
-        roll = self.roll_die(seat, 6, "star cluster trophies")
-        lose = min((roll + 1) // 2, self.trophies[seat])
-        self.trophies[seat] -= lose
-        self.supply += lose
-        self._to_exit(seat)
-        self._end_turn()
+def _nova_2(game: ArenaGame, seat: int) -> None:
+    challenges.take_supply_trophies(game, seat, 1)
+    _to_exit(game, seat)
+    game._end_turn()
 
-    def _star_cluster_3(self: Any, seat: int) -> None:
-        take = min(3, self.supply)
-        self.supply -= take
-        self.bonus_trophies[seat] += take
-        self._to_exit(seat)
-        self._end_turn()
 
-    def _space_time_1(self: Any, seat: int) -> None:
-        self.positions[seat] = self.box.portal_front
-        self._new_turn()
+def _nova_3(game: ArenaGame, seat: int) -> None:
+    game._decide(PICK_SPACE, seat, "nova_gym")
 
-    def _space_time_2(self: Any, seat: int) -> None:
-        self._decide(PICK_PLAYER, seat, "space_time_target")
 
-    def _space_time_3(self: Any, seat: int) -> None:
-        self._to_exit(seat, inside=True)
-        self._pick_or_end(PICK_CARD, seat, "space_time_maneuver")
+def _black_hole_1(game: ArenaGame, seat: int) -> None:
+    game._decide(PICK_SPACE, seat, "black_hole_inside")
 
-    def _zoominium_1(self: Any, seat: int) -> None:
-        form = self.forms[seat]
-        if form == BERZERKERBIRDZ:
-            self._decide(PICK_SPACE, seat, "zoominium_anywhere")
-            return
-        if form == ASTROBIRDZ:
-            self.forms[seat] = BERZERKERBIRDZ
-        else:
-            self._take_supply_trophies(seat, 2)
-        self._to_exit(seat)
-        self._end_turn()
 
-    def _zoominium_2(self: Any, seat: int) -> None:
-        self._to_exit(seat, inside=True)
-        self._pick_or_end(PICK_CARD, seat, "zoominium_maneuver")
+def _black_hole_2(game: ArenaGame, seat: int) -> None:
+    _wipe_out(game, seat)
 
-    def _zoominium_3(self: Any, seat: int) -> None:
-        self._to_exit(seat, inside=True)
-        self._pick_or_end(PICK_CARD, seat, "zoominium_world")
 
-    def _pick_or_end(self: Any, phase: int, seat: int, task: str) -> None:
-        """Ask for the pick if there is anything to pick, else the turn is over."""
-        self._decide(phase, seat, task)
-        if not TASKS[task].candidates(self):
-            self._end_turn()
+def _black_hole_3(game: ArenaGame, seat: int) -> None:
+    if board_cards(game, "world"):
+        game._decide(PICK_CARD, seat, "black_hole_world")
+    else:
+        game._decide(PICK_SPACE, seat, "black_hole_place")
 
-    # ---- helpers the rows share ------------------------------------------------------------
 
-    def board_cards(self: Any, kind: str) -> list[int]:
-        """Maneuver or world cards lying on the board."""
-        spaces = self.box.maneuver_spaces if kind == "maneuver" else self.box.world_spaces
-        c = self.box.num_cards
-        return sorted(self.space_item[s] for s in spaces if 0 <= self.space_item[s] < c)
+def _dark_matter_1(game: ArenaGame, seat: int) -> None:
+    # this turn's end takes one off: the next two turns keep it
+    game.dark[seat] = game.box.dark_matter_turns + 1
+    _to_exit(game, seat)
+    game._end_turn()
 
-    def _take_supply_trophies(self: Any, seat: int, count: int) -> None:
-        take = min(count, self.supply)
-        self.supply -= take
-        self.trophies[seat] += take
 
-    def _others(self: Any, seat: int) -> list[int]:
-        return [t for t in range(self.num_players) if t != seat]
+def _dark_matter_2(game: ArenaGame, seat: int) -> None:
+    _to_exit(game, seat)
+    game._decide(PICK_PLAYER, seat, "dark_matter_other")
 
-    # ---- task answers ----------------------------------------------------------------------
 
-    def _task_options(self: Any) -> list[int]:
-        task = TASKS[self.task]
-        layout = self.layout
-        values = task.candidates(self)
-        if task.segment == "player":
-            out = [layout.player_id(self.actor, t) for t in values]
-        else:
-            base = layout.offsets[task.segment]
-            out = [base + v for v in values]
-        if task.optional:
-            out.append(layout.end)
-        return out
+def _dark_matter_3(game: ArenaGame, seat: int) -> None:
+    _to_exit(game, seat)
+    _pick_or_end(game, PICK_CARD, seat, "dark_matter_maneuver")
 
-    def _apply_task(self: Any, action: int) -> None:
-        task = TASKS[self.task]
-        layout = self.layout
-        if action == layout.end:
-            self._end_turn()
-            return
-        if task.segment == "player":
-            value = layout.seat_at(self.actor, action - layout.player + 1)
-        else:
-            value = action - layout.offsets[task.segment]
-        task.apply(self, value)
+
+def _wormhole_1(game: ArenaGame, seat: int) -> None:
+    game._decide(PICK_SPACE, seat, "wormhole_anywhere")
+
+
+def _wormhole_2(game: ArenaGame, seat: int) -> None:
+    _to_exit(game, seat)
+    game._decide(PICK_PLAYER, seat, "wormhole_player")
+
+
+def _wormhole_3(game: ArenaGame, seat: int) -> None:
+    game._decide(PICK_SPACE, seat, "wormhole_inside")
+
+
+def _star_cluster_1(game: ArenaGame, seat: int) -> None:
+    _to_exit(game, seat)
+    _pick_or_end(game, PICK_CHARACTER, seat, "star_cluster_become")
+
+
+def _star_cluster_2(game: ArenaGame, seat: int) -> None:
+    roll = game.roll_die(seat, 6, "star cluster trophies")
+    lose = min((roll + 1) // 2, game.trophies[seat])
+    game.trophies[seat] -= lose
+    game.supply += lose
+    _to_exit(game, seat)
+    game._end_turn()
+
+
+def _star_cluster_3(game: ArenaGame, seat: int) -> None:
+    take = min(3, game.supply)
+    game.supply -= take
+    game.bonus_trophies[seat] += take
+    _to_exit(game, seat)
+    game._end_turn()
+
+
+def _space_time_1(game: ArenaGame, seat: int) -> None:
+    game.positions[seat] = game.box.portal_front
+    game._new_turn()
+
+
+def _space_time_2(game: ArenaGame, seat: int) -> None:
+    game._decide(PICK_PLAYER, seat, "space_time_target")
+
+
+def _space_time_3(game: ArenaGame, seat: int) -> None:
+    _to_exit(game, seat, inside=True)
+    _pick_or_end(game, PICK_CARD, seat, "space_time_maneuver")
+
+
+def _zoominium_1(game: ArenaGame, seat: int) -> None:
+    form = game.forms[seat]
+    if form == BERZERKERBIRDZ:
+        game._decide(PICK_SPACE, seat, "zoominium_anywhere")
+        return
+    if form == ASTROBIRDZ:
+        game.forms[seat] = BERZERKERBIRDZ
+    else:
+        challenges.take_supply_trophies(game, seat, 2)
+    _to_exit(game, seat)
+    game._end_turn()
+
+
+def _zoominium_2(game: ArenaGame, seat: int) -> None:
+    _to_exit(game, seat, inside=True)
+    _pick_or_end(game, PICK_CARD, seat, "zoominium_maneuver")
+
+
+def _zoominium_3(game: ArenaGame, seat: int) -> None:
+    _to_exit(game, seat, inside=True)
+    _pick_or_end(game, PICK_CARD, seat, "zoominium_world")
+
+
+def _pick_or_end(game: ArenaGame, phase: int, seat: int, task: str) -> None:
+    """Ask for the pick if there is anything to pick, else the turn is over."""
+    game._decide(phase, seat, task)
+    if not TASKS[task].candidates(game):
+        game._end_turn()
+
+
+# ---- helpers the rows share ------------------------------------------------------------
+
+
+def board_cards(game: ArenaGame, kind: str) -> list[int]:
+    """Maneuver or world cards lying on the board."""
+    spaces = game.box.maneuver_spaces if kind == "maneuver" else game.box.world_spaces
+    c = game.box.num_cards
+    return sorted(game.space_item[s] for s in spaces if 0 <= game.space_item[s] < c)
+
+
+def _others(game: ArenaGame, seat: int) -> list[int]:
+    return [t for t in range(game.num_players) if t != seat]
+
+
+# ---- task answers ----------------------------------------------------------------------
+
+
+def task_options(game: ArenaGame) -> list[int]:
+    """The legal action ids of a pick phase: the task's candidates (and ``end``
+    if it may be declined)."""
+    task = TASKS[game.task]
+    layout = game.layout
+    values = task.candidates(game)
+    if task.segment == "player":
+        out = [layout.player_id(game.actor, t) for t in values]
+    else:
+        base = layout.offsets[task.segment]
+        out = [base + v for v in values]
+    if task.optional:
+        out.append(layout.end)
+    return out
+
+
+def apply_task(game: ArenaGame, action: int) -> None:
+    """Answer the task under way (``end`` declines it: the turn is over)."""
+    task = TASKS[game.task]
+    layout = game.layout
+    if action == layout.end:
+        game._end_turn()
+        return
+    if task.segment == "player":
+        value = layout.seat_at(game.actor, action - layout.player + 1)
+    else:
+        value = action - layout.offsets[task.segment]
+    task.apply(game, value)
 
 
 # ---- candidates and answers of every task ------------------------------------------------
 
 
-def _own_maneuvers(g: Any) -> list[int]:
+def _own_maneuvers(g: ArenaGame) -> list[int]:
     return sorted(g.maneuvers_of[g.actor])
 
 
-def _own_worlds(g: Any) -> list[int]:
+def _own_worlds(g: ArenaGame) -> list[int]:
     return sorted(g.worlds_of[g.actor])
 
 
-def _return_card(g: Any, card: int) -> None:
+def _return_card(g: ArenaGame, card: int) -> None:
     g._decide(PICK_SPACE, g.actor, "slide_return", [card])
 
 
-def _return_candidates(g: Any) -> list[int]:
-    return g.return_spaces(g.box.cards[g.task_args[0]].kind)
+def _return_candidates(g: ArenaGame) -> list[int]:
+    return return_spaces(g, g.box.cards[g.task_args[0]].kind)
 
 
-def _return_to(g: Any, space: int) -> None:
+def _return_to(g: ArenaGame, space: int) -> None:
     card = g.task_args[0]
     item = g.space_item[space]
     if item >= g.box.num_cards:  # a medal card makes room
@@ -402,68 +445,68 @@ def _return_to(g: Any, space: int) -> None:
     g._end_turn()
 
 
-def _others_with_trophies(g: Any) -> list[int]:
-    return [t for t in g._others(g.actor) if g.trophies[t] > 0]
+def _others_with_trophies(g: ArenaGame) -> list[int]:
+    return [t for t in _others(g, g.actor) if g.trophies[t] > 0]
 
 
-def _take_trophy_from(g: Any, target: int) -> None:
+def _take_trophy_from(g: ArenaGame, target: int) -> None:
     g.trophies[target] -= 1
     g.trophies[g.actor] += 1
     g._end_turn()
 
 
-def _worlds_of_others(g: Any) -> list[int]:
-    return sorted(w for t in g._others(g.actor) for w in g.worlds_of[t])
+def _worlds_of_others(g: ArenaGame) -> list[int]:
+    return sorted(w for t in _others(g, g.actor) for w in g.worlds_of[t])
 
 
-def _gain_then_end(g: Any, card: int) -> None:
-    g.gain_card(g.actor, card)
+def _gain_then_end(g: ArenaGame, card: int) -> None:
+    challenges.gain_card(g, g.actor, card)
     g._end_turn()
 
 
-def _every_space(g: Any) -> list[int]:
+def _every_space(g: ArenaGame) -> list[int]:
     return list(range(g.box.num_spaces))
 
 
-def _inside_spaces(g: Any) -> list[int]:
+def _inside_spaces(g: ArenaGame) -> list[int]:
     return list(g.box.inside_spaces)
 
 
-def _corners(g: Any) -> list[int]:
+def _corners(g: ArenaGame) -> list[int]:
     return sorted(g.box.corners)
 
 
-def _slide_new_turn(g: Any, space: int) -> None:
+def _slide_new_turn(g: ArenaGame, space: int) -> None:
     g.positions[g.actor] = space
     g._new_turn()
 
 
-def _slide_gym(g: Any, space: int) -> None:
+def _slide_gym(g: ArenaGame, space: int) -> None:
     seat = g.actor
     g.positions[seat] = space
     corner = g.box.corners.index(space)
     if g.gym_trophies[corner] > 0:
         g.gym_trophies[corner] -= 1
         g.trophies[seat] += 1
-    g._take_gym_card(seat, g.gym_at[corner])
+    challenges.take_gym_card(g, seat, g.gym_at[corner])
     g._end_turn()
 
 
-def _discard_maneuver(g: Any, card: int) -> None:
+def _discard_maneuver(g: ArenaGame, card: int) -> None:
     g._set_card(card, DISCARD)
     g._end_turn()
 
 
-def _berzerkerbirdz_players(g: Any) -> list[int]:
-    return [t for t in g._others(g.actor) if g.forms[t] == BERZERKERBIRDZ]
+def _berzerkerbirdz_players(g: ArenaGame) -> list[int]:
+    return [t for t in _others(g, g.actor) if g.forms[t] == BERZERKERBIRDZ]
 
 
-def _turn_back(g: Any, target: int) -> None:
+def _turn_back(g: ArenaGame, target: int) -> None:
     g.forms[target] = ASTROBIRDZ
     g._end_turn()
 
 
-def _nova_gym(g: Any, space: int) -> None:
+def _nova_gym(g: ArenaGame, space: int) -> None:
     g.positions[g.actor] = space
     if g.gym_cards[g._corner_gym(space)] > 0:
         g._decide(GYM_CARD, g.actor)
@@ -471,44 +514,44 @@ def _nova_gym(g: Any, space: int) -> None:
         g._end_turn()
 
 
-def _move_then_act(g: Any, space: int) -> None:
+def _move_then_act(g: ArenaGame, space: int) -> None:
     g.positions[g.actor] = space
-    g._begin_action()
+    challenges.begin_action(g)
 
 
-def _move_then_end(g: Any, space: int) -> None:
+def _move_then_end(g: ArenaGame, space: int) -> None:
     g.positions[g.actor] = space
     g._end_turn()
 
 
-def _board_worlds(g: Any) -> list[int]:
-    return g.board_cards("world")
+def _board_worlds(g: ArenaGame) -> list[int]:
+    return board_cards(g, "world")
 
 
-def _board_maneuvers(g: Any) -> list[int]:
-    return g.board_cards("maneuver")
+def _board_maneuvers(g: ArenaGame) -> list[int]:
+    return board_cards(g, "maneuver")
 
 
-def _black_hole_world(g: Any, card: int) -> None:
-    g.gain_card(g.actor, card)
+def _black_hole_world(g: ArenaGame, card: int) -> None:
+    challenges.gain_card(g, g.actor, card)
     g._decide(PICK_SPACE, g.actor, "black_hole_place")
 
 
-def _dark_matter_on(g: Any, target: int) -> None:
+def _dark_matter_on(g: ArenaGame, target: int) -> None:
     g.dark[target] = g.box.dark_matter_turns
     g._end_turn()
 
 
-def _place_player(g: Any, target: int) -> None:
+def _place_player(g: ArenaGame, target: int) -> None:
     g._decide(PICK_SPACE, g.actor, "wormhole_place", [target])
 
 
-def _place_other(g: Any, space: int) -> None:
+def _place_other(g: ArenaGame, space: int) -> None:
     g.positions[g.task_args[0]] = space
     g._end_turn()
 
 
-def become_candidates(g: Any) -> list[int]:
+def become_candidates(g: ArenaGame) -> list[int]:
     """Star Cluster 1-2: an Astrobirdz or Berzerkerbirdz becomes an Invazorz, an
     Invazorz a Berzerkerbirdz, of a character no other player uses."""
     seat = g.actor
@@ -517,26 +560,26 @@ def become_candidates(g: Any) -> list[int]:
     return [c.id for c in g.box.characters if c.invazorz == want_invazorz and c.id not in taken]
 
 
-def _become(g: Any, character: int) -> None:
+def _become(g: ArenaGame, character: int) -> None:
     seat = g.actor
     g.characters[seat] = character
     g.forms[seat] = INVAZORZ if g.box.characters[character].invazorz else BERZERKERBIRDZ
     g._end_turn()
 
 
-def space_time_targets(g: Any) -> list[int]:
+def space_time_targets(g: ArenaGame) -> list[int]:
     """Space-Time 3-4: a player who can be challenged; if nobody can, any other player."""
-    others = g._others(g.actor)
-    able = [t for t in others if g.challengeable(t)]
+    others = _others(g, g.actor)
+    able = [t for t in others if challenges.challengeable(g, t)]
     return able or others
 
 
-def _space_time_target(g: Any, target: int) -> None:
+def _space_time_target(g: ArenaGame, target: int) -> None:
     seat = g.actor
     g.positions[seat] = g.positions[target]
-    if g.challengeable(target):
+    if challenges.challengeable(g, target):
         g.forced_target = target
-        g._begin_action()
+        challenges.begin_action(g)
     else:
         g._end_turn()
 
@@ -569,14 +612,14 @@ TASKS: dict[str, Task] = {
                              text="Black Hole 5-6: the world card to take from the board"),
     "black_hole_place": Task(PICK_SPACE, "to", _inside_spaces, _move_then_end,
                              text="Black Hole 5-6: the inside space to go to"),
-    "dark_matter_other": Task(PICK_PLAYER, "player", lambda g: g._others(g.actor),
+    "dark_matter_other": Task(PICK_PLAYER, "player", lambda g: _others(g, g.actor),
                               _dark_matter_on,
                               text="Dark Matter Field 3-4: the player to fling dark matter at"),
     "dark_matter_maneuver": Task(PICK_CARD, "pick", _board_maneuvers, _gain_then_end,
                                  text="Dark Matter Field 5-6: the maneuver card to learn"),
     "wormhole_anywhere": Task(PICK_SPACE, "to", _every_space, _move_then_act,
                               text="Wormhole Bonus 1-2: the space to go to (then act)"),
-    "wormhole_player": Task(PICK_PLAYER, "player", lambda g: g._others(g.actor),
+    "wormhole_player": Task(PICK_PLAYER, "player", lambda g: _others(g, g.actor),
                             _place_player, text="Wormhole Bonus 3-4: the player to move"),
     "wormhole_place": Task(PICK_SPACE, "place", _every_space, _place_other,
                            text="Wormhole Bonus 3-4: where that player's fingerboard goes"),
@@ -598,21 +641,21 @@ TASKS: dict[str, Task] = {
 }  # fmt: skip
 """Every pick a table row can ask for, by task name (saved in state dicts)."""
 
-PORTAL_HANDLERS: dict[tuple[int, int], Callable[[Any, int], None]] = {
-    (1, 1): EncounterRules._asteroid_1, (1, 2): EncounterRules._asteroid_2,
-    (1, 3): EncounterRules._asteroid_3,
-    (2, 1): EncounterRules._nova_1, (2, 2): EncounterRules._nova_2, (2, 3): EncounterRules._nova_3,
-    (3, 1): EncounterRules._black_hole_1, (3, 2): EncounterRules._black_hole_2,
-    (3, 3): EncounterRules._black_hole_3,
-    (4, 1): EncounterRules._dark_matter_1, (4, 2): EncounterRules._dark_matter_2,
-    (4, 3): EncounterRules._dark_matter_3,
-    (5, 1): EncounterRules._wormhole_1, (5, 2): EncounterRules._wormhole_2,
-    (5, 3): EncounterRules._wormhole_3,
-    (6, 1): EncounterRules._star_cluster_1, (6, 2): EncounterRules._star_cluster_2,
-    (6, 3): EncounterRules._star_cluster_3,
-    (7, 1): EncounterRules._space_time_1, (7, 2): EncounterRules._space_time_2,
-    (7, 3): EncounterRules._space_time_3,
-    (8, 1): EncounterRules._zoominium_1, (8, 2): EncounterRules._zoominium_2,
-    (8, 3): EncounterRules._zoominium_3,
+PORTAL_HANDLERS: dict[tuple[int, int], Callable[[ArenaGame, int], None]] = {
+    (1, 1): _asteroid_1, (1, 2): _asteroid_2,
+    (1, 3): _asteroid_3,
+    (2, 1): _nova_1, (2, 2): _nova_2, (2, 3): _nova_3,
+    (3, 1): _black_hole_1, (3, 2): _black_hole_2,
+    (3, 3): _black_hole_3,
+    (4, 1): _dark_matter_1, (4, 2): _dark_matter_2,
+    (4, 3): _dark_matter_3,
+    (5, 1): _wormhole_1, (5, 2): _wormhole_2,
+    (5, 3): _wormhole_3,
+    (6, 1): _star_cluster_1, (6, 2): _star_cluster_2,
+    (6, 3): _star_cluster_3,
+    (7, 1): _space_time_1, (7, 2): _space_time_2,
+    (7, 3): _space_time_3,
+    (8, 1): _zoominium_1, (8, 2): _zoominium_2,
+    (8, 3): _zoominium_3,
 }  # fmt: skip
 """The handler of every AstroPortal row, by (table, row 1-3)."""

@@ -1,5 +1,5 @@
 """Rolling and moving, and the roll decisions where gym powers, medal dice and
-trophies are spent (a mixin of :class:`.rules.ArenaGame`).
+trophies are spent: functions over an :class:`.rules.ArenaGame`.
 
 * Before the movement roll (phase ``pre_roll``): use a gym power, add a
   movement medal die, then ``roll``. On the first turn the roll is one d6,
@@ -11,284 +11,253 @@ trophies are spent (a mixin of :class:`.rules.ArenaGame`).
   gives a trophy while it has any.
 * Before a challenge or defence roll (``challenge_spend`` /
   ``defend_spend``): gym powers and medal dice of that kind, then ``spend k``.
+
+Where a move ends it hands on to :mod:`.encounters` (the Nebula Slide, an
+AstroPortal) or :mod:`.challenges` (the action); spending before a challenge
+roll hands back to :mod:`.challenges`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from . import challenges, dice, encounters
 from .data import ASTROBIRDZ, BERZERKERBIRDZ
-from .dice import read_face, reading_table
-from .phases import IN_STACK, MOVE, MOVE_SPEND, PRE_ROLL
+from .phases import MOVE, MOVE_SPEND, PRE_ROLL
+
+if TYPE_CHECKING:
+    from .rules import ArenaGame
 
 CONTEXTS = {1: "pre", 2: "post", 5: "challenge", 6: "defence"}
 """Roll context of each spend phase (by Phase value)."""
 DIE_USE = {"pre": "movement", "challenge": "challenge", "defence": "defence"}
 
 
-class MovementRules:
-    """Movement and the spend decisions; see the module docstring."""
+# ---- spend decisions --------------------------------------------------------------
 
-    # ---- spend decisions --------------------------------------------------------------
 
-    def _begin_movement(self: Any) -> None:
-        """Before the movement roll: a decision only when a power or medal die could be used."""
-        seat = self.turn_seat
-        if any(self.powers[seat]) or seat in self.medal_holder:
-            self._decide(PRE_ROLL, seat)
-        else:
-            self._roll_movement()
+def begin_movement(game: ArenaGame) -> None:
+    """Before the movement roll: a decision only when a power or medal die could be used."""
+    seat = game.turn_seat
+    if any(game.powers[seat]) or seat in game.medal_holder:
+        game._decide(PRE_ROLL, seat)
+    else:
+        _roll_movement(game)
 
-    def _spend_options(self: Any) -> list[int]:
-        seat, layout = self.actor, self.layout
-        ctx = CONTEXTS[int(self.phase)]
-        out = (
-            [layout.roll]
-            if ctx == "pre"
-            else list(range(layout.spend, layout.spend + self.trophies[seat] + 1))
+
+def spend_options(game: ArenaGame) -> list[int]:
+    """The legal action ids of a spend phase (unsorted)."""
+    seat, layout = game.actor, game.layout
+    ctx = CONTEXTS[int(game.phase)]
+    out = (
+        [layout.roll]
+        if ctx == "pre"
+        else list(range(layout.spend, layout.spend + game.trophies[seat] + 1))
+    )
+    powers = game.powers[seat]
+    if any(powers):
+        for gym, held in enumerate(powers):
+            if held and _power_usable(game, seat, gym, ctx):
+                out.append(layout.use + gym)
+    use = DIE_USE.get(ctx)
+    if (
+        use is not None
+        and seat in game.medal_holder
+        and not (ctx == "pre" and game.first_turn[seat])
+    ):
+        added = game.roll_cards[seat]
+        for k, holder in enumerate(game.medal_holder):
+            if holder == seat and k not in added and use in game.box.medal_cards[k].extra_die:
+                out.append(layout.add + k)
+    return out
+
+
+def _power_usable(game: ArenaGame, seat: int, gym: int, ctx: str) -> bool:
+    """A gym power is used only where it does something."""
+    power = game.box.gyms[gym].power
+    kind = power.kind
+    if kind == "transform":
+        return ctx != "post" and game.forms[seat] == ASTROBIRDZ
+    if kind == "bonus":
+        return (power.roll, ctx) in (
+            ("movement", "post"), ("challenge", "challenge"), ("defence", "defence"),
+        )  # fmt: skip
+    if kind == "trophies":
+        return game.supply > 0
+    if kind == "gold_reading":
+        return (
+            ctx in ("challenge", "defence")
+            and not game.roll_gold[seat]
+            and (dice.medal_level(game, seat) < 3)
         )
-        powers = self.powers[seat]
-        if any(powers):
-            for gym, held in enumerate(powers):
-                if held and self._power_usable(seat, gym, ctx):
-                    out.append(layout.use + gym)
-        use = DIE_USE.get(ctx)
-        if (
-            use is not None
-            and seat in self.medal_holder
-            and not (ctx == "pre" and self.first_turn[seat])
-        ):
-            added = self.roll_cards[seat]
-            for k, holder in enumerate(self.medal_holder):
-                if holder == seat and k not in added and use in self.box.medal_cards[k].extra_die:
-                    out.append(layout.add + k)
-        return out
+    return ctx == "challenge"  # extra_die
 
-    def _power_usable(self: Any, seat: int, gym: int, ctx: str) -> bool:
-        """A gym power is used only where it does something."""
-        power = self.box.gyms[gym].power
-        kind = power.kind
-        if kind == "transform":
-            return ctx != "post" and self.forms[seat] == ASTROBIRDZ
-        if kind == "bonus":
-            return (power.roll, ctx) in (
-                ("movement", "post"), ("challenge", "challenge"), ("defence", "defence"),
-            )  # fmt: skip
-        if kind == "trophies":
-            return self.supply > 0
-        if kind == "gold_reading":
-            return (
-                ctx in ("challenge", "defence")
-                and not self.roll_gold[seat]
-                and (self.medal_level(seat) < 3)
-            )
-        return ctx == "challenge"  # extra_die
 
-    def _apply_spend(self: Any, action: int) -> None:
-        seat, layout = self.actor, self.layout
-        ctx = CONTEXTS[int(self.phase)]
-        if action == layout.roll:
-            self._roll_movement()
-        elif action >= layout.add:
-            k = action - layout.add
-            self.roll_cards[seat].append(k)
-            self.roll_extra[seat] += 1
-        elif action >= layout.use:
-            self._use_power(seat, action - layout.use, ctx)
+def apply_spend(game: ArenaGame, action: int) -> None:
+    """Do a spend decision: roll, add a medal die, use a power, or spend trophies
+    (which moves on to the move, the defender's spend or the challenge roll)."""
+    seat, layout = game.actor, game.layout
+    ctx = CONTEXTS[int(game.phase)]
+    if action == layout.roll:
+        _roll_movement(game)
+    elif action >= layout.add:
+        k = action - layout.add
+        game.roll_cards[seat].append(k)
+        game.roll_extra[seat] += 1
+    elif action >= layout.use:
+        _use_power(game, seat, action - layout.use, ctx)
+    else:
+        spent = action - layout.spend
+        game.trophies[seat] -= spent
+        game.supply += spent
+        if ctx == "post":
+            game.steps_left += spent * game.box.trophy_value
+            game.move_total = game.steps_left
+            _begin_moving(game)
+        elif ctx == "challenge":
+            game.ch_spent[0] = spent
+            challenges.after_challenger_spend(game)
         else:
-            spent = action - layout.spend
-            self.trophies[seat] -= spent
-            self.supply += spent
-            if ctx == "post":
-                self.steps_left += spent * self.box.trophy_value
-                self.move_total = self.steps_left
-                self._begin_moving()
-            elif ctx == "challenge":
-                self.ch_spent[0] = spent
-                self._after_challenger_spend()
-            else:
-                self.ch_spent[1] = spent
-                self._resolve_challenge()
+            game.ch_spent[1] = spent
+            challenges.resolve_challenge(game)
 
-    def _use_power(self: Any, seat: int, gym: int, ctx: str) -> None:
-        """Use one gym power card; it goes back to its gym."""
-        power = self.box.gyms[gym].power
-        self.powers[seat][gym] -= 1
-        self.gym_cards[gym] += 1
-        kind = power.kind
-        if kind == "transform":
-            self.forms[seat] = BERZERKERBIRDZ
-        elif kind == "bonus":
-            if ctx == "post":
-                self.steps_left += power.amount
-                self.move_total = self.steps_left
-            else:
-                self.roll_bonus[seat] += power.amount
-        elif kind == "trophies":
-            take = min(power.amount, self.supply)
-            self.supply -= take
-            self.trophies[seat] += take
-        elif kind == "gold_reading":
-            self.roll_gold[seat] = True
+
+def _use_power(game: ArenaGame, seat: int, gym: int, ctx: str) -> None:
+    """Use one gym power card; it goes back to its gym."""
+    power = game.box.gyms[gym].power
+    game.powers[seat][gym] -= 1
+    game.gym_cards[gym] += 1
+    kind = power.kind
+    if kind == "transform":
+        game.forms[seat] = BERZERKERBIRDZ
+    elif kind == "bonus":
+        if ctx == "post":
+            game.steps_left += power.amount
+            game.move_total = game.steps_left
         else:
-            self.roll_extra[seat] += 1
+            game.roll_bonus[seat] += power.amount
+    elif kind == "trophies":
+        take = min(power.amount, game.supply)
+        game.supply -= take
+        game.trophies[seat] += take
+    elif kind == "gold_reading":
+        game.roll_gold[seat] = True
+    else:
+        game.roll_extra[seat] += 1
 
-    # ---- dice of a seat ----------------------------------------------------------------
 
-    def medal_level(self: Any, seat: int) -> int:
-        """The best medal held: 0 none, 1 bronze, 2 silver, 3 gold."""
-        m = self.medals[seat]
-        return 3 if m[2] else 2 if m[1] else 1 if m[0] else 0
+def _roll_movement(game: ArenaGame) -> None:
+    seat, box = game.turn_seat, game.box
+    first = game.first_turn[seat]
+    sides = box.first_turn_die if first else box.movement_die[game.forms[seat]]
+    rolled = dice.roll_dice(game, seat, sides, 1 + game.roll_extra[seat], "movement")
+    total = sum(rolled) + dice.use_up_roll(game, seat)
+    if not first:
+        total += challenges.character_bonus(game, seat, "movement")
+    game.steps_left = game.move_total = total
+    if first or not (game.trophies[seat] or any(game.powers[seat])):
+        _begin_moving(game)
+    else:
+        game._decide(MOVE_SPEND, seat)
 
-    def _roll_dice(self: Any, seat: int, sides: int, count: int, purpose: str) -> list[int]:
-        """Roll and read ``count`` dice of ``seat`` (medals, gold reading, dark matter)."""
-        level = 3 if self.roll_gold[seat] else self.medal_level(seat)
-        roll = self.roll_die
-        if self.dark[seat] > 0:
-            dark_medals = self.config.dark_matter == "medals"
-            box = self.box
-            return [
-                read_face(box, roll(seat, sides, purpose), sides, level, True, dark_medals)
-                for _ in range(count)
-            ]
-        table = reading_table(self.box, sides, level)
-        return [table[roll(seat, sides, purpose)] for _ in range(count)]
 
-    def _use_up_roll(self: Any, seat: int) -> int:
-        """After a roll: the Star Cluster trophies add their +2s and go back to the
-        supply, used medal dice go under the medal stack, prepared modifiers end.
-        Returns the Star Cluster part of the total."""
-        bonus = self.bonus_trophies[seat] * self.box.trophy_value
-        self.supply += self.bonus_trophies[seat]
-        self.bonus_trophies[seat] = 0
-        for k in self.roll_cards[seat]:
-            self.medal_holder[k] = IN_STACK
-            self.medal_stack.append(k)
-        self.roll_cards[seat] = []
-        self.roll_extra[seat] = self.roll_bonus[seat] = 0
-        self.roll_gold[seat] = False
-        return bonus
+# ---- moving -------------------------------------------------------------------------
 
-    def _roll_movement(self: Any) -> None:
-        seat, box = self.turn_seat, self.box
-        first = self.first_turn[seat]
-        sides = box.first_turn_die if first else box.movement_die[self.forms[seat]]
-        dice = self._roll_dice(seat, sides, 1 + self.roll_extra[seat], "movement")
-        total = sum(dice) + self._use_up_roll(seat)
-        if not first:
-            total += self.character_bonus(seat, "movement")
-        self.steps_left = self.move_total = total
-        if first or not (self.trophies[seat] or any(self.powers[seat])):
-            self._begin_moving()
-        else:
-            self._decide(MOVE_SPEND, seat)
 
-    def character_bonus(self: Any, seat: int, kind: str) -> int:
-        """The bonus of the character card in use, if it is of ``kind``."""
-        bonus = self.box.characters[self.characters[seat]].bonus_in(self.forms[seat])
-        return bonus.amount if bonus.kind == kind else 0
+def _begin_moving(game: ArenaGame) -> None:
+    game.entered = False
+    _advance(game)
 
-    # ---- moving -------------------------------------------------------------------------
 
-    def _begin_moving(self: Any) -> None:
-        self.entered = False
-        self._advance()
-
-    def _advance(self: Any) -> None:
-        """Move on by itself while there is nothing to choose; stop at a choice
-        (a fork, a player to challenge, a slide end) or where the move ends."""
-        seat, box = self.turn_seat, self.box
-        positions, next_of, kind_of = self.positions, box.next_of, box.kind_of
-        here = positions[seat]
-        steps, entered = self.steps_left, self.entered
-        while True:
-            if entered:
-                kind = kind_of[here]
-                if kind == "slide" or (
-                    steps > 0 and positions.count(here) > 1 and self._challengeable_here(seat)
-                ):
-                    self.steps_left, self.entered = steps, entered
-                    self._decide(MOVE, seat)
-                    return
-                if steps == 0:
-                    self.steps_left, self.entered = steps, entered
-                    self._land()
-                    return
-            ways = next_of[here]
-            if len(ways) > 1:
-                self.steps_left, self.entered = steps, entered
-                self._decide(MOVE, seat)
+def _advance(game: ArenaGame) -> None:
+    """Move on by itself while there is nothing to choose; stop at a choice
+    (a fork, a player to challenge, a slide end) or where the move ends."""
+    seat, box = game.turn_seat, game.box
+    positions, next_of, kind_of = game.positions, box.next_of, box.kind_of
+    here = positions[seat]
+    steps, entered = game.steps_left, game.entered
+    while True:
+        if entered:
+            kind = kind_of[here]
+            if kind == "slide" or (
+                steps > 0
+                and positions.count(here) > 1
+                and challenges.challengeable_here(game, seat)
+            ):
+                game.steps_left, game.entered = steps, entered
+                game._decide(MOVE, seat)
                 return
-            here = ways[0]
-            positions[seat] = here
-            steps -= 1
-            entered = True
-            if kind_of[here] == "gym":
-                self._gym_trophies(seat, here)
+            if steps == 0:
+                game.steps_left, game.entered = steps, entered
+                _land(game)
+                return
+        ways = next_of[here]
+        if len(ways) > 1:
+            game.steps_left, game.entered = steps, entered
+            game._decide(MOVE, seat)
+            return
+        here = ways[0]
+        positions[seat] = here
+        steps -= 1
+        entered = True
+        if kind_of[here] == "gym":
+            _gym_trophies(game, seat, here)
 
-    def _enter(self: Any, seat: int, space: int) -> None:
-        """One step onto ``space`` (a trophy from a gym moved onto)."""
-        self.positions[seat] = space
-        self.steps_left -= 1
-        self.entered = True
-        if self.box.kind_of[space] == "gym":
-            self._gym_trophies(seat, space)
 
-    def _move_options(self: Any) -> list[int]:
-        seat, layout = self.turn_seat, self.layout
-        here = self.positions[seat]
-        out = []
-        if self.steps_left > 0:
-            out = [layout.to + nxt for nxt in self.box.next_of[here]]
-        if self.entered:
-            if self.steps_left > 0 and self._challengeable_here(seat):
-                out.append(layout.stop)
-            if self.box.kind_of[here] == "slide":
-                out.append(layout.slide)
-                if self.steps_left == 0:
-                    out.append(layout.stay)
-        return out
+def _enter(game: ArenaGame, seat: int, space: int) -> None:
+    """One step onto ``space`` (a trophy from a gym moved onto)."""
+    game.positions[seat] = space
+    game.steps_left -= 1
+    game.entered = True
+    if game.box.kind_of[space] == "gym":
+        _gym_trophies(game, seat, space)
 
-    def _challengeable_here(self: Any, seat: int) -> list[int]:
-        here = self.positions[seat]
-        return [
-            t
-            for t in range(self.num_players)
-            if t != seat and self.positions[t] == here and self.challengeable(t)
-        ]
 
-    def challengeable(self: Any, target: int) -> bool:
-        """A player can be challenged while holding a maneuver, or a world that is
-        not permanently defended."""
-        if self.maneuvers_of[target]:
-            return True
-        return any(self.defended[w] != target for w in self.worlds_of[target])
+def move_options(game: ArenaGame) -> list[int]:
+    """The legal action ids of phase ``move`` (unsorted)."""
+    seat, layout = game.turn_seat, game.layout
+    here = game.positions[seat]
+    out = []
+    if game.steps_left > 0:
+        out = [layout.to + nxt for nxt in game.box.next_of[here]]
+    if game.entered:
+        if game.steps_left > 0 and challenges.challengeable_here(game, seat):
+            out.append(layout.stop)
+        if game.box.kind_of[here] == "slide":
+            out.append(layout.slide)
+            if game.steps_left == 0:
+                out.append(layout.stay)
+    return out
 
-    def _apply_move(self: Any, action: int) -> None:
-        layout = self.layout
-        if action < layout.stop:  # "to <space>": the common case
-            self._enter(self.turn_seat, action - layout.to)
-            self._advance()
-        elif action == layout.stop:
-            self.stopped = True
-            self.steps_left = 0
-            self._begin_action()
-        elif action == layout.slide:
-            self._go_through_slide()
-        else:  # stay
-            self._begin_action()
 
-    def _gym_trophies(self: Any, seat: int, space: int) -> None:
-        """Moving onto or past a gym takes one of its trophies while it has any
-        (more with a gym-trophy bonus)."""
-        corner = self.box.corners.index(space)
-        take = min(1 + self.character_bonus(seat, "gym_trophy"), self.gym_trophies[corner])
-        self.gym_trophies[corner] -= take
-        self.trophies[seat] += take
+def apply_move(game: ArenaGame, action: int) -> None:
+    """Do a move decision: a step, stop to challenge, through the slide, or stay."""
+    layout = game.layout
+    if action < layout.stop:  # "to <space>": the common case
+        _enter(game, game.turn_seat, action - layout.to)
+        _advance(game)
+    elif action == layout.stop:
+        game.stopped = True
+        game.steps_left = 0
+        challenges.begin_action(game)
+    elif action == layout.slide:
+        encounters.go_through_slide(game)
+    else:  # stay
+        challenges.begin_action(game)
 
-    def _land(self: Any) -> None:
-        """The move ends here by its full count: an AstroPortal encounter, or the action."""
-        if self.box.kind_of[self.positions[self.turn_seat]] == "portal":
-            self._astroportal()
-        else:
-            self._begin_action()
+
+def _gym_trophies(game: ArenaGame, seat: int, space: int) -> None:
+    """Moving onto or past a gym takes one of its trophies while it has any
+    (more with a gym-trophy bonus)."""
+    corner = game.box.corners.index(space)
+    take = min(1 + challenges.character_bonus(game, seat, "gym_trophy"), game.gym_trophies[corner])
+    game.gym_trophies[corner] -= take
+    game.trophies[seat] += take
+
+
+def _land(game: ArenaGame) -> None:
+    """The move ends here by its full count: an AstroPortal encounter, or the action."""
+    if game.box.kind_of[game.positions[game.turn_seat]] == "portal":
+        encounters.astroportal(game)
+    else:
+        challenges.begin_action(game)

@@ -30,12 +30,18 @@ action is taken by the engine itself (a fork with one way on, a roll with
 nothing to spend), so every step an agent sees is a real choice; every roll
 is logged (:meth:`ArenaGame.rolls_since`).
 
-The rules live in five modules: this one (turns, dice, legality, state dicts
-and their validation), :mod:`.setup` (setting up a game and a scenario),
-:mod:`.movement` (rolling and moving, gym powers and medal dice),
-:mod:`.encounters` (the Nebula Slide and AstroPortal tables) and
+The rules live in five modules: this one (the game's state, turns, dice,
+legality, state dicts and their validation), :mod:`.setup` (setting up a game
+and a scenario), :mod:`.movement` (rolling and moving, gym powers and medal
+dice), :mod:`.encounters` (the Nebula Slide and AstroPortal tables) and
 :mod:`.challenges` (the action after moving, challenges, medals,
-transformation, victory).
+transformation, victory). The four chapters are functions over an
+:class:`ArenaGame`, called as ``movement.begin_movement(game)``; they import
+each other one way only (setup, movement and encounters call challenges,
+movement calls encounters) and come back to this module through the game's
+turn methods (``_decide``, ``_end_turn``, ``_new_turn``, ``_start_turn``,
+``_finish``, ``_set_card``). The legality cache (``_legal``, ``_mask``) is
+written only here.
 """
 
 from __future__ import annotations
@@ -51,12 +57,10 @@ from ..core.errors import StateDictError
 from ..core.game import NO_PLAYER, GameEngine
 from ..core.rng import make_rng, rng_to_dict
 from ..core.validate import short_repr
-from . import data
+from . import challenges, data, encounters, movement, setup
 from .actions import ActionLayout
-from .challenges import ChallengeRules
 from .data import BERZERKERBIRDZ, FORMS, MEDALS, Box
-from .encounters import TASKS, EncounterRules
-from .movement import MovementRules
+from .encounters import TASKS
 from .phases import (
     ACTION,
     BOARD,
@@ -72,7 +76,7 @@ from .phases import (
     SPEND_PHASES,
     Phase,
 )
-from .setup import Scenario, SetupRules
+from .setup import Scenario
 
 CHALLENGE_KINDS = ("", "maneuver", "world", "medal", "homeworld", "favourite", "standard")
 WORLD_CHALLENGES = ("offset", "printed")
@@ -144,7 +148,7 @@ class ForcedDiceError(ValueError):
 
 
 @dataclass
-class ArenaGame(SetupRules, MovementRules, EncounterRules, ChallengeRules, GameEngine):
+class ArenaGame(GameEngine):
     """A game of the Arena in progress. Create it with :meth:`new`."""
 
     config: ArenaConfig
@@ -255,7 +259,7 @@ class ArenaGame(SetupRules, MovementRules, EncounterRules, ChallengeRules, GameE
         sc = scenario or Scenario()
         game = cls(config=config, rng=rng)
         game.forced = list(sc.dice)
-        game._set_up(sc)
+        setup.set_up(game, sc)
         game._settle()
         return game
 
@@ -382,6 +386,11 @@ class ArenaGame(SetupRules, MovementRules, EncounterRules, ChallengeRules, GameE
         self.task_args = list(args) if args else []
         self._legal = self._mask = None
 
+    def _offer(self, options: list[int]) -> None:
+        """The decision just asked for has these legal actions, already computed
+        by its chapter: keep them rather than compute them again."""
+        self._legal = sorted(options)
+
     def _settle(self) -> None:
         """Take every decision that has a single legal action (nothing to choose)."""
         while not self.over:
@@ -400,37 +409,39 @@ class ArenaGame(SetupRules, MovementRules, EncounterRules, ChallengeRules, GameE
         """The legal action ids of the decision under way (one source of truth)."""
         phase = self.phase
         if phase == MOVE:
-            return self._move_options()
+            return movement.move_options(self)
         if phase == ACTION:
-            return self._action_options()
+            return challenges.action_options(self)
         if phase in SPEND_PHASES:
-            return self._spend_options()
+            return movement.spend_options(self)
         if phase == CORNER:
             return list(range(self.layout.corner, self.layout.corner + len(self.box.corners)))
         if phase == GYM_CARD:
             return [self.layout.train, self.layout.end]
-        return self._task_options()
+        return encounters.task_options(self)
 
     def _apply(self, action: int) -> None:
         self.version += 1
         self._legal = self._mask = None
         phase = self.phase
         if phase == MOVE:
-            self._apply_move(action)
+            movement.apply_move(self, action)
         elif phase == ACTION:
-            self._apply_action_choice(action)
+            challenges.apply_action_choice(self, action)
         elif phase in SPEND_PHASES:
-            self._apply_spend(action)
+            movement.apply_spend(self, action)
         elif phase == CORNER:
             corner = self.box.corners[action - self.layout.corner]
             self.positions[self.actor] = self.start_corner[self.actor] = corner
-            self._next_corner_chooser()
+            setup.next_corner_chooser(self)
         elif phase == GYM_CARD:
             if action == self.layout.train:
-                self._take_gym_card(self.actor, self._corner_gym(self.positions[self.actor]))
+                challenges.take_gym_card(
+                    self, self.actor, self._corner_gym(self.positions[self.actor])
+                )
             self._end_turn()
         else:
-            self._apply_task(action)
+            encounters.apply_task(self, action)
 
     # ---- turns -------------------------------------------------------------------------
 
@@ -444,14 +455,14 @@ class ArenaGame(SetupRules, MovementRules, EncounterRules, ChallengeRules, GameE
             self.upside_down[seat] = False
             self._end_turn()
             return
-        self._begin_movement()
+        movement.begin_movement(self)
 
     def _new_turn(self) -> None:
         """A whole new turn inside this one (it is not a turn of the play order)."""
         self.new_turns += 1
         self.first_turn[self.turn_seat] = False
         self._clear_turn()
-        self._begin_movement()
+        movement.begin_movement(self)
 
     def _clear_turn(self) -> None:
         self.steps_left = self.move_total = 0
@@ -512,7 +523,12 @@ class ArenaGame(SetupRules, MovementRules, EncounterRules, ChallengeRules, GameE
             self.card_space[card] = space
 
     def _corner_gym(self, space: int) -> int:
+        """The gym id on corner ``space``."""
         return self.gym_at[self.box.corners.index(space)]
+
+    def challenge_need(self, kind: str, item: int) -> int:
+        """The number a board or named-player challenge must meet (for observers)."""
+        return challenges.challenge_need(self, kind, item)
 
     # ---- state dicts -----------------------------------------------------------------------
 

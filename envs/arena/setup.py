@@ -1,5 +1,5 @@
-"""Setting up an Arena game (a mixin of :class:`.rules.ArenaGame`): characters,
-trophies, the cards on their spaces, the gyms and their power cards, the medal
+"""Setting up an Arena game (functions over an :class:`.rules.ArenaGame`):
+characters, trophies, the cards on their spaces, the gyms and their power cards, the medal
 stack, a scenario's pieces, the starting corners and the first player.
 
 1. Characters: a scenario's first; every other seat wishes for one at random
@@ -17,10 +17,14 @@ stack, a scenario's pieces, the starting corners and the first player.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
+from . import challenges
 from .data import ASTROBIRDZ, FORMS, INVAZORZ
 from .phases import BOARD, BOX, CORNER, IN_STACK
+
+if TYPE_CHECKING:
+    from .rules import ArenaGame
 
 
 @dataclass
@@ -43,193 +47,196 @@ class Scenario:
     dice: list[int] = field(default_factory=list)
 
 
-class SetupRules:
-    """The set-up steps; see the module docstring."""
+def set_up(game: ArenaGame, sc: Scenario) -> None:
+    """Set up a new game (steps 1-4 of the module docstring, the scenario's
+    pieces first); ends at the first corner choice or the first turn."""
+    box, n = game.box, game.num_players
+    game.trophies = [0] * n
+    game.bonus_trophies = [0] * n
+    game.medals = [[0, 0, 0] for _ in range(n)]
+    game.powers = [[0] * len(box.gyms) for _ in range(n)]
+    game.lost_turns, game.upside_down, game.dark = [0] * n, [False] * n, [0] * n
+    game.first_turn = [sc.turn == 1] * n
+    game.start_corner = [-1] * n
+    game.positions = [-1] * n
+    game.roll_bonus, game.roll_gold = [0] * n, [False] * n
+    game.roll_extra = [0] * n
+    game.roll_cards = [[] for _ in range(n)]
+    game.seen = [0] * n
+    game.medal_supply = list(box.medal_supply)
+    game.maneuvers_of = [[] for _ in range(n)]
+    game.worlds_of = [[] for _ in range(n)]
+    _choose_characters(game, sc)
+    _deal_board(game, sc)
+    _give_scenario_items(game, sc)
+    for seat, space in sc.positions.items():
+        game.positions[seat] = space
+        if space in box.corners:
+            game.start_corner[seat] = space
+    game.rounds = sc.turn - 1
+    if game.rounds >= game.config.max_rounds:
+        raise ValueError(
+            f"turn={sc.turn} starts after the last round; allowed: 1..{game.config.max_rounds}"
+        )
+    game.preset_first = -1 if sc.first_player is None else sc.first_player
+    next_corner_chooser(game)
 
-    def _set_up(self: Any, sc: Scenario) -> None:
-        box, n = self.box, self.num_players
-        self.trophies = [0] * n
-        self.bonus_trophies = [0] * n
-        self.medals = [[0, 0, 0] for _ in range(n)]
-        self.powers = [[0] * len(box.gyms) for _ in range(n)]
-        self.lost_turns, self.upside_down, self.dark = [0] * n, [False] * n, [0] * n
-        self.first_turn = [sc.turn == 1] * n
-        self.start_corner = [-1] * n
-        self.positions = [-1] * n
-        self.roll_bonus, self.roll_gold = [0] * n, [False] * n
-        self.roll_extra = [0] * n
-        self.roll_cards: list[list[int]] = [[] for _ in range(n)]
-        self.seen = [0] * n
-        self.medal_supply = list(box.medal_supply)
-        self.maneuvers_of: list[list[int]] = [[] for _ in range(n)]
-        self.worlds_of: list[list[int]] = [[] for _ in range(n)]
-        self._choose_characters(sc)
-        self._deal_board(sc)
-        self._give_scenario_items(sc)
-        for seat, space in sc.positions.items():
-            self.positions[seat] = space
-            if space in box.corners:
-                self.start_corner[seat] = space
-        self.rounds = sc.turn - 1
-        if self.rounds >= self.config.max_rounds:
+
+def _choose_characters(game: ArenaGame, sc: Scenario) -> None:
+    """Scenario characters first; every other seat wishes for a character at
+    random (of its scenario form), and players wishing for the same one roll
+    a d6 for it (highest picks, ties re-roll); the others wish again."""
+    box, n = game.box, game.num_players
+    given = dict(sc.characters)
+    if len(set(given.values())) != len(given):
+        raise ValueError("two players cannot have the same character")
+    for seat, char in given.items():
+        form = sc.forms.get(seat)
+        if form is not None and (form == INVAZORZ) != box.characters[char].invazorz:
             raise ValueError(
-                f"turn={sc.turn} starts after the last round; allowed: 1..{self.config.max_rounds}"
+                f"player_{seat}: character {box.characters[char].name} cannot be in form "
+                f"{FORMS[form]}"
             )
-        self.preset_first = -1 if sc.first_player is None else sc.first_player
-        self._next_corner_chooser()
+    chosen = dict(given)
+    while len(chosen) < n:
+        wishes: dict[int, list[int]] = {}
+        for seat in range(n):
+            if seat in chosen:
+                continue
+            pool = _character_pool(game, sc.forms.get(seat), set(chosen.values()))
+            if not pool:
+                raise ValueError(f"no character is left for player_{seat}")
+            wish = pool[int(game.rng.integers(len(pool)))]
+            wishes.setdefault(wish, []).append(seat)
+        for char, seats in sorted(wishes.items()):
+            chosen[roll_off(game, seats, "character")] = char
+    game.characters = [chosen[s] for s in range(n)]
+    game.forms = [
+        sc.forms.get(s, INVAZORZ if box.characters[c].invazorz else ASTROBIRDZ)
+        for s, c in enumerate(game.characters)
+    ]
 
-    def _choose_characters(self: Any, sc: Scenario) -> None:
-        """Scenario characters first; every other seat wishes for a character at
-        random (of its scenario form), and players wishing for the same one roll
-        a d6 for it (highest picks, ties re-roll); the others wish again."""
-        box, n = self.box, self.num_players
-        given = dict(sc.characters)
-        if len(set(given.values())) != len(given):
-            raise ValueError("two players cannot have the same character")
-        for seat, char in given.items():
-            form = sc.forms.get(seat)
-            if form is not None and (form == INVAZORZ) != box.characters[char].invazorz:
-                raise ValueError(
-                    f"player_{seat}: character {box.characters[char].name} cannot be in form "
-                    f"{FORMS[form]}"
-                )
-        chosen = dict(given)
-        while len(chosen) < n:
-            wishes: dict[int, list[int]] = {}
-            for seat in range(n):
-                if seat in chosen:
-                    continue
-                pool = self._character_pool(sc.forms.get(seat), set(chosen.values()))
-                if not pool:
-                    raise ValueError(f"no character is left for player_{seat}")
-                wish = pool[int(self.rng.integers(len(pool)))]
-                wishes.setdefault(wish, []).append(seat)
-            for char, seats in sorted(wishes.items()):
-                chosen[self._roll_off(seats, "character")] = char
-        self.characters = [chosen[s] for s in range(n)]
-        self.forms = [
-            sc.forms.get(s, INVAZORZ if box.characters[c].invazorz else ASTROBIRDZ)
-            for s, c in enumerate(self.characters)
-        ]
 
-    def _character_pool(self: Any, form: int | None, taken: set[int]) -> list[int]:
-        box = self.box
-        return [
+def _character_pool(game: ArenaGame, form: int | None, taken: set[int]) -> list[int]:
+    """The characters not taken yet, of ``form`` if the scenario names one."""
+    box = game.box
+    return [
+        c.id
+        for c in box.characters
+        if c.id not in taken and (form is None or c.invazorz == (form == INVAZORZ))
+    ]
+
+
+def roll_off(game: ArenaGame, seats: list[int], purpose: str) -> int:
+    """Each seat rolls a d6; the highest wins; ties among the highest re-roll."""
+    while len(seats) > 1:
+        rolls = [game.roll_die(s, 6, purpose) for s in seats]
+        top = max(rolls)
+        seats = [s for s, r in zip(seats, rolls, strict=True) if r == top]
+    return seats[0]
+
+
+def _deal_board(game: ArenaGame, sc: Scenario) -> None:
+    """Trophies, gyms and their power cards on the corners, cards shuffled onto
+    their spaces (the scenario's held cards are taken out first), the medal
+    cards in a shuffled stack beside the board."""
+    box, n = game.box, game.num_players
+    placed = sum(box.start_trophies for _ in range(n)) + box.gym_trophies * len(box.corners)
+    game.supply = box.trophies - placed
+    game.trophies = [box.start_trophies] * n
+    game.gym_trophies = [box.gym_trophies] * len(box.corners)
+    if sc.gyms is not None:
+        if len(sc.gyms) != len(box.corners) or len(set(sc.gyms)) != len(sc.gyms):
+            raise ValueError(f"gyms must name {len(box.corners)} different gyms, one per corner")
+        game.gym_at = list(sc.gyms)
+    else:
+        order = game.rng.permutation(len(box.gyms))
+        game.gym_at = [int(g) for g in order[: len(box.corners)]]
+    game.gym_cards = [0] * len(box.gyms)
+    for g in game.gym_at:
+        game.gym_cards[g] = box.gym_power_cards
+    held = {c for cards in sc.cards.values() for c in cards}
+    game.space_item = [-1] * box.num_spaces
+    game.card_holder = [BOX] * box.num_cards
+    game.card_space = [-1] * box.num_cards
+    game.defended = [-1] * box.num_cards
+    for space, card in sc.board.items():
+        kind = box.cards[card].kind
+        if box.kind_of[space] != kind:
+            raise ValueError(f"space {space} is a {box.kind_of[space]} space, not a {kind} space")
+        if card in held or game.card_holder[card] == BOARD:
+            raise ValueError(f"card {box.cards[card].name} is placed twice")
+        game._set_card(card, BOARD, space)
+    for kind, spaces in (("maneuver", box.maneuver_spaces), ("world", box.world_spaces)):
+        pool = [
             c.id
-            for c in box.characters
-            if c.id not in taken and (form is None or c.invazorz == (form == INVAZORZ))
+            for c in box.cards
+            if c.kind == kind and c.id not in held and game.card_holder[c.id] == BOX
         ]
+        free = [s for s in spaces if s not in sc.board]
+        order = game.rng.permutation(len(pool))
+        for space, index in zip(free, order, strict=False):
+            game._set_card(pool[int(index)], BOARD, space)
+    order = game.rng.permutation(len(box.medal_cards))
+    game.medal_stack = [int(k) for k in order]
+    game.medal_holder = [IN_STACK] * len(box.medal_cards)
+    game.medal_space = [-1] * len(box.medal_cards)
 
-    def _roll_off(self: Any, seats: list[int], purpose: str) -> int:
-        """Each seat rolls a d6; the highest wins; ties among the highest re-roll."""
-        while len(seats) > 1:
-            rolls = [self.roll_die(s, 6, purpose) for s in seats]
-            top = max(rolls)
-            seats = [s for s, r in zip(seats, rolls, strict=True) if r == top]
-        return seats[0]
 
-    def _deal_board(self: Any, sc: Scenario) -> None:
-        """Trophies, gyms and their power cards on the corners, cards shuffled onto
-        their spaces (the scenario's held cards are taken out first), the medal
-        cards in a shuffled stack beside the board."""
-        box, n = self.box, self.num_players
-        placed = sum(box.start_trophies for _ in range(n)) + box.gym_trophies * len(box.corners)
-        self.supply = box.trophies - placed
-        self.trophies = [box.start_trophies] * n
-        self.gym_trophies = [box.gym_trophies] * len(box.corners)
-        if sc.gyms is not None:
-            if len(sc.gyms) != len(box.corners) or len(set(sc.gyms)) != len(sc.gyms):
+def _give_scenario_items(game: ArenaGame, sc: Scenario) -> None:
+    """The scenario's trophies, cards, medals, gym power cards and medal cards."""
+    box = game.box
+    for seat, count in sc.trophies.items():
+        game.supply += game.trophies[seat] - count
+        game.trophies[seat] = count
+    if game.supply < 0:
+        raise ValueError(
+            f"the scenario's trophies need {-game.supply} more than the box's "
+            f"{box.trophies} (after the gyms' trophies)"
+        )
+    for seat, cards in sorted(sc.cards.items()):
+        for card in cards:
+            if game.card_holder[card] >= 0:
+                raise ValueError(f"card {box.cards[card].name} is given to two players")
+            game._set_card(card, seat)
+    for seat, levels in sc.medals.items():
+        for level in levels:
+            if not game.medals[seat][level]:
+                challenges.award_medal(game, seat, level)
+    for seat in range(game.num_players):
+        challenges.check_medals(game, seat)
+    for seat, gyms in sc.gym_powers.items():
+        for g in gyms:
+            if game.gym_cards[g] <= 0:
                 raise ValueError(
-                    f"gyms must name {len(box.corners)} different gyms, one per corner"
+                    f"gym {box.gyms[g].name} has no gym power card left to give "
+                    f"player_{seat} (gyms on the board: "
+                    f"{', '.join(box.gyms[x].name for x in game.gym_at)})"
                 )
-            self.gym_at = list(sc.gyms)
-        else:
-            order = self.rng.permutation(len(box.gyms))
-            self.gym_at = [int(g) for g in order[: len(box.corners)]]
-        self.gym_cards = [0] * len(box.gyms)
-        for g in self.gym_at:
-            self.gym_cards[g] = box.gym_power_cards
-        held = {c for cards in sc.cards.values() for c in cards}
-        self.space_item = [-1] * box.num_spaces
-        self.card_holder = [BOX] * box.num_cards
-        self.card_space = [-1] * box.num_cards
-        self.defended = [-1] * box.num_cards
-        for space, card in sc.board.items():
-            kind = box.cards[card].kind
-            if box.kind_of[space] != kind:
+            game.gym_cards[g] -= 1
+            game.powers[seat][g] += 1
+    for seat, ks in sc.medal_cards.items():
+        for k in ks:
+            if game.medal_holder[k] != IN_STACK:
+                raise ValueError(f"medal card {box.medal_cards[k].name} is given twice")
+            if not box.medal_cards[k].extra_die:
                 raise ValueError(
-                    f"space {space} is a {box.kind_of[space]} space, not a {kind} space"
+                    f"medal card {box.medal_cards[k].name} gives a trophy at once; only "
+                    "extra-die medal cards are held"
                 )
-            if card in held or self.card_holder[card] == BOARD:
-                raise ValueError(f"card {box.cards[card].name} is placed twice")
-            self._set_card(card, BOARD, space)
-        for kind, spaces in (("maneuver", box.maneuver_spaces), ("world", box.world_spaces)):
-            pool = [
-                c.id
-                for c in box.cards
-                if c.kind == kind and c.id not in held and self.card_holder[c.id] == BOX
-            ]
-            free = [s for s in spaces if s not in sc.board]
-            order = self.rng.permutation(len(pool))
-            for space, index in zip(free, order, strict=False):
-                self._set_card(pool[int(index)], BOARD, space)
-        order = self.rng.permutation(len(box.medal_cards))
-        self.medal_stack = [int(k) for k in order]
-        self.medal_holder = [IN_STACK] * len(box.medal_cards)
-        self.medal_space = [-1] * len(box.medal_cards)
+            game.medal_stack.remove(k)
+            game.medal_holder[k] = seat
 
-    def _give_scenario_items(self: Any, sc: Scenario) -> None:
-        box = self.box
-        for seat, count in sc.trophies.items():
-            self.supply += self.trophies[seat] - count
-            self.trophies[seat] = count
-        if self.supply < 0:
-            raise ValueError(
-                f"the scenario's trophies need {-self.supply} more than the box's "
-                f"{box.trophies} (after the gyms' trophies)"
-            )
-        for seat, cards in sorted(sc.cards.items()):
-            for card in cards:
-                if self.card_holder[card] >= 0:
-                    raise ValueError(f"card {box.cards[card].name} is given to two players")
-                self._set_card(card, seat)
-        for seat, levels in sc.medals.items():
-            for level in levels:
-                if not self.medals[seat][level]:
-                    self._award_medal(seat, level)
-        for seat in range(self.num_players):
-            self._check_medals(seat)
-        for seat, gyms in sc.gym_powers.items():
-            for g in gyms:
-                if self.gym_cards[g] <= 0:
-                    raise ValueError(
-                        f"gym {box.gyms[g].name} has no gym power card left to give "
-                        f"player_{seat} (gyms on the board: "
-                        f"{', '.join(box.gyms[x].name for x in self.gym_at)})"
-                    )
-                self.gym_cards[g] -= 1
-                self.powers[seat][g] += 1
-        for seat, ks in sc.medal_cards.items():
-            for k in ks:
-                if self.medal_holder[k] != IN_STACK:
-                    raise ValueError(f"medal card {box.medal_cards[k].name} is given twice")
-                if not box.medal_cards[k].extra_die:
-                    raise ValueError(
-                        f"medal card {box.medal_cards[k].name} gives a trophy at once; only "
-                        "extra-die medal cards are held"
-                    )
-                self.medal_stack.remove(k)
-                self.medal_holder[k] = seat
 
-    def _next_corner_chooser(self: Any) -> None:
-        """Seats without a position choose their starting corner in seat order;
-        then the first player is rolled for and the first turn begins."""
-        for seat in range(self.num_players):
-            if self.positions[seat] < 0:
-                self._decide(CORNER, seat)
-                return
-        first = self.preset_first
-        if first < 0:
-            first = self._roll_off(list(range(self.num_players)), "first player")
-        self.first_player = first
-        self._start_turn(first)
+def next_corner_chooser(game: ArenaGame) -> None:
+    """Seats without a position choose their starting corner in seat order;
+    then the first player is rolled for and the first turn begins."""
+    for seat in range(game.num_players):
+        if game.positions[seat] < 0:
+            game._decide(CORNER, seat)
+            return
+    first = game.preset_first
+    if first < 0:
+        first = roll_off(game, list(range(game.num_players)), "first player")
+    game.first_player = first
+    game._start_turn(first)

@@ -26,6 +26,7 @@ from arena_helpers import (
     phase,
 )
 
+from flockgym.envs.arena import challenges, setup
 from flockgym.envs.arena.data import ASTROBIRDZ, BERZERKERBIRDZ
 from flockgym.envs.arena.dice import chance_at_least, reading_table
 from flockgym.envs.arena.rules import (
@@ -85,7 +86,7 @@ def test_corners_then_the_first_player_roll_with_re_rolled_ties():
 def test_character_clashes_are_rolled_off_highest_picks():
     g = game(3)
     g.forced = [3, 5, 5, 1, 4]
-    assert g._roll_off([0, 1, 2], "character") == 2
+    assert setup.roll_off(g, [0, 1, 2], "character") == 2
     # a seeded draw: characters differ, forms follow the scenario
     for seed in range(30):
         h = new_game(ArenaConfig(num_players=6), seed=seed, forms={0: 2, 1: 1})
@@ -109,12 +110,12 @@ def test_first_turn_is_one_d6_even_for_berzerkerbirdz_with_nothing_spent():
 def test_first_turn_cannot_train_at_the_starting_gym():
     g = game(turn=1, positions={0: 0, 1: 0}, trophies={0: 0})
     g.positions[0], g.start_corner[0] = 8, 8
-    g._begin_action()
+    challenges.begin_action(g)
     g._settle()
     assert turn_over(g)  # the only action would have been to train there
     g = game(positions={0: 0, 1: 0})
     g.positions[0], g.start_corner[0] = 8, 8
-    g._begin_action()
+    challenges.begin_action(g)
     g._settle()
     assert legal(g) == ["train", "end"]
 
@@ -322,7 +323,7 @@ def medal_on_11(g):
     from flockgym.envs.arena.rules import BOX as IN_BOX
 
     g._set_card(g.space_item[11], IN_BOX)
-    g._fill_space(11)
+    challenges.fill_space(g, 11)
     g._legal = g._mask = None
     return g.space_item[11] - BOX.num_cards
 
@@ -395,7 +396,7 @@ def test_standard_challenge_tie_keeps_and_permanently_defends_the_world():
     assert not g.last_challenge["success"] and held(g, 1) == ["Kickflip Kaboom", "Tidewell"]
     tidewell = card_id("Tidewell")
     assert g.defended[tidewell] == 1
-    assert g.challengeable_cards(1) == [card_id("Kickflip Kaboom")]  # never again
+    assert challenges.challengeable_cards(g, 1) == [card_id("Kickflip Kaboom")]  # never again
 
 
 def test_defender_spends_trophies_before_the_roll():
@@ -409,7 +410,7 @@ def test_a_player_with_nothing_left_to_take_cannot_be_challenged():
     g = game(dice=[2], positions={0: 9, 1: 11}, cards={1: ["Tidewell"]})
     g.defended[card_id("Tidewell")] = 1
     g._legal = None
-    assert not g.challengeable(1)
+    assert not challenges.challengeable(g, 1)
 
 
 # ---- medals and dice readings -------------------------------------------------------------------
@@ -420,7 +421,7 @@ def medal_then_challenge(medal, dice, dark=False, **kw):
     trophy), then gains ``medal`` (and dark matter), then challenges with ``dice``."""
     g = game(dice=[2, *dice], positions={0: 9, 1: 0}, board={11: CRYO}, trophies={0: 1}, **kw)
     if medal:
-        g._award_medal(0, ("bronze", "silver", "gold").index(medal))
+        challenges.award_medal(g, 0, ("bronze", "silver", "gold").index(medal))
     if dark:
         g.dark[0] = 2
     acts(g, "spend 0", f"challenge maneuver {CRYO}", "spend 0")

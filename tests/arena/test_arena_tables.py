@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 from arena_helpers import BOX, act, card_id, game, held, legal, on_space, phase
 
+from flockgym.envs.arena import challenges
 from flockgym.envs.arena.data import ASTROBIRDZ, BERZERKERBIRDZ, FORMS, INVAZORZ
 from flockgym.envs.arena.encounters import PORTAL_TABLES
 from flockgym.envs.arena.rules import BOX as IN_BOX
@@ -410,7 +411,7 @@ def test_slide_1_frees_a_medal_card_space_when_no_space_is_empty():
     g = game(dice=[2], positions={0: 10, 1: 0}, cards={0: ["Kickflip Kaboom"]})
     # space 14 holds a medal card: the only place the maneuver can go
     g._set_card(g.space_item[14], IN_BOX)
-    g._fill_space(14)
+    challenges.fill_space(g, 14)
     medal = g.space_item[14] - BOX.num_cards
     g.forced = [1]
     act(g, "slide")  # one card, one space: taken by itself
