@@ -2,9 +2,25 @@
 turn-based AEC-to-parallel conversion).
 
 See :mod:`flockgym.envs.astrobirdz.env` for the env's documentation page.
+
+Its table talk, which the play server, terminal play and replays ask for:
+``is_public_move`` (which moves every seat reads), ``narrate_changes`` and
+``MOVE_WORDS`` (what a seat is told happened) and ``special_cards_help``
+(what the special cards do).
 """
 
+from .astrobirdz.actions import is_public_move
+from .astrobirdz.data import special_cards_help
 from .astrobirdz.env import __doc__ as __doc__
 from .astrobirdz.env import env, parallel_env, raw_env
+from .astrobirdz.observer import MOVE_WORDS, narrate_changes
 
-__all__ = ["env", "parallel_env", "raw_env"]
+__all__ = [
+    "MOVE_WORDS",
+    "env",
+    "is_public_move",
+    "narrate_changes",
+    "parallel_env",
+    "raw_env",
+    "special_cards_help",
+]

@@ -2,9 +2,23 @@
 turn-based AEC-to-parallel conversion).
 
 See :mod:`flockgym.envs.skybirds.env` for the env's documentation page.
+
+Its table talk, which the play server, terminal play and replays ask for:
+``is_public_move`` (which moves every seat reads), ``narrate_changes`` (what a
+seat is told happened) and ``special_cards_help`` (what the special cards do).
 """
 
+from .skybirds.actions import is_public_move
+from .skybirds.data import special_cards_help
 from .skybirds.env import __doc__ as __doc__
 from .skybirds.env import env, parallel_env, raw_env
+from .skybirds.observer import narrate_changes
 
-__all__ = ["env", "parallel_env", "raw_env"]
+__all__ = [
+    "env",
+    "is_public_move",
+    "narrate_changes",
+    "parallel_env",
+    "raw_env",
+    "special_cards_help",
+]

@@ -236,7 +236,7 @@ class Game:
         since = max(0, min(since, self.move_number))
         entries = []
         for number_, move in enumerate(self.log.moves[since:], start=since):
-            shown = move["agent"] == agent or is_public(self.env_id, move["text"])
+            shown = move["agent"] == agent or is_public(self.raw, move["action"])
             entries.append(
                 {"n": number_, "agent": move["agent"], "text": move["text"] if shown else None}
             )

@@ -238,3 +238,17 @@ class ActionLayout:
         if card.kind != first:
             raise ValueError(rest)
         return off["challenge"] + card.id
+
+
+def is_public_move(layout: ActionLayout, action: int) -> bool:
+    """Whether every seat reads ``action`` when it is made (what the play server's
+    move log and terminal narration show of the other seats' moves): always in the
+    Arena. Everything on its board is public (positions, cards held, trophies,
+    medals, gym powers, medal cards held, every roll); only the medal stack's
+    order is not, and no move names it.
+
+    >>> from flockgym.envs.arena.data import default_box
+    >>> is_public_move(ActionLayout(default_box(), 2), 0)
+    True
+    """
+    return True

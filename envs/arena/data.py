@@ -974,3 +974,64 @@ def _check_entrances(box: Box, r: _Reader, succ: dict[int, int], inside: set[int
                 f"board.spaces[{four}]",
                 f"entrance {name} space 4 leads only to the next inner space, leads to {list(nxt)}",
             )
+
+
+GYM_POWER_HELP = {
+    "transform": "an Astrobirdz becomes a Berzerkerbirdz (before a roll)",
+    "gold_reading": "the dice of one challenge or defence read as with a gold medal",
+    "extra_die": "one more die on your next challenge roll",
+}
+"""Each gym power kind in a few words (bonus and trophies powers are worded with
+their numbers by :func:`gym_power_text`)."""
+
+
+def gym_power_text(power: dict[str, object]) -> str:
+    """A gym's power (as the observer's box tables give it) in a few words."""
+    kind = power["kind"]
+    if kind == "bonus":
+        return f"+{power['amount']} to one {power['roll']} roll"
+    if kind == "trophies":
+        return f"take {power['amount']} trophies from the supply"
+    return GYM_POWER_HELP.get(str(kind), str(kind))
+
+
+def special_cards_help() -> list[tuple[str, str]]:
+    """The rules, the shipped box's gyms and medal cards in a few words, as
+    ``(card, what it does)`` rows: ``?`` in terminal play and the play page's help
+    show them (a box given by option is on the table itself: each card's number).
+    Read from the observer's box tables, so the numbers are the box's own."""
+    from .observer import box_tables  # on use: the observer imports this module
+
+    tables = box_tables(None)
+    rules = tables["rules"]
+    medals = ", ".join(
+        f"{m['medal']} ({m['maneuvers']} maneuvers): a die of 1"
+        f"{'' if m['below'] == 1 else '-' + str(m['below'])} reads {m['reads']}"
+        for m in rules["medal_levels"]
+    )
+    gyms = [
+        (f"{name} ({gym['colour']} gym)", gym_power_text(gym["power"]))
+        for name, gym in tables["gyms"].items()
+    ]
+    medal_cards = [
+        (name, f"{card['trophy']} trophy at once" if card["trophy"]
+         else f"an extra die for a {' or '.join(card['extra_die'])} roll")
+        for name, card in tables["medal_cards"].items()
+    ]  # fmt: skip
+    return [
+        ("winning", f"holding {rules['win_worlds']} worlds, or {rules['win_defended']} worlds "
+         "permanently defended, wins at once; otherwise the most worlds after max_rounds"),
+        ("trophies", f"spend them for +{rules['trophy_value']} each on a roll; each gym passed "
+         "gives one while it has any"),
+        ("challenges", f"{rules['challenge_dice']} dice against the card's challenge number; "
+         f"worlds need {rules['maneuvers_for_worlds']} maneuver cards; a medal card needs a "
+         f"die of {rules['medal_target']}; a player on your space: both roll (higher wins), "
+         "or their card's number for your homeworld or favourite trick"),
+        ("medals", medals),
+        ("Nebula Slide", "the two slide ends are joined by the wormhole: go through, come out "
+         "at the other end and roll on the slide table"),
+        ("AstroPortal", "a move ending on a portal space: a d8 picks the encounter table, a "
+         "d6 its row"),
+        *gyms,
+        *medal_cards,
+    ]  # fmt: skip

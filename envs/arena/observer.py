@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -969,3 +970,67 @@ def render_text(view: dict[str, Any]) -> str:
     if view["over"]:
         lines.append(f"game over ({view['win_reason']}); winners: {', '.join(view['winners'])}")
     return "\n".join(lines)
+
+
+# -- table talk: what a seat is told happened, from its views ---------------------
+
+MOVE_WORDS = {"pick_player": "names "}
+"""Words before a move's string, by the phase it is made in, where the string alone
+reads oddly in narration (an effect naming a player: ``player_1 names player_0``)."""
+
+
+def space_text(space: dict[str, Any]) -> str:
+    """``space 17 (maneuver Kickflip Kaboom, 11)``: a board space with what lies on it."""
+    what = space["gym"] or space["card"] or space["medal_card"] or ""
+    need = f", {space['challenge']}" if space["challenge"] is not None else ""
+    return f"space {space['id']} ({space['kind']}{' ' + what if what else ''}{need})"
+
+
+def narrate_changes(
+    old: dict[str, Any],
+    new: dict[str, Any],
+    who: Callable[[str], str],
+    last_move: tuple[str, str] | None,
+) -> list[str]:
+    """What changed between two of a seat's views (``env.view``), in words, for
+    terminal play and replays: every roll, move, transformation, medal and world
+    count, encounter and challenge with its dice. Only the views are read, so
+    nothing is told that the seat may not see; ``who`` names an agent for that
+    seat; ``last_move`` is unused here."""
+    lines = []
+    rolls, before = new["last_rolls"], old["last_rolls"]
+    fresh = rolls[len(before) :] if rolls[: len(before)] == before else rolls
+    for r in fresh:
+        lines.append(f"{who(r['player'])} rolls {r['die']} ({r['purpose']}): {r['result']}")
+    spaces = new["board"]["spaces"]
+    for agent, p in new["players"].items():
+        was = old["players"][agent]
+        if p["position"] != was["position"] and p["position"] >= 0:
+            lines.append(f"{who(agent)} to {space_text(spaces[p['position']])}")
+        if p["form"] != was["form"] or p["character"] != was["character"]:
+            lines.append(f"{who(agent)} is now {p['character']} ({p['form']})")
+        for medal in p["medals"]:
+            if medal not in was["medals"]:
+                lines.append(f"{who(agent)} gains a {medal} medal")
+        if len(p["worlds"]) != len(was["worlds"]):
+            lines.append(f"{who(agent)} holds {len(p['worlds'])} world(s)")
+    encounter = new.get("last_encounter")
+    if encounter and encounter != old.get("last_encounter"):
+        lines.append(f"encounter, {encounter['table']} {encounter['roll']}: {encounter['result']}")
+    challenge = new.get("last_challenge")
+    if challenge and challenge != old.get("last_challenge"):
+        lines.append(_challenge_text(challenge, who))
+    return lines
+
+
+def _challenge_text(c: dict[str, Any], who: Callable[[str], str]) -> str:
+    """A challenge with its dice, total, what it needed and the verdict."""
+    against = f"{who(c['defender'])}'s {c['item']}" if c["defender"] else f"the {c['item']}"
+    dice = "+".join(str(d) for d in c["dice"])
+    text = f"{who(c['challenger'])} challenges for {against} ({c['kind']}): {dice}"
+    text += f" = {c['total']}"
+    if "defender_total" in c:
+        text += f" against {c['defender_total']}"
+    elif c["need"] is not None:
+        text += f", needs {c['need']}"
+    return text + (": won" if c["success"] else ": failed")

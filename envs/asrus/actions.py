@@ -88,3 +88,16 @@ def parse_action(text: str) -> int:
             f"special ('9+C', '9+B', '9+D', '9+M', '9+R'), or with a joker declared as "
             f"a power ('9+J:C' .. '9+J:R', '9+J:X' Explosion, '9+J:T' Triple)"
         ) from None
+
+
+def is_public_move(layout: object, action: int) -> bool:
+    """Whether every seat reads ``action`` when it is made (what the play server's
+    move log and terminal narration show of the other seats' moves): never in
+    Asrus. Every commitment is face down until the turn resolves, and the resolved
+    turn (every play) is then in each seat's view as ``last_turn``. ``layout`` is
+    the env's action layout, which Asrus has none of (its space is fixed).
+
+    >>> is_public_move(None, encode_action(9, "C"))
+    False
+    """
+    return False

@@ -78,3 +78,24 @@ PREPARATION = {
 
 FIXED_DESTINATION = {8: 8}
 """Player counts whose first destination is a fixed number with no card on the table."""
+
+
+def special_cards_help() -> list[tuple[str, str]]:
+    """What the special cards do, in a few words, as ``(card, what it does)`` rows:
+    ``?`` in terminal play and the play page's help show them."""
+    return [
+        ("number cards", "1 Sun .. 15 Moon; distance = |card - destination|; the closest "
+         "distance no one else played wins, and everyone else pays the winner that distance"),
+        ("C Close (Mercury)", "your distance counts 0.5 less: it breaks a tie in your favour"),
+        ("B Blackhole (Venus)", "whoever wins, this turn's payments go to the deposit instead"),
+        ("D Double (Mars)", "if you win, everyone pays you double (a 1 or 15 doubles again)"),
+        ("M Majority (Jupiter)", "on the number played more often than any other, you win "
+         "outright; two Majorities on it cancel"),
+        ("R Retrograde (Saturn)", "the farthest unique distance wins this turn instead of the "
+         "closest"),
+        ("J joker (variant)", "declared as any special above, or X Explosion (nobody wins, "
+         "nothing moves) or T Triple (if you win, you are paid x3)"),
+        ("draw and deposit", "with no winner every player deposits the smallest non-zero "
+         "distance; the next winner takes the deposit, what is left at the round's end goes "
+         "to a lottery"),
+    ]  # fmt: skip

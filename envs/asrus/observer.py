@@ -8,6 +8,7 @@ JSON ``view`` of a seat, and the text table. Nothing here decides a rule.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -327,3 +328,29 @@ def describe_last_turn(last: dict[str, Any]) -> str:
         else:
             what = f"{how} +{last['points_change'][winner]}"
     return f"to {last['destination']}: {plays} -> {what}"
+
+
+# -- table talk: what a seat is told happened, from its views ---------------------
+
+
+def narrate_changes(
+    old: dict[str, Any],
+    new: dict[str, Any],
+    who: Callable[[str], str],
+    last_move: tuple[str, str] | None,
+) -> list[str]:
+    """What changed between two of a seat's views (``env.view``), in words, for
+    terminal play and replays: the revealed turn and the end-of-round lottery.
+    Only the views are read, so nothing is told that the seat may not see.
+    ``who`` names an agent for that seat; ``last_move`` is unused here."""
+    lines = []
+    if new.get("last_turn") and new["last_turn"] != old.get("last_turn"):
+        lines.append("turn revealed: " + describe_last_turn(new["last_turn"]))
+    lottery = new.get("lottery")
+    if lottery and lottery != old.get("lottery"):
+        lines.append(
+            f"end-of-round lottery: {', '.join(lottery['winners'])} "
+            f"take{'s' if len(lottery['winners']) == 1 else ''} {lottery['share']}"
+            f"{' each' if len(lottery['winners']) > 1 else ''} of {lottery['amount']}"
+        )
+    return lines

@@ -148,3 +148,17 @@ class ActionLayout:
                 return self.player(actor, seat)
             raise ValueError(cleaned)
         return self.play(data.parse_card(cleaned))
+
+
+def is_public_move(layout: ActionLayout, action: int) -> bool:
+    """Whether every seat reads ``action`` when it is made (what the play server's
+    move log and terminal narration show of the other seats' moves). Cards played,
+    guesses, trump colours, the players named by Nitro, Surfette and the
+    AstroBoard, the trick it moves and declines are made in the open; the cards
+    chosen to discard, pass or trade (the choose segment) are not.
+
+    >>> layout = ActionLayout(4)
+    >>> is_public_move(layout, layout.play(12)), is_public_move(layout, layout.choose(12))
+    (True, False)
+    """
+    return not layout.choose_offset <= action < layout.decline

@@ -333,3 +333,26 @@ MAX_HAND = max(
 run 0..MAX_HAND. The turned-up trump card is never dealt."""
 
 assert [r.card for r in RULE_CARDS] == [card_text(c) for c in range(NUM_CARDS)]
+
+
+def special_cards_help() -> list[tuple[str, str]]:
+    """What the special cards do, in a few words, as ``(card, what it does)`` rows:
+    ``?`` in terminal play and the play page's help show them. The birds come from
+    :data:`BERZERKERBIRDZ` (their printed powers); the turn's trump rule is always
+    on the table itself."""
+    birds = [
+        (f"{bird.number} {bird.name} ({COLOUR_NAMES[bird.colour]})", bird.power)
+        for bird in BERZERKERBIRDZ
+    ]
+    return [
+        ("trump card", "the turned-up card: its colour is trump for the turn and its rule "
+         "(shown on the table) holds until the turn ends"),
+        ("following", "play the led colour if you can; the highest trump wins the trick, "
+         "otherwise the highest card of the led colour"),
+        ("AstroBoard", "goes to the highest guess; 5 more points with a correct highest guess; "
+         "missing your guess by exactly one, you may take or give one trick to make both "
+         "guesses exact"),
+        ("scoring", "1 a trick, 5 for an exact guess, 5 for the highest correct guess, the "
+         "bird's points, minus 1 per trick the guess was off"),
+        *birds,
+    ]  # fmt: skip

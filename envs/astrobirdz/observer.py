@@ -17,7 +17,9 @@ layout; the env's documentation prints the same table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -369,3 +371,88 @@ class AstrobirdzObserver:
         self._write_finished(game)
         lo = at["scores"]
         store[lo : lo + n] = [min(1.0, max(0, s) / SCORE_SCALE) for s in game.scores_]
+
+
+# -- table talk: what a seat is told happened, from its views ---------------------
+
+MOVE_WORDS = {
+    "nitro_peek": "looks at the hand of ",
+    "surfette_partner": "trades with ",
+    "astroboard": "AstroBoard power with ",
+    "choose_trump": "names the trump colour: ",
+}
+"""Words before a move's string, by the phase it is made in, where the string alone
+reads oddly in narration (``player_2 names the trump colour: trump P``)."""
+
+TALLY_ITEMS = (
+    ("trick_points", "tricks"),
+    ("exact", "exact guess"),
+    ("highest", "highest guess"),
+    ("astroboard", "AstroBoard"),
+    ("turbo", "Turbo"),
+    ("card_points", "card points"),
+    ("berzerkerbird", "bird"),
+    ("first_last", "first/last trick"),
+    ("parity", "even/odd bonus"),
+)
+"""The items of a player's turn on the tally sheet (``last_turn``), as narrated."""
+
+
+def signed(value: float) -> str:
+    """``+2``, ``-1``, ``0``: a score change as the tally sheet writes it."""
+    return f"+{value:g}" if value > 0 else f"{value:g}"
+
+
+def turn_item_text(item: dict[str, int]) -> str:
+    """One player's turn on the tally sheet: ``guessed 2, won 2: tricks +2, ...``."""
+    parts = [f"{label} {signed(item[key])}" for key, label in TALLY_ITEMS if item.get(key)]
+    if item.get("penalty"):
+        parts.append(f"off by {item['penalty']} {signed(-item['penalty'])}")
+    if item.get("multiplier", 1) != 1:
+        parts.append(f"x{item['multiplier']}")
+    return (
+        f"guessed {item['guess']}, won {item['tricks']}: {', '.join(parts) or 'nothing'} "
+        f"= {signed(item['total'])}"
+    )
+
+
+def narrate_changes(
+    old: dict[str, Any],
+    new: dict[str, Any],
+    who: Callable[[str], str],
+    last_move: tuple[str, str] | None,
+) -> list[str]:
+    """What changed between two of a seat's views (``env.view``), in words, for
+    terminal play and replays: the completed trick with its winner, the turn's
+    scoring item by item and the next turn's deal. ``last_move`` is the move
+    (agent, string) made since ``old``: a trick's last card is in neither view's
+    ``trick``. Only the views are read, so nothing is told that the seat may not
+    see; ``who`` names an agent for that seat."""
+    lines = []
+    if last_move is not None and old.get("phase") == "play" and not new["trick"]:
+        plays = [(p["player"], p["card"]) for p in old["trick"]] + [last_move]
+        winner = _trick_winner(old, new)
+        shown = ", ".join(f"{a} {c}" for a, c in plays)
+        lines.append(f"trick complete: {shown} -> won by {who(winner) if winner else '?'}")
+    if new.get("last_turn") and new["last_turn"] != old.get("last_turn"):
+        turn = new["turn"] if new["over"] else new["turn"] - 1
+        lines.append(f"turn {turn} scored:")
+        for agent, item in new["last_turn"].items():
+            lines.append(f"  {who(agent)}: {turn_item_text(item)} (total {new['scores'][agent]})")
+    if new["turn"] != old["turn"] and not new["over"]:
+        rule = new["trump_rule"]
+        lines.append(
+            f"turn {new['turn']} of {new['turns']}: {new['hand_size']} cards each; trump card "
+            f"{new['trump_card']} ({rule['title']}: {rule['text']})"
+        )
+    return lines
+
+
+def _trick_winner(old: dict[str, Any], new: dict[str, Any]) -> str | None:
+    """Who won the trick completed between two views: the trick winners' list of
+    the turn, or, when the turn ended with it, the one player whose tricks grew."""
+    if new["turn"] == old["turn"] and len(new["trick_winners"]) > len(old["trick_winners"]):
+        return new["trick_winners"][-1]
+    last = new.get("last_turn") or {}
+    grew = [a for a, item in last.items() if item["tricks"] - old["tricks_won"][a] == 1]
+    return grew[0] if len(grew) == 1 else None

@@ -243,3 +243,19 @@ class ActionLayout:
         if key not in table:
             raise ValueError(cleaned)
         return table[key]
+
+
+def is_public_move(layout: ActionLayout, action: int) -> bool:
+    """Whether every seat reads ``action`` when it is made (what the play server's
+    move log and terminal narration show of the other seats' moves). Squadrons,
+    passes, tokens used, taken and traded, +1VP, the steps of a Squadron built
+    with tokens (add, wild, declare, done: its Aces all land on the table) and a
+    Pre-Campaign swap's opponent (target: made at the table, it shows no card) are
+    in the open; the Aces given in the swap (the give segment) show only in the
+    two hands involved.
+
+    >>> layout = ActionLayout(4, data.AERODROME)
+    >>> is_public_move(layout, layout.add(5)), is_public_move(layout, layout.give(5))
+    (True, False)
+    """
+    return not layout.give_offset <= action < layout.take_offset

@@ -409,3 +409,50 @@ def _tokens_of(rows: Any, quote: bool) -> tuple[Token, ...]:
 
 AERODROME = parse_aerodrome()
 """The shipped Aerodrome (see :data:`DEFAULT_AERODROME_ROWS`)."""
+
+
+BONUS_HELP = {
+    "medallion": "one more Medallion on an Ace of the Squadron",
+    "follow_equal": "follow with a Squadron equal to the one on the table",
+    "swap_one": "before the Campaign: give an Ace of your choice to an opponent, take one "
+    "of theirs at random",
+    "run": "play consecutive values as a Squadron (worth its highest; never with Garros)",
+    "tiebreaker": "no bonus: claiming it takes the largest fractional VP token left",
+    "wild": "one Ace of the Squadron is wild: declare its value",
+    "two_medallions": "two more Medallions on an Ace of the Squadron",
+    "unmatched": "two or three unmatched Aces as a Squadron of that size (worth the lowest)",
+    "swap_two": "before the Campaign: give two Aces of your choice to an opponent, take two "
+    "of theirs at random",
+    "size_change": "the Squadron may be one Ace larger or smaller than the Squadron Size",
+    "armistice": "taking it ends the Great War after this Dogfight",
+    "none": "no bonus, only its VP",
+}
+"""Each Aerodrome bonus in a few words (the table's ``bonus`` column)."""
+
+
+def special_cards_help() -> list[tuple[str, str]]:
+    """What the special cards and the shipped Aerodrome's tokens do, in a few words,
+    as ``(card, what it does)`` rows: ``?`` in terminal play and the play page's
+    help show them (an Aerodrome given by option is on the table itself)."""
+    tokens = [
+        (
+            f"{t.name} ({t.vp_front}/{t.vp_back} VP, ribbon "
+            f"{'-'.join(str(p) for p in range(1, t.ribbon + 1))})",
+            BONUS_HELP.get(t.bonus, t.bonus),
+        )
+        for t in AERODROME
+    ]
+    return [
+        ("Squadron", "1-6 equal Aces; the others follow with the same size and more Medallions, "
+         "or as many and a higher value, or pass; when all others passed, its player leads"),
+        ("9 and 10", "carry a Medallion each: a single Ace with a Medallion may be played "
+         "whatever the Squadron Size, and more Medallions beat a higher value"),
+        ("G Roland Garros", "must start the Campaign: alone he wins the Dogfight at once, with a "
+         "set he takes its value"),
+        ("going out", "the first players out take a token of their Aerodrome (ribbon: the "
+         "places allowed; a token needs one of the tokens before it) or a +1VP token"),
+        ("tokens", "each bonus may be used twice from the next Campaign: the first use flips "
+         "it (back VP), the second returns it to the Aerodrome"),
+        ("trading", "after a Campaign: 2, 3 or 4 +1VP tokens buy a 1-2-3, 1-2 or 1 token"),
+        *tokens,
+    ]  # fmt: skip

@@ -13,6 +13,7 @@ configuration (deck counts, hand size, +1VP tokens, the Aerodrome's total VP).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -562,3 +563,69 @@ def render_text(game: SkybirdsGame, seat: int | None) -> str:
     if game.over:
         lines.append("winners: " + ", ".join(agents[s] for s in game.winners()))
     return "\n".join(lines)
+
+
+# -- table talk: what a seat is told happened, from its views ---------------------
+
+
+def squadron_text(squadron: dict[str, Any]) -> str:
+    """``[5 5] (size 2, value 5, 1 Medallion, tokens A1)``."""
+    extra = f", tokens {' '.join(squadron['tokens'])}" if squadron["tokens"] else ""
+    if squadron["wild"]:
+        extra += f", wild {squadron['wild']['printed']} as {squadron['wild']['declared']}"
+    medals = squadron["medallions"]
+    return (
+        f"[{' '.join(squadron['cards'])}] (size {squadron['size']}, value {squadron['value']}"
+        f"{f', {medals} Medallion(s)' if medals else ''}{extra})"
+    )
+
+
+def narrate_changes(
+    old: dict[str, Any],
+    new: dict[str, Any],
+    who: Callable[[str], str],
+    last_move: tuple[str, str] | None,
+) -> list[str]:
+    """What changed between two of a seat's views (``env.view``), in words, for
+    terminal play and replays: each Dogfight won, each player going out, every
+    token taken, flipped or returned, the Armistice and each new Campaign. Only
+    the views are read, so nothing is told that the seat may not see; ``who``
+    names an agent for that seat; ``last_move`` is unused here."""
+    lines = []
+    fight = new.get("last_dogfight")
+    if fight and fight != old.get("last_dogfight"):
+        lines.append(
+            f"dogfight won by {who(fight['winner'])} with {squadron_text(fight['squadron'])}"
+        )
+    if new["campaign"] == old["campaign"]:
+        for place, agent in enumerate(new["finish"], start=1):
+            if agent not in old["finish"]:
+                lines.append(f"{who(agent)} goes out: place {place}")
+    for agent, held in new["tokens"].items():
+        lines += _token_changes(who(agent), old["tokens"][agent], held)
+        gained = new["plus_one"][agent] - old["plus_one"][agent]
+        if gained:
+            word = "takes" if gained > 0 else "spends"
+            lines.append(f"{who(agent)} {word} {abs(gained)} +1VP token(s)")
+        if new["fractional"][agent] and not old["fractional"][agent]:
+            lines.append(f"{who(agent)} takes the {new['fractional'][agent]} VP token")
+    if new["armistice"] and not old["armistice"]:
+        lines.append(f"{who(new['armistice'])} takes the Armistice: the Great War ends")
+    if new["campaign"] != old["campaign"] and not new["over"]:
+        vp = ", ".join(f"{a} {v:g}" for a, v in new["vp"].items())
+        lines.append(f"campaign {new['campaign']} dealt (VP: {vp})")
+    return lines
+
+
+def _token_changes(name: str, old: dict[str, str], new: dict[str, str]) -> list[str]:
+    """One player's tokens taken, flipped (first use) and returned (second use)."""
+    lines = []
+    for token, side in new.items():
+        if token not in old:
+            lines.append(f"{name} takes {token}")
+        elif side != old[token]:
+            lines.append(f"{name} uses {token}: flipped")
+    for token in old:
+        if token not in new:
+            lines.append(f"{name}'s {token} goes back to the Aerodrome")
+    return lines

@@ -402,8 +402,10 @@ def test_the_server_shows_every_arena_move_to_every_seat():
     pytest.importorskip("starlette")
     from flockgym.play.disclosure import is_public
 
+    raw = make("arena_v0", num_players=3).unwrapped
+    raw.reset(seed=0)
     for text in ("corner 2", "spend 2", "challenge player_2 world Hoverion", "pick Hoverion"):
-        assert is_public("arena_v0", text)
+        assert is_public(raw, raw.string_to_action("player_0", text))
 
 
 def test_a_card_that_leaves_the_board_and_returns_elsewhere_shows_its_new_space():
