@@ -164,3 +164,21 @@ def test_every_data_folder_is_a_listed_package_with_its_files() -> None:
             assert any(fnmatch.fnmatch(path.name, p) for p in patterns), (
                 f"{path.relative_to(ROOT)}: no package-data glob of {name} matches it"
             )
+
+
+def test_every_folder_of_modules_is_a_listed_package() -> None:
+    """A folder of Python modules missing from ``packages`` is left out of the
+    wheel, while the editable install still finds it: only an installed copy
+    would fail (``flockgym.play`` and its ``static`` folders are listed)."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(setuptools["packages"])
+    found = set()
+    for package, folder in setuptools["package-dir"].items():
+        root = ROOT / folder
+        for module in root.rglob("*.py"):
+            if "__pycache__" not in module.parts:
+                found.add(".".join([package, *module.parent.relative_to(root).parts]))
+    assert sorted(found - listed) == []
+    assert {"flockgym.play", "flockgym.play.static", "flockgym.play.static.games"} <= listed
+    assert not any(name.startswith("flockgym.training.serve") for name in listed)
