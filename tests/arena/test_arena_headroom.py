@@ -13,6 +13,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+from arena_helpers import game as scenario_game
 
 from flockgym.envs import arena_v0
 from flockgym.envs.arena.bots import ArenaHeuristicBot
@@ -108,6 +109,61 @@ def test_a_searcher_that_never_overrules_plays_the_heuristic_game_of_the_deal(he
     assert result.win_share == expected
     assert sum(result.decisions.values()) > 0
     assert sum(result.overruled.values()) == 0
+
+
+def last_action_of_the_game() -> ArenaGame:
+    """player_0's action in the last round, the game's last decision: player_1's
+    fingerboard is upside down (it loses its turn), then time decides. player_0
+    has rolled 2 from space 9 onto space 11, where Thruster Twist (challenge 10)
+    lies and player_1 stands with the world Tidewell and 2 trophies; player_0
+    holds three maneuvers, no world, and a Halfpipe Hall card (+4 to a challenge)."""
+    g = scenario_game(
+        dice=[2],
+        positions={0: 9, 1: 11},
+        board={11: "Thruster Twist"},
+        cards={0: ["Kickflip Kaboom", "Riptide Roll", "Polarity Pop"], 1: ["Tidewell"]},
+        trophies={1: 2},
+        gym_powers={0: ["Halfpipe Hall"]},
+        max_rounds=2,
+        wait=False,
+    )
+    g.lost_turns[1], g.upside_down[1] = 1, True
+    return g
+
+
+def finish(game: ArenaGame, move: int, dice: list[int], agents: list[str], headroom) -> list[int]:
+    """The winners once ``move`` is made in a copy of ``game`` and heuristic bots
+    play on with the forced ``dice`` (then the copy's own)."""
+    copy = ArenaGame.from_dict(game.to_dict())
+    copy.apply_action(move)
+    copy.forced = list(dice)
+    bots = [ArenaHeuristicBot(seed=seat) for seat in range(len(agents))]
+    while not copy.is_over():
+        copy.apply_action(headroom.heuristic_move(bots[copy.current_player()], copy, agents))
+    return copy.winners()
+
+
+def test_the_searcher_overrules_a_heuristic_move_that_loses_the_game(headroom):
+    """In the last action of the game the heuristic takes the sure fourth maneuver
+    (its action values ignore the +4 card and the end of the game), which loses
+    0 worlds to 1 whatever the dice; the searcher challenges player_1 for Tidewell,
+    which wins the game when player_0 rolls higher (here 6s against 1s)."""
+    agents = headroom.agent_names(2)
+    g = last_action_of_the_game()
+    maneuver = g.string_to_action(0, "challenge maneuver Thruster Twist")
+    world = g.string_to_action(0, "challenge player_1 world Tidewell")
+    assert g.actor == 0
+    assert sorted(g.legal_actions()) == sorted([maneuver, world, g.string_to_action(0, "end")])
+
+    advised = headroom.heuristic_move(ArenaHeuristicBot(seed=0), g, agents)
+    assert advised == maneuver
+    assert headroom.wins_after(g, maneuver, np.arange(20), agents) == 0.0
+    assert finish(g, maneuver, [], agents, headroom) == [1]
+
+    search = headroom.Search(players=2, first=6, second=18, margin=0.1)  # the script's defaults
+    chosen = headroom.searched_move(g, advised, search, np.random.default_rng(0), agents)
+    assert chosen == world
+    assert finish(g, world, [6, 6, 6, 6, 1, 1, 1, 1], agents, headroom) == [0]
 
 
 def test_the_interval_is_taken_over_deals(headroom):
