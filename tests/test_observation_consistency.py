@@ -146,7 +146,7 @@ def test_every_call_pattern_sees_the_same_observations(env_id, options, draw):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("env_id", "options"), CASES, ids=IDS)
-@settings(max_examples=8)
+@settings(max_examples=25)
 @given(draw=draws(max_moves=1500))
 def test_every_call_pattern_sees_the_same_observations_in_long_games(env_id, options, draw):
     play_and_compare(env_id, options, draw)
