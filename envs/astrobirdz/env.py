@@ -150,6 +150,7 @@ the AstroBoard's trick choice (action segment ``trick``, observation fields
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from typing import Any, ClassVar
 
@@ -176,12 +177,34 @@ from .rules import (
     data_cards,
 )
 
+MAX_AGE = sys.float_info.max
+"""The largest age allowed: the largest finite float (no float age can be larger;
+an int age is held to the same range)."""
+AGES_ALLOWED = (
+    f"None or a list of one finite age (a number >= 0) per seat, each at most {MAX_AGE:.4g}"
+)
+
 
 def _ages_ok(value: Any) -> bool:
-    """None, or a list of finite numbers >= 0 (NaN and infinity are no age)."""
+    """None, or a list of finite numbers >= 0 (NaN and infinity are no age).
+
+    An int above the largest float is refused here with its own message: the
+    generic one would print all its digits (or fail to: Python will not turn an
+    int of over 4300 digits into a string), and ``math.isfinite`` of it raises
+    a bare ``OverflowError``. Comparing an int with a float is exact, so the
+    bound check itself cannot overflow."""
     if value is None:
         return True
-    return isinstance(value, (list, tuple)) and all(
+    if not isinstance(value, (list, tuple)):
+        return False
+    for seat, v in enumerate(value):
+        if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_AGE:
+            sign = "a negative" if v < 0 else "an"
+            raise OptionError(
+                f"option ages: the age of player_{seat} is {sign} integer of "
+                f"{v.bit_length()} bits, out of range; allowed: {AGES_ALLOWED}"
+            )
+    return all(
         isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
         for v in value
     )
@@ -202,7 +225,7 @@ GAME_OPTIONS: tuple[Option, ...] = (
            "guesses", choices=(True, False)),
     Option("ages", None, "one age per seat, for the youngest/oldest rule cards; None: "
            "player_0 is the youngest, the last seat the oldest", check=_ages_ok,
-           allowed="None or a list of one finite age (a number >= 0) per seat"),
+           allowed=AGES_ALLOWED),
     Option("highest_bonus", "among_correct", "who may get the highest-guess bonus: the "
            "highest correct guess, or 'highest_overall': a correct guess that is also the "
            "highest guess of the turn", choices=HIGHEST_BONUS_MODES),
