@@ -642,20 +642,13 @@ TASKS: dict[str, Task] = {
 """Every pick a table row can ask for, by task name (saved in state dicts)."""
 
 PORTAL_HANDLERS: dict[tuple[int, int], Callable[[ArenaGame, int], None]] = {
-    (1, 1): _asteroid_1, (1, 2): _asteroid_2,
-    (1, 3): _asteroid_3,
+    (1, 1): _asteroid_1, (1, 2): _asteroid_2, (1, 3): _asteroid_3,
     (2, 1): _nova_1, (2, 2): _nova_2, (2, 3): _nova_3,
-    (3, 1): _black_hole_1, (3, 2): _black_hole_2,
-    (3, 3): _black_hole_3,
-    (4, 1): _dark_matter_1, (4, 2): _dark_matter_2,
-    (4, 3): _dark_matter_3,
-    (5, 1): _wormhole_1, (5, 2): _wormhole_2,
-    (5, 3): _wormhole_3,
-    (6, 1): _star_cluster_1, (6, 2): _star_cluster_2,
-    (6, 3): _star_cluster_3,
-    (7, 1): _space_time_1, (7, 2): _space_time_2,
-    (7, 3): _space_time_3,
-    (8, 1): _zoominium_1, (8, 2): _zoominium_2,
-    (8, 3): _zoominium_3,
+    (3, 1): _black_hole_1, (3, 2): _black_hole_2, (3, 3): _black_hole_3,
+    (4, 1): _dark_matter_1, (4, 2): _dark_matter_2, (4, 3): _dark_matter_3,
+    (5, 1): _wormhole_1, (5, 2): _wormhole_2, (5, 3): _wormhole_3,
+    (6, 1): _star_cluster_1, (6, 2): _star_cluster_2, (6, 3): _star_cluster_3,
+    (7, 1): _space_time_1, (7, 2): _space_time_2, (7, 3): _space_time_3,
+    (8, 1): _zoominium_1, (8, 2): _zoominium_2, (8, 3): _zoominium_3,
 }  # fmt: skip
 """The handler of every AstroPortal row, by (table, row 1-3)."""
