@@ -123,6 +123,7 @@ def test_board_has_fewer_spaces_than_cards():
     assert len(BOX.maneuver_spaces) < BOX.num_maneuvers
     assert len(BOX.world_spaces) < BOX.num_worlds
     assert (len(BOX.maneuver_spaces), len(BOX.world_spaces)) == (20, 12)
+    assert (BOX.num_maneuvers, BOX.num_worlds) == (30, 20)
 
 
 def test_outer_loop_with_a_gym_in_each_corner():

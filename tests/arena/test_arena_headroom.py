@@ -96,18 +96,25 @@ def test_a_margin_no_playout_can_clear_keeps_the_heuristic_move(headroom):
 
 def test_a_searcher_that_never_overrules_plays_the_heuristic_game_of_the_deal(headroom):
     """With a margin no playout can clear, the searcher's game is the heuristic's
-    own game of the deal, move for move, played here through the env."""
+    own game of the deal, move for move, played here through the env: the same
+    result, and a searched decision at each of the seat's moves with a choice."""
     deal, seat = 2, 1
     env = arena_v0.env(num_players=2)
     bots = {agent_name(s): ArenaHeuristicBot(seed=deal * 10 + s) for s in range(2)}
-    play_game(env, bots, seed=deal)
+    choices = []
+
+    def count_choices(env, agent, action):
+        if agent == agent_name(seat) and np.count_nonzero(env.unwrapped.action_mask(agent)) > 1:
+            choices.append(action)
+
+    play_game(env, bots, seed=deal, on_step=count_choices)
     winners = env.unwrapped.game.winners()
     expected = 1.0 / len(winners) if seat in winners else 0.0
 
     search = headroom.Search(players=2, first=1, second=1, margin=1.0)
     result = headroom.play_deal(deal, seat, search)
     assert result.win_share == expected
-    assert sum(result.decisions.values()) > 0
+    assert sum(result.decisions.values()) == len(choices) > 0
     assert sum(result.overruled.values()) == 0
 
 

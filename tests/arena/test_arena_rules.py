@@ -304,9 +304,11 @@ def test_world_challenge_needs_four_maneuvers():
     g = game(dice=[2, 3, 3, 3, 3], positions={0: 42, 1: 0}, board={44: "Hoverion"},
              cards={0: four})  # fmt: skip
     assert legal(g) == ["challenge world Hoverion", "end"]
+    top = g.medal_stack[0]
     act(g, "challenge world Hoverion")
     assert g.last_challenge["need"] == 12 and held(g, 0) == sorted([*four, "Hoverion"])
-    assert g.space_item[44] >= BOX.num_cards  # a medal card takes its space
+    assert g.space_item[44] == BOX.num_cards + top  # the stack's top medal card takes its space
+    assert top not in g.medal_stack
 
 
 def test_world_challenge_option_printed_number():
