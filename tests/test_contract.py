@@ -128,13 +128,13 @@ def lockstep(env: Any, twin: Any, rng: np.random.Generator, steps: int) -> None:
         np.testing.assert_array_equal(twin.last()[0]["action_mask"], env.last()[0]["action_mask"])
 
 
-def check_round_trips(env_id: str, conf: dict[str, Any]) -> int:
-    """A round trip every ``ROUND_TRIP_EVERY`` steps, from the deal on; each
-    restored env then plays the next stretch in lockstep with the original.
-    Returns the number of round trips."""
+def check_round_trips(env_id: str, conf: dict[str, Any], seed: int = 7) -> int:
+    """A round trip every ``ROUND_TRIP_EVERY`` steps of deal ``seed``, from the
+    deal on; each restored env then plays the next stretch in lockstep with the
+    original. Returns the number of round trips."""
     env = make(env_id, **conf)
-    env.reset(seed=7)
-    rng = np.random.default_rng(7)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
     trips = 0
     for _ in range(0, ROUND_TRIP_STEPS, ROUND_TRIP_EVERY):
         if not env.agents:
@@ -150,6 +150,13 @@ def check_round_trips(env_id: str, conf: dict[str, Any]) -> int:
 @pytest.mark.parametrize(("env_id", "conf"), CASES)
 def test_state_round_trip_continues_identically(env_id: str, conf: dict[str, Any]) -> None:
     assert check_round_trips(env_id, conf) >= 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(("env_id", "conf"), CASES)
+def test_state_round_trip_of_more_deals(env_id: str, conf: dict[str, Any], seed: int) -> None:
+    assert check_round_trips(env_id, conf, seed) >= 1
 
 
 def test_the_round_trip_catches_a_load_that_loses_the_dice(monkeypatch):
