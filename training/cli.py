@@ -355,6 +355,40 @@ def build_parser() -> argparse.ArgumentParser:
         help="processes that play the deals (same results for every N; default 1)",
     )
     p.set_defaults(run=run_baselines)
+
+    p = sub.add_parser(
+        "reproduce",
+        help="train a run or shipped checkpoint again; are the weights bit-identical?",
+        description="Train again from what a run folder (or a shipped checkpoint) "
+        "recorded: its resolved config, seed and commit (a commit other than this "
+        "checkout's is a warning). Then compare the final weights tensor by tensor "
+        "(bit-identical on CPU, or the first differing tensor) and the evaluations "
+        "(progress.jsonl and the final tournament, paths aside), print a verdict and "
+        "write reproduce.json in the new run folder. Exit 0: reproduced; 1: not; 2: "
+        "bad input (nothing written). A shipped checkpoint (e.g. asrus/ppo_5p) re-runs "
+        "its whole training: 23 to 58 minutes of wall time each on 2 cores, as the "
+        "README beside it records (--dry-run prints that time and what would run).",
+    )
+    p.add_argument(
+        "source",
+        metavar="RUN_OR_CHECKPOINT",
+        help="a finished run folder, or a shipped checkpoint (flockgym list names them)",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="the new run folder, which must not exist (default runs/reproduce/<name>-<UTC time>)",
+    )
+    p.add_argument(
+        "--steps",
+        type=int_at_least(1),
+        metavar="N",
+        help="re-run only the first N steps of a run folder and compare with its "
+        "checkpoint of step N (checkpoints/step_<N>.zip)",
+    )
+    p.add_argument("--dry-run", action="store_true", help="print what would run, and train nothing")
+    p.set_defaults(run=run_reproduce)
     return parser
 
 
@@ -593,6 +627,15 @@ def run_baselines(args: argparse.Namespace) -> int:
         return 0
     print(write_baselines(args.out, args.games, args.seed, folder, True, args.env_ids, args.jobs))
     return 0
+
+
+def run_reproduce(args: argparse.Namespace) -> int:
+    from .errors import require_train_extra
+
+    require_train_extra("flockgym reproduce", ("torch", "stable_baselines3", "sb3_contrib", "yaml"))
+    from .reproduce import reproduce
+
+    return reproduce(args.source, args.out, args.steps, args.dry_run)
 
 
 if __name__ == "__main__":
