@@ -69,8 +69,8 @@ def test_every_env_player_count_and_option_sample_is_covered():
 @pytest.mark.parametrize(("env_id", "conf"), CASES)
 def test_pettingzoo_api_seed_and_render(env_id: str, conf: dict[str, Any]) -> None:
     with warnings.catch_warnings():
-        # api_test warns about choices PettingZoo leaves open (an observation
-        # space that is a Dict, rewards of agents not to act): nothing to fix
+        # api_test warns that the observation is a dict (the action-mask
+        # convention), and its reset passes an option the env names and ignores
         warnings.simplefilter("ignore")
         api_test(make(env_id, **conf), num_cycles=API_CYCLES)
         seed_test(lambda: make(env_id, **conf), num_cycles=API_CYCLES)
