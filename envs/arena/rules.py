@@ -386,6 +386,11 @@ class ArenaGame(GameEngine):
         self.task_args = list(args) if args else []
         self._legal = self._mask = None
 
+    def _forget_legal(self) -> None:
+        """Drop the cached legal actions and mask: the state was set from outside
+        the rules (a loaded or tampered state dict), so they are computed afresh."""
+        self._legal = self._mask = None
+
     def _offer(self, options: list[int]) -> None:
         """The decision just asked for has these legal actions, already computed
         by its chapter: keep them rather than compute them again."""

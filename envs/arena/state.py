@@ -472,7 +472,7 @@ def _phase_problems(g: ArenaGame) -> list[str]:
         if not item_ok or player_kind != (g.ch_defender >= 0) or g.ch_defender == g.turn_seat:
             out.append("game.ch_item: the challenge's card and defender do not fit its kind")
     if not out:
-        g._legal = g._mask = None
+        g._forget_legal()
         if not g.legal_actions():
             out.append(
                 f"game.phase: {PHASE_NAMES[g.phase]} leaves player_{g.actor} no legal action"
