@@ -177,6 +177,79 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=run_eval)
 
     p = sub.add_parser(
+        "compare",
+        help="a paired verdict between two agents on duplicate deals (optionally an SPRT)",
+        description="Play A and B on the same deals from the same seats (at 2 players they "
+        "swap seats; at more, each sits alone among the same field) and report the paired "
+        "win-rate, mean-points and Elo differences with 95% intervals, the likelihood of "
+        "superiority, Plackett-Luce ratings, and with --sprt a sequential test.",
+    )
+    p.add_argument("a", metavar="A", help="bot spec of A (random, heuristic, a checkpoint, ...)")
+    p.add_argument("b", metavar="B", help="bot spec of B")
+    p.add_argument(
+        "--env",
+        required=True,
+        choices=list_envs(),
+        metavar="ENV_ID",
+        help=f"env id: {', '.join(list_envs())}",
+    )
+    add_option_argument(p)
+    p.add_argument(
+        "--field",
+        metavar="SPEC[,SPEC...]",
+        help="from 3 players: the bots around A and B, one spec for every other seat or one "
+        "per other seat from the seat after theirs (default heuristic)",
+    )
+    p.add_argument(
+        "--deals",
+        type=deal_count,
+        metavar="N",
+        help="number of deals, at least 2 (default 100; not with --sprt)",
+    )
+    p.add_argument(
+        "--sprt",
+        type=elo_pair,
+        metavar="ELO0,ELO1",
+        help="sequential test of H0: Elo difference ELO0 against H1: ELO1 (e.g. 0,20), "
+        "stopping at the first deal where it decides",
+    )
+    p.add_argument(
+        "--alpha", type=float, default=0.05, help="SPRT: chance of accepting H1 when H0 holds"
+    )
+    p.add_argument(
+        "--beta", type=float, default=0.05, help="SPRT: chance of accepting H0 when H1 holds"
+    )
+    p.add_argument(
+        "--max-deals",
+        type=deal_count,
+        default=2000,
+        metavar="N",
+        help="SPRT: stop undecided after N deals (default 2000)",
+    )
+    p.add_argument("--seed", type=seed_value, default=0, help="seed of the deals (default 0)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="folder for compare.json and compare.md (default runs/compare/<env>-<time>)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int_at_least(1),
+        default=1,
+        metavar="N",
+        help="processes that play the deals (same results for every N; default 1)",
+    )
+    p.add_argument(
+        "--engine",
+        choices=("auto", "scalar", "vector"),
+        default="auto",
+        help="as for eval: the env's vectorised engine where it has one (the same games)",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
+    p.set_defaults(run=run_compare)
+
+    p = sub.add_parser(
         "plot",
         help="PNG of learning curves: one run, or several overlaid, seeds aggregated",
         description="Plot evaluation win rate and mean points against each opponent, "
@@ -529,6 +602,49 @@ def run_eval(args: argparse.Namespace) -> int:
     print(result.to_markdown())
     print(f"saved {json_path} and {md_path}")
     return 0
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from .compare import RESULT_FILES, CompareRequest, compare, prepare, save
+    from .files import check_writable_folder
+
+    request = CompareRequest(
+        args.env,
+        parse_options(args.options),
+        args.a,
+        args.b,
+        tuple(item.strip() for item in (args.field or "").split(",") if item.strip()),
+        args.deals if args.deals is not None or args.sprt is not None else 100,
+        args.sprt,
+        args.alpha,
+        args.beta,
+        args.max_deals,
+        args.seed,
+    )
+    setup = prepare(request, args.engine)  # every argument checked before a folder is made
+    out = args.out or Path("runs") / "compare" / f"{args.env}-{time.strftime('%Y%m%d-%H%M%S')}"
+    if out.exists() and not out.is_dir():
+        raise FlockgymError(f"--out {out} is a file; give a folder for compare.json and .md")
+    check_writable_folder(out, RESULT_FILES)
+    result = compare(request, args.jobs, args.engine, not args.no_progress, setup)
+    json_path, md_path, markdown = save(result, out)
+    print(markdown)
+    print(f"saved {json_path} and {md_path}")
+    return 0
+
+
+def elo_pair(text: str) -> tuple[float, float]:
+    """An argparse ``type``: ``ELO0,ELO1``, two numbers with ELO0 < ELO1."""
+    parts = text.split(",")
+    try:
+        low, high = (float(part) for part in parts)
+    except ValueError:
+        low = high = float("nan")
+    if not (low < high and abs(low) < 1e4 and abs(high) < 1e4):
+        raise argparse.ArgumentTypeError(
+            f"must be ELO0,ELO1: two Elo differences with ELO0 < ELO1 (e.g. 0,20), got {text!r}"
+        )
+    return low, high
 
 
 def run_plot(args: argparse.Namespace) -> int:

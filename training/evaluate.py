@@ -26,7 +26,7 @@ import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -174,6 +174,10 @@ class TournamentInterrupted(KeyboardInterrupt):
         self.result = result
 
 
+GameOutcome = tuple[tuple[int, ...], tuple[float, ...], tuple[bool, ...]]
+"""One game: the participant in each seat, each seat's points, which seats won."""
+
+
 @dataclass
 class DealTally:
     """One deal's sums over its tables, per participant."""
@@ -184,6 +188,9 @@ class DealTally:
     pair_wins: np.ndarray
     tables_left: int
     no_winner: int = 0
+    games: list[GameOutcome] = field(default_factory=list)
+    """Each game as it was tallied (in the order the games finished): what a
+    comparison needs beyond the sums, e.g. full finishing orders for ratings."""
 
     @classmethod
     def empty(cls, participants: int, tables: int) -> DealTally:
@@ -543,6 +550,9 @@ def tally_game(
     winners = set(winners_list)
     share = 1.0 / len(winners) if winners else 0.0
     deal.no_winner += 0 if winners else 1
+    deal.games.append(
+        (table, tuple(float(scores[a]) for a in agents), tuple(a in winners for a in agents))
+    )
     for agent, p in zip(agents, table, strict=True):
         deal.wins[p] += share if agent in winners else 0.0
         deal.points[p] += scores[agent]

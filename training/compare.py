@@ -1,0 +1,697 @@
+"""``flockgym compare A B``: a paired verdict between two agents on duplicate deals.
+
+Both agents play the very same deals from the very same seats, so the luck of
+the cards cancels out of their difference:
+
+* at 2 players A and B swap seats on each deal: the deal is played at the two
+  tables of ``flockgym eval --seating rotate --players A,B`` (the same games,
+  seeded the same way);
+* at k players A sits alone among a field (default the heuristic in every other
+  seat; ``field`` names one spec for all, or one per other seat, laid from the
+  seat after A's onwards), in each seat in turn: the tables of
+  ``flockgym eval --seating field --players A,<field>``; then B takes A's place
+  at the same tables, the field bots seeded exactly as they were against A.
+
+Both are played by the tournament machinery of :mod:`.evaluate` (its blocks,
+processes and vectorised engine), so ``jobs`` changes nothing but the time.
+Each deal gives one paired observation (:mod:`.compare_stats`): the verdict is
+the win-rate and mean-points differences with 95% intervals over deals, the
+Elo difference from the mean deal score, the likelihood of superiority, and
+with ``sprt`` a sequential test that stops at the first deal where it can
+decide. Ratings from full finishing orders (a Plackett-Luce model, from the
+``openskill`` library) stand beside the Bradley-Terry Elo ``flockgym eval`` fits.
+
+The result records the commit, package versions, a hash of the resolved
+arguments, the seed and every deal's seed, so the same command gives the same
+``compare.json`` (apart from its ``created`` time).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import math
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from flockgym.envs import FlockgymError, make
+from flockgym.envs.core.rng import derive_seed
+
+from . import compare_stats as stats
+from .errors import MissingExtraError
+from .evaluate import (
+    DealTally,
+    Schedule,
+    bradley_terry_elo,
+    mean_and_ci,
+    play_blocks,
+    seating_tables,
+)
+from .files import make_folder, write_text_atomic
+from .policies import BotSpec, Participant, make_participant, parse_spec
+from .progress import Progress
+from .vector_tournament import resolve_tournament_engine
+
+RESULT_FILES = ("compare.json", "compare.md")
+RESULT_FORMAT = "flockgym-compare"
+RESULT_VERSION = 1
+DEFAULT_FIELD = "heuristic"
+DEFAULT_MAX_DEALS = 2000
+LOS_DECIMALS = 4
+
+
+# ---- the request ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompareRequest:
+    """The arguments that decide a comparison's numbers (``jobs``, ``engine``
+    and the output folder change only its time and place)."""
+
+    env_id: str
+    options: dict[str, Any]
+    a: str
+    b: str
+    field: tuple[str, ...] = ()
+    deals: int | None = 100
+    sprt: tuple[float, float] | None = None
+    alpha: float = 0.05
+    beta: float = 0.05
+    max_deals: int = DEFAULT_MAX_DEALS
+    seed: int = 0
+
+
+def check_request(request: CompareRequest) -> None:
+    """Refuse a request that cannot run, naming the argument and what is allowed
+    (before anything is made or played)."""
+    if request.sprt is None:
+        if request.deals is None or request.deals < 2:
+            raise FlockgymError(
+                f"--deals {request.deals}: must be an integer >= 2 (the 95% intervals are "
+                "computed over deals), or give --sprt ELO0,ELO1"
+            )
+        return
+    if request.deals is not None:
+        raise FlockgymError("give either --deals N or --sprt ELO0,ELO1, not both")
+    elo0, elo1 = request.sprt
+    if not (math.isfinite(elo0) and math.isfinite(elo1) and elo0 < elo1):
+        raise FlockgymError(
+            f"--sprt {elo0:g},{elo1:g}: needs two finite Elo differences with ELO0 < ELO1 "
+            "(e.g. --sprt 0,20)"
+        )
+    for name, value in (("--alpha", request.alpha), ("--beta", request.beta)):
+        if not 0.0 < value < 0.5:
+            raise FlockgymError(f"{name} {value:g}: must be an error rate in (0, 0.5)")
+    if request.max_deals < 2:
+        raise FlockgymError(f"--max-deals {request.max_deals}: must be an integer >= 2")
+
+
+@dataclass
+class Setup:
+    """A request made concrete: the env's resolved options, the participants and
+    the schedules the tournament machinery plays."""
+
+    request: CompareRequest
+    num_players: int
+    resolved_options: dict[str, Any]
+    schedules: list[Schedule]
+    field_names: list[str] = field(default_factory=list)
+
+    @property
+    def mode(self) -> str:
+        return "swap" if self.num_players == 2 else "field"
+
+    @property
+    def tables(self) -> int:
+        return len(self.schedules[0].tables)
+
+
+def prepare(request: CompareRequest, engine: str = "auto") -> Setup:
+    """Check the request against the env (options, bot specs, field size) and
+    build the schedules; every error is raised before a folder is made."""
+    check_request(request)
+    env = make(request.env_id, **request.options)
+    n = len(env.possible_agents)
+    resolved = {k: v for k, v in env.unwrapped.options.items() if k != "render_mode"}
+    env.close()
+    a = make_participant(request.a, request.env_id, request.options, name=f"A: {request.a}")
+    b = make_participant(request.b, request.env_id, request.options, name=f"B: {request.b}")
+    if n == 2:
+        if request.field:
+            raise FlockgymError(
+                f"--field {','.join(request.field)}: a 2-player game has no field (A and B "
+                "swap seats on each deal); --field applies from 3 players"
+            )
+        tables = seating_tables(2, 2, "rotate")
+        schedules = [schedule(request, [a, b], tables, engine)]
+        return Setup(request, n, resolved, schedules)
+    field_specs = list(request.field) or [DEFAULT_FIELD]
+    if len(field_specs) not in (1, n - 1):
+        raise FlockgymError(
+            f"--field names {len(field_specs)} specs; allowed: 1 (every other seat) or "
+            f"{n - 1} (one per other seat of this {n}-player game)"
+        )
+    if len(field_specs) == 1:
+        field_specs *= n - 1
+    distinct = list(dict.fromkeys(field_specs))
+    field_players = [
+        make_participant(spec, request.env_id, request.options, name=spec) for spec in distinct
+    ]
+    tables = field_tables(n, [1 + distinct.index(spec) for spec in field_specs])
+    schedules = [schedule(request, [x, *field_players], tables, engine) for x in (a, b)]
+    return Setup(request, n, resolved, schedules, field_specs)
+
+
+def field_tables(num_seats: int, field_index: list[int]) -> list[tuple[int, ...]]:
+    """Participant 0 in each seat in turn, the field's ``field_index[j]`` in the
+    ``j``-th seat after it: with one field participant these are exactly
+    ``seating_tables(n, 2, 'field')``, the tables ``flockgym eval`` plays."""
+    tables = []
+    for focus in range(num_seats):
+        table = [0] * num_seats
+        for j, index in enumerate(field_index):
+            table[(focus + 1 + j) % num_seats] = index
+        tables.append(tuple(table))
+    return tables
+
+
+def schedule(
+    request: CompareRequest, players: list[Participant], tables: list[tuple[int, ...]], engine: str
+) -> Schedule:
+    """A tournament schedule as :func:`~.evaluate.tournament` builds it."""
+    kinds = [p.kind for p in players]
+    resolved = resolve_tournament_engine(request.env_id, request.options, kinds, engine)
+    return Schedule(
+        request.env_id, dict(request.options), players, tables, "compare", request.seed, True,
+        resolved,
+    )  # fmt: skip
+
+
+@dataclass
+class WindowSchedule(Schedule):
+    """A schedule that plays only its blocks from deal ``first`` on: a sequential
+    test plays the tournament a few blocks at a time, the very blocks (and so
+    the very games) of the whole tournament."""
+
+    first: int = 0
+
+    def deal_blocks(self, deals: int) -> list[range]:
+        return [block for block in super().deal_blocks(deals) if block.start >= self.first]
+
+
+def window(base: Schedule, first: int) -> WindowSchedule:
+    return WindowSchedule(**{**base.__dict__, "first": first})
+
+
+# ---- playing ------------------------------------------------------------------------------
+
+
+@dataclass
+class DealPair:
+    """One deal's paired outcome: A's and B's win rate and mean points per game,
+    and each schedule's tally (for the ratings)."""
+
+    a_win: float
+    b_win: float
+    a_points: float
+    b_points: float
+    tallies: list[DealTally]
+
+
+def pair_deal(setup: Setup, tallies: list[DealTally]) -> DealPair:
+    """Swap mode: participants 0 and 1 of one tally; field mode: participant 0
+    of A's tally and of B's."""
+    if setup.mode == "swap":
+        (t,) = tallies
+        games = t.seat_games
+        return DealPair(
+            t.wins[0] / games[0],
+            t.wins[1] / games[1],
+            t.points[0] / games[0],
+            t.points[1] / games[1],
+            tallies,
+        )
+    ta, tb = tallies
+    return DealPair(
+        ta.wins[0] / ta.seat_games[0],
+        tb.wins[0] / tb.seat_games[0],
+        ta.points[0] / ta.seat_games[0],
+        tb.points[0] / tb.seat_games[0],
+        tallies,
+    )
+
+
+def play_deals(
+    setup: Setup, deals: int, jobs: int, blocks_at_once: int | None, meter: Progress
+) -> Iterator[DealPair]:
+    """Deals 0, 1, 2, ... in order, each paired; ``blocks_at_once`` blocks of the
+    tournament are played at a time (all of them when None), so that a
+    sequential test that stops early does not play all ``deals``."""
+    blocks = setup.schedules[0].deal_blocks(deals)
+    step = len(blocks) if blocks_at_once is None else blocks_at_once
+    for start in range(0, len(blocks), step):
+        stop = blocks[min(start + step, len(blocks)) - 1].stop
+        first = blocks[start].start
+        per_schedule = []
+        for base in setup.schedules:
+            tallies: dict[int, DealTally] = {}
+            for block in play_blocks(window(base, first), stop, jobs):
+                tallies.update(block)
+                meter.update(len(block) * setup.tables)
+            per_schedule.append(tallies)
+        for deal in range(first, stop):
+            yield pair_deal(setup, [tallies[deal] for tallies in per_schedule])
+
+
+# ---- the result ------------------------------------------------------------------------------
+
+
+@dataclass
+class SprtOutcome:
+    """Where the sequential test stopped and what it decided."""
+
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    lower: float
+    upper: float
+    llr: float
+    decision: str
+    """``H1`` (A is at least ``elo1`` stronger), ``H0`` (at most ``elo0``), or
+    ``none``: ``max_deals`` were played without a decision."""
+    max_deals: int
+
+
+def compare(
+    request: CompareRequest,
+    jobs: int = 1,
+    engine: str = "auto",
+    progress: bool = False,
+    setup: Setup | None = None,
+) -> dict[str, Any]:
+    """Play the comparison and return its result (the ``compare.json`` object)."""
+    setup = setup or prepare(request, engine)
+    sprt = request.sprt
+    planned = request.max_deals if sprt else int(request.deals or 0)
+    meter = Progress(
+        planned * setup.tables * len(setup.schedules),
+        "games",
+        enabled=progress,
+        label=f"compare {request.env_id}",
+    )
+    pairs: list[DealPair] = []
+    outcome = None
+    if sprt is None:
+        pairs = list(play_deals(setup, planned, jobs, None, meter))
+    else:
+        bounds = stats.sprt_bounds(request.alpha, request.beta)
+        scores: list[float] = []
+        llr = 0.0
+        decision = ""
+        for pair in play_deals(setup, planned, jobs, jobs, meter):
+            pairs.append(pair)
+            scores.append(0.5 + (pair.a_win - pair.b_win) / 2.0)
+            if len(scores) < 2:
+                continue
+            llr = stats.sprt_llr(scores, *sprt)
+            decision = stats.sprt_decision(llr, bounds)
+            if decision:
+                break
+        outcome = SprtOutcome(
+            sprt[0], sprt[1], request.alpha, request.beta, *bounds, llr, decision or "none",
+            planned,
+        )  # fmt: skip
+    meter.close()
+    return result_json(setup, pairs, outcome, jobs)
+
+
+def result_json(
+    setup: Setup, pairs: list[DealPair], sprt: SprtOutcome | None, jobs: int
+) -> dict[str, Any]:
+    """Everything measured, with what reproduces it."""
+    request = setup.request
+    a_win = np.array([p.a_win for p in pairs])
+    b_win = np.array([p.b_win for p in pairs])
+    a_points = np.array([p.a_points for p in pairs])
+    b_points = np.array([p.b_points for p in pairs])
+    scores = stats.deal_scores(a_win - b_win)
+    wins, draws, losses = stats.deal_record(scores)
+    win_diff, win_ci = stats.paired_difference(a_win - b_win)
+    points_diff, points_ci = stats.paired_difference(a_points - b_points)
+    elo = stats.elo_estimate(scores)
+    config = config_json(setup)
+    return {
+        "format": RESULT_FORMAT,
+        "version": RESULT_VERSION,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "config": config,
+        "config_hash": config_hash(config),
+        "commit": git_commit(),
+        "versions": package_versions(),
+        "jobs": jobs,
+        "engine": setup.schedules[0].engine,
+        "mode": setup.mode,
+        "num_players": setup.num_players,
+        "tables_per_deal": setup.tables,
+        "deals": len(pairs),
+        "games": len(pairs) * setup.tables * len(setup.schedules),
+        "seed": request.seed,
+        "deal_seeds": [derive_seed(request.seed, deal) for deal in range(len(pairs))],
+        "verdict": {
+            "win_rate_diff": win_diff,
+            "win_rate_diff_ci": win_ci,
+            "mean_points_diff": points_diff,
+            "mean_points_diff_ci": points_ci,
+            "score": elo.score,
+            "elo_diff": elo.elo,
+            "elo_diff_low": elo.low,
+            "elo_diff_high": elo.high,
+            "deal_wins": wins,
+            "deal_draws": draws,
+            "deal_losses": losses,
+            "los": stats.likelihood_of_superiority(wins, losses),
+        },
+        "sprt": None if sprt is None else sprt.__dict__,
+        "standings": standings(setup, a_win, b_win, a_points, b_points, pairs),
+        "ratings": plackett_luce(setup, pairs),
+        "per_deal": [
+            [p.a_win, p.b_win, p.a_points, p.b_points] for p in pairs
+        ],  # columns: see PER_DEAL_COLUMNS
+        "per_deal_columns": list(PER_DEAL_COLUMNS),
+    }
+
+
+PER_DEAL_COLUMNS = ("a_win_rate", "b_win_rate", "a_mean_points", "b_mean_points")
+
+
+def standings(
+    setup: Setup,
+    a_win: np.ndarray,
+    b_win: np.ndarray,
+    a_points: np.ndarray,
+    b_points: np.ndarray,
+    pairs: list[DealPair],
+) -> list[dict[str, Any]]:
+    """A's and B's own win rate and mean points (95% CIs over deals) and the
+    Bradley-Terry Elo ``flockgym eval`` fits, over A, B and the field."""
+    names, pair_wins = pairwise_counts(setup, pairs)
+    elo = bradley_terry_elo(pair_wins)
+    rows = []
+    for i, (spec, win, points) in enumerate(
+        ((setup.request.a, a_win, a_points), (setup.request.b, b_win, b_points))
+    ):
+        win_rate, win_ci = mean_and_ci(win)
+        mean_points, points_ci = mean_and_ci(points)
+        rows.append(
+            {
+                "name": "AB"[i],
+                "spec": spec,
+                "win_rate": win_rate,
+                "win_rate_ci": win_ci,
+                "mean_points": mean_points,
+                "mean_points_ci": points_ci,
+                "elo": elo[i],
+            }
+        )
+    for j, name in enumerate(names[2:], start=2):
+        rows.append({"name": "field", "spec": name, "elo": elo[j]})
+    return rows
+
+
+def pairwise_counts(setup: Setup, pairs: list[DealPair]) -> tuple[list[str], np.ndarray]:
+    """Pairwise win counts over A, B and the distinct field specs (one index
+    each), summed over both schedules as :func:`~.evaluate.tally_game` counts them."""
+    field_specs = list(dict.fromkeys(setup.field_names))
+    names = [setup.request.a, setup.request.b, *field_specs]
+    index_of = [[0, 1]] if setup.mode == "swap" else [[0], [1]]
+    for mapping in index_of:
+        mapping.extend(2 + i for i in range(len(field_specs)))
+    total = np.zeros((len(names), len(names)))
+    for pair in pairs:
+        for mapping, tally in zip(index_of, pair.tallies, strict=True):
+            local = tally.pair_wins
+            for i in range(local.shape[0]):
+                for j in range(local.shape[0]):
+                    total[mapping[i], mapping[j]] += local[i, j]
+    return names, total
+
+
+def seat_identities(setup: Setup) -> list[str]:
+    """Who a Plackett-Luce rating is kept for: A, B, and in field mode each
+    field seat by its place after the focus seat (the same bot in two places
+    is two identities: a rating model cannot seat one player twice)."""
+    ids = ["A", "B"]
+    if setup.mode == "field":
+        ids += [f"field +{j + 1}: {spec}" for j, spec in enumerate(setup.field_names)]
+    return ids
+
+
+def plackett_luce(setup: Setup, pairs: list[DealPair]) -> dict[str, Any]:
+    """Ratings from every game's full finishing order (winners first, then by
+    points; equal places tie), updated game by game in deal and table order by
+    openskill's Plackett-Luce model from its default prior, with no drift
+    between games (``tau=0``: the bots do not change). It is an online Bayesian
+    rating (Weng and Lin): its uncertainty shrinks slowly, so the later games
+    weigh more than the earlier ones; the paired verdict is the measurement,
+    these ratings the view from every seat's place in the finishing order."""
+    try:
+        from openskill.models import PlackettLuce
+    except ModuleNotFoundError:
+        raise MissingExtraError("openskill", "flockgym compare's ratings") from None
+    model = PlackettLuce(tau=0.0)
+    ids = seat_identities(setup)
+    ratings = {name: model.rating(name=name) for name in ids}
+    for pair in pairs:
+        for s, tally in enumerate(pair.tallies):
+            for table, points, won in sorted(tally.games):
+                people = [identity(setup, s, table, seat) for seat in range(len(table))]
+                keys = [(w, p) for w, p in zip(won, points, strict=True)]
+                ranks = [sum(other > key for other in keys) for key in keys]
+                teams = [[ratings[name]] for name in people]
+                updated = model.rate(teams, ranks=ranks)
+                for name, (rating,) in zip(people, updated, strict=True):
+                    ratings[name] = rating
+    a_beats_b = model.predict_win([[ratings["A"]], [ratings["B"]]])[0]
+    return {
+        "model": "openskill PlackettLuce, prior mu 25, sigma 25/3, tau 0, game by game",
+        "players": [
+            {
+                "name": name,
+                "mu": ratings[name].mu,
+                "sigma": ratings[name].sigma,
+                "ordinal": ratings[name].ordinal(),
+            }
+            for name in ids
+        ],
+        "a_beats_b": a_beats_b,
+    }
+
+
+def identity(setup: Setup, schedule_index: int, table: tuple[int, ...], seat: int) -> str:
+    """The rating identity of ``seat`` at ``table`` of schedule ``schedule_index``."""
+    p = table[seat]
+    if setup.mode == "swap":
+        return "AB"[p]
+    if p == 0:
+        return "AB"[schedule_index]
+    focus = table.index(0)
+    j = (seat - focus) % len(table) - 1
+    return f"field +{j + 1}: {setup.field_names[j]}"
+
+
+# ---- provenance ------------------------------------------------------------------------------
+
+
+def config_json(setup: Setup) -> dict[str, Any]:
+    """The resolved arguments that decide the numbers: the env and all its
+    options, the players (a checkpoint with the sha256 of its file), the deals
+    or the test, the seed."""
+    request = setup.request
+    return {
+        "env": request.env_id,
+        "options": setup.resolved_options,
+        "a": player_json(request.a),
+        "b": player_json(request.b),
+        "field": [player_json(spec) for spec in setup.field_names],
+        "deals": request.deals,
+        "sprt": None if request.sprt is None else list(request.sprt),
+        "alpha": request.alpha if request.sprt else None,
+        "beta": request.beta if request.sprt else None,
+        "max_deals": request.max_deals if request.sprt else None,
+        "seed": request.seed,
+    }
+
+
+def player_json(spec_text: str) -> dict[str, Any]:
+    spec: BotSpec = parse_spec(spec_text)
+    row: dict[str, Any] = {"spec": spec.text}
+    if spec.path is not None:
+        row["sha256"] = hashlib.sha256(spec.path.read_bytes()).hexdigest()
+    return row
+
+
+def config_hash(config: dict[str, Any]) -> str:
+    """sha256 of the canonical JSON (sorted keys, no spaces) of ``config``."""
+    text = json.dumps(config, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def git_commit() -> str:
+    """The checkout's commit (``+dirty`` if tracked files differ), or ``unknown``
+    outside a checkout."""
+    source = Path(__file__).resolve().parent
+
+    def git(*args: str) -> str:
+        done = subprocess.run(
+            ["git", *args], cwd=source, capture_output=True, text=True, check=True, timeout=10
+        )
+        return done.stdout.strip()
+
+    try:
+        commit = git("rev-parse", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return commit + ("+dirty" if dirty else "")
+
+
+def package_versions() -> dict[str, str]:
+    """flockgym, numpy, openskill, and torch when it was loaded (by a checkpoint)."""
+    names = ["flockgym", "numpy", "openskill"] + (["torch"] if "torch" in sys.modules else [])
+    versions = {"python": sys.version.split()[0]}
+    for name in names:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+# ---- output ------------------------------------------------------------------------------
+
+
+def finite_or_none(value: Any) -> Any:
+    """JSON has no infinity or NaN: an unbounded or undefined figure is null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: finite_or_none(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [finite_or_none(v) for v in value]
+    return value
+
+
+def to_markdown(result: dict[str, Any]) -> str:
+    """The report: what was played, the verdict, the test, the ratings."""
+    config, verdict = result["config"], result["verdict"]
+    a, b = config["a"]["spec"], config["b"]["spec"]
+    options = ", ".join(f"{k}={v}" for k, v in sorted(config["options"].items()))
+    if result["mode"] == "swap":
+        how = "A and B swap seats on each deal"
+    else:
+        field_text = ", ".join(row["spec"] for row in config["field"])
+        how = f"A, then B, alone in each seat among a field of {field_text}"
+    lines = [
+        f"# {a} (A) against {b} (B) on {config['env']}",
+        "",
+        f"{result['num_players']} seats ({options}); {how}: {result['deals']} deals x "
+        f"{result['tables_per_deal']} tables per player = {result['games']} games, "
+        f"seed {result['seed']}.",
+        "",
+        "| A - B (95% CI, paired over deals) | value |",
+        "| --- | ---: |",
+        f"| win rate | {signed_pct(verdict['win_rate_diff'])} ± "
+        f"{pct(verdict['win_rate_diff_ci'])} |",
+        f"| mean points | {signed(verdict['mean_points_diff'], 2)} ± "
+        f"{num(verdict['mean_points_diff_ci'], 2)} |",
+        f"| Elo | {signed(verdict['elo_diff'], 1)} "
+        f"[{signed(verdict['elo_diff_low'], 1)}, {signed(verdict['elo_diff_high'], 1)}] |",
+        f"| deals won / drawn / lost by A | {verdict['deal_wins']} / {verdict['deal_draws']} "
+        f"/ {verdict['deal_losses']} |",
+        f"| likelihood of superiority | {pct(verdict['los'], 2)} |",
+    ]
+    sprt = result["sprt"]
+    if sprt is not None:
+        decisions = {
+            "H1": f"H1 accepted: A is at least {sprt['elo1']:g} Elo stronger than B",
+            "H0": f"H0 accepted: A is at most {sprt['elo0']:g} Elo stronger than B",
+            "none": f"no decision after the cap of {sprt['max_deals']} deals",
+        }
+        lines += [
+            "",
+            f"SPRT of H0: Elo {sprt['elo0']:g} against H1: Elo {sprt['elo1']:g} (logistic Elo, "
+            f"GSPRT normal approximation over deal scores), error rates alpha={sprt['alpha']:g} "
+            f"(accepting H1 when H0 holds), beta={sprt['beta']:g} (accepting H0 when H1 holds): "
+            f"**{decisions[sprt['decision']]}** after {result['deals']} deals "
+            f"(LLR {sprt['llr']:.3f}, bounds [{sprt['lower']:.3f}, {sprt['upper']:.3f}]).",
+        ]
+    lines += [
+        "",
+        "| player | win rate (95% CI) | mean points (95% CI) | Elo (Bradley-Terry) |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for row in result["standings"]:
+        if row["name"] == "field":
+            lines.append(f"| field: {row['spec']} | | | {row['elo']:.0f} |")
+            continue
+        lines.append(
+            f"| {row['name']}: {row['spec']} | {pct(row['win_rate'])} ± {pct(row['win_rate_ci'])}"
+            f" | {num(row['mean_points'], 2)} ± {num(row['mean_points_ci'], 2)} "
+            f"| {row['elo']:.0f} |"
+        )
+    ratings = result["ratings"]
+    lines += [
+        "",
+        f"Plackett-Luce ratings from full finishing orders ({ratings['model']}); "
+        f"A beats B head to head with probability {pct(ratings['a_beats_b'])}:",
+        "",
+        "| player | mu | sigma | ordinal (mu - 3 sigma) |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for row in ratings["players"]:
+        lines.append(
+            f"| {row['name']} | {row['mu']:.2f} | {row['sigma']:.2f} | {row['ordinal']:.2f} |"
+        )
+    lines += [
+        "",
+        f"commit {result['commit']}, config hash {result['config_hash'][:16]}, "
+        + ", ".join(f"{k} {v}" for k, v in result["versions"].items()),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def pct(value: float | None, decimals: int = 1) -> str:
+    return "n/a" if value is None else f"{value:.{decimals}%}"
+
+
+def signed_pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:+.1%}"
+
+
+def num(value: float | None, decimals: int) -> str:
+    return "n/a" if value is None else f"{value:.{decimals}f}"
+
+
+def signed(value: float | None, decimals: int) -> str:
+    """A signed figure; null (an unbounded Elo) reads as infinity's sign unknown."""
+    return "unbounded" if value is None else f"{value:+.{decimals}f}"
+
+
+def save(result: dict[str, Any], out_dir: Path) -> tuple[Path, Path, str]:
+    """Write ``compare.json`` and ``compare.md``; return their paths and the Markdown."""
+    out = make_folder(Path(out_dir))
+    json_path, md_path = (out / name for name in RESULT_FILES)
+    clean = finite_or_none(result)
+    markdown = to_markdown(result)  # from the raw figures: an unbounded Elo reads +inf
+    write_text_atomic(json_path, json.dumps(clean, indent=2) + "\n")
+    write_text_atomic(md_path, markdown)
+    return json_path, md_path, markdown
