@@ -88,8 +88,9 @@ bench: install
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[bench]"
 	$(PY) benchmarks/throughput.py
 
-## Random legal play of every env at every player count and option sample, with the
-## contract checked at every step (1,000,000 steps per env; SOAK_STEPS=... to change).
+## Legal play of every env at every player count and option sample, at random, heuristic
+## and mixed tables, with the contract and the observations checked against a fresh load of
+## the state (1,000,000 steps per env; SOAK_STEPS=... to change).
 SOAK_STEPS ?= 1000000
 soak: install
 	$(PY) benchmarks/soak.py --steps $(SOAK_STEPS)

@@ -4,7 +4,7 @@
 >>> env = asrus_v0.env(num_players=5)           # wrapped AEC env
 >>> env = make("asrus_v0", num_players=5)        # the same, by id
 >>> list_envs()
-['asrus_v0', ...]
+['arena_v0', 'asrus_v0', 'astrobirdz_v0', 'skybirds_v0']
 
 Importing this package also registers every env in PettingZoo's registry as
 ``flockgym/<name>-v<k>``, e.g. ``pettingzoo.make("aec", "flockgym/asrus-v0")``.

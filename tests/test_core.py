@@ -161,3 +161,14 @@ def test_action_mask_is_the_legal_actions_of_every_agent_at_every_step(env_id: s
             legal = np.flatnonzero(raw.action_mask(agent))
             env.step(None if terminated or truncated else int(rng.choice(legal)))
     assert to_act > 30 and others > 30
+
+
+def test_an_option_error_shows_a_huge_integer_by_its_size() -> None:
+    """An option check that fails on an int past Python's digit limit names its size
+    instead of raising the interpreter's bare ValueError while building the message."""
+    from flockgym.envs.core.errors import OptionError
+    from flockgym.envs.core.options import Option
+
+    option = Option("max_rounds", 8, "rounds", check=lambda v: v == 8, allowed="8")
+    with pytest.raises(OptionError, match=r"max_rounds=<an integer of 16610 bits> is not allowed"):
+        option.validate(10**5000)

@@ -202,9 +202,6 @@ def test_a_learner_registered_by_name_is_imported_on_first_use() -> None:
 GAMES = sorted(env_id.rsplit("_", 1)[0] for env_id in ENVS)
 """The game folders' names (``asrus``, ...), from the registered env ids."""
 GAME_MODULE = re.compile(r"flockgym\.envs\.(" + "|".join(GAMES) + r")\b")
-NOT_YET_HOME = ("serve", "play.py", "replay.py")
-"""Training files of the play server and terminal play: they still read each
-game's table talk and leave ``training/`` for a package of their own."""
 
 
 def game_names_in_code(path: Path) -> list[str]:
@@ -240,11 +237,9 @@ def game_names_in_code(path: Path) -> list[str]:
 
 
 def training_files() -> list[Path]:
-    root = REPO / "training"
+    """The modules of training and play: both ask the registry for a game."""
     return [
-        path
-        for path in sorted(root.rglob("*.py"))
-        if path.relative_to(root).parts[0] not in NOT_YET_HOME
+        path for folder in ("training", "play") for path in sorted((REPO / folder).rglob("*.py"))
     ]
 
 

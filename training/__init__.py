@@ -10,7 +10,8 @@ Names are imported when first used, so ``import flockgym.training`` is cheap and
 needs no torch; the self-play env with random and heuristic opponents, and
 tournaments between them, run on the core install. Importing it registers the
 self-play envs with Gymnasium (``flockgym/asrus-selfplay-v0``, ...). Checkpoints, training and
-plots need the ``train`` extra (``pip install 'flockgym[train]'``).
+plots need the ``train`` extra (``pip install -c constraints.txt '.[train]'`` from a
+clone).
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import OptionError, OptionFileError
+from .validate import short_repr
 
 MAX_OPTION_FILE_BYTES = 1 << 20
 """The largest file an option may name (1 MiB): a box or table file is a few kB."""
@@ -43,13 +44,14 @@ class Option:
         if self.choices is not None:
             if not any(value == c and type(value) is type(c) for c in self.choices):
                 allowed = ", ".join(repr(c) for c in self.choices)
+                shown = short_repr(value)
                 raise OptionError(
-                    f"option {self.name}={value!r} is not allowed; allowed values: {allowed}"
+                    f"option {self.name}={shown} is not allowed; allowed values: {allowed}"
                 )
             return value
         if self.check is not None and not self.check(value):
             raise OptionError(
-                f"option {self.name}={value!r} is not allowed; allowed: {self.allowed}"
+                f"option {self.name}={short_repr(value)} is not allowed; allowed: {self.allowed}"
             )
         return value
 

@@ -73,7 +73,7 @@ class ActionLayout:
 
     >>> layout = ActionLayout(4, data.AERODROME)
     >>> layout.size, layout.to_string(0, 5), layout.to_string(0, 40), layout.to_string(1, 79)
-    (160, '2 2', 'G 1 1', 'pass')
+    (160, '2', 'G 1 1', 'pass')
     >>> layout.to_string(3, layout.target(3, 0)), layout.to_string(0, layout.trade_offset)
     ('target player_0', 'trade 2 for A1')
     """
