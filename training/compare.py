@@ -65,7 +65,11 @@ RESULT_FORMAT = "flockgym-compare"
 RESULT_VERSION = 1
 DEFAULT_FIELD = "heuristic"
 DEFAULT_MAX_DEALS = 2000
-LOS_DECIMALS = 4
+SPRT_MIN_DEALS = 10
+"""The sequential test looks at its LLR after every deal from this one on: the
+normal approximation needs a few deals (fishtest's own updates come in batches
+of hundreds of games), and the regularised variance of two or three identical
+deal scores is tiny enough to "decide" on them alone."""
 
 
 # ---- the request ------------------------------------------------------------------------
@@ -110,8 +114,11 @@ def check_request(request: CompareRequest) -> None:
     for name, value in (("--alpha", request.alpha), ("--beta", request.beta)):
         if not 0.0 < value < 0.5:
             raise FlockgymError(f"{name} {value:g}: must be an error rate in (0, 0.5)")
-    if request.max_deals < 2:
-        raise FlockgymError(f"--max-deals {request.max_deals}: must be an integer >= 2")
+    if request.max_deals < SPRT_MIN_DEALS:
+        raise FlockgymError(
+            f"--max-deals {request.max_deals}: must be an integer >= {SPRT_MIN_DEALS} (the "
+            "test looks at its first decision after that many deals)"
+        )
 
 
 @dataclass
@@ -320,7 +327,7 @@ def compare(
         for pair in play_deals(setup, planned, jobs, jobs, meter):
             pairs.append(pair)
             scores.append(0.5 + (pair.a_win - pair.b_win) / 2.0)
-            if len(scores) < 2:
+            if len(scores) < SPRT_MIN_DEALS:
                 continue
             llr = stats.sprt_llr(scores, *sprt)
             decision = stats.sprt_decision(llr, bounds)
@@ -632,7 +639,8 @@ def to_markdown(result: dict[str, Any]) -> str:
             f"GSPRT normal approximation over deal scores), error rates alpha={sprt['alpha']:g} "
             f"(accepting H1 when H0 holds), beta={sprt['beta']:g} (accepting H0 when H1 holds): "
             f"**{decisions[sprt['decision']]}** after {result['deals']} deals "
-            f"(LLR {sprt['llr']:.3f}, bounds [{sprt['lower']:.3f}, {sprt['upper']:.3f}]).",
+            f"(LLR {sprt['llr']:.3f}, bounds [{sprt['lower']:.3f}, {sprt['upper']:.3f}]; "
+            f"checked after every deal from the {SPRT_MIN_DEALS}th).",
         ]
     lines += [
         "",

@@ -1,0 +1,262 @@
+"""``flockgym compare``: the paired games are the games ``flockgym eval`` plays,
+the field is seeded alike for A and B, the statistics match hand-computed
+figures, the sequential test stops, bad arguments are refused before any
+folder is made, and the same command gives the same JSON."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from flockgym.training import compare_stats as stats
+from flockgym.training import evaluate
+from flockgym.training.cli import main
+from flockgym.training.compare import (
+    SPRT_MIN_DEALS,
+    CompareRequest,
+    compare,
+    field_tables,
+)
+from flockgym.training.policies import make_participant
+from flockgym.training.vector_tournament import resolve_tournament_engine
+
+TWO_PLAYERS = {"num_players": 2}
+GAMES = {
+    "astrobirdz_v0": TWO_PLAYERS,
+    "skybirds_v0": TWO_PLAYERS,
+    "arena_v0": TWO_PLAYERS,
+    "asrus_v0": {"num_players": 3},  # Asrus seats 3 to 9: A, then B, among a heuristic field
+}
+
+
+def run_cli(tmp_path: Path, *args: str, out: str = "out") -> dict[str, Any]:
+    """``flockgym compare ARGS --out tmp_path/out``; the saved JSON."""
+    folder = tmp_path / out
+    assert main(["compare", *args, "--out", str(folder), "--no-progress"]) == 0
+    return json.loads((folder / "compare.json").read_text())
+
+
+def eval_deals(env_id: str, options: dict[str, Any], players: list[str], seating: str, deals: int):
+    """Per-deal tallies of ``flockgym eval --players P --seating S`` (the schedule
+    :func:`evaluate.tournament` builds, played by its block function)."""
+    participants = [make_participant(spec, env_id, options) for spec in players]
+    n = len(evaluate.make(env_id, **options).possible_agents)
+    engine = resolve_tournament_engine(env_id, options, [p.kind for p in participants], "auto")
+    tables = evaluate.seating_tables(n, 2, seating)  # type: ignore[arg-type]
+    schedule = evaluate.Schedule(env_id, options, participants, tables, seating, 0, True, engine)
+    return evaluate.play_block(schedule, range(deals))
+
+
+@pytest.mark.parametrize("env_id", sorted(GAMES))
+def test_each_deal_is_the_deal_flockgym_eval_plays(env_id: str, tmp_path: Path) -> None:
+    options = GAMES[env_id]
+    args = ["heuristic", "random", "--env", env_id, "--deals", "3"]
+    args += [arg for k, v in options.items() for arg in ("--option", f"{k}={v}")]
+    data = run_cli(tmp_path, *args)
+    rows = np.array(data["per_deal"])
+    if options["num_players"] == 2:
+        assert data["mode"] == "swap" and data["tables_per_deal"] == 2
+        tallies = eval_deals(env_id, options, ["heuristic", "random"], "rotate", 3)
+        a = [(t.wins[0] / t.seat_games[0], t.points[0] / t.seat_games[0]) for t in tallies.values()]
+        b = [(t.wins[1] / t.seat_games[1], t.points[1] / t.seat_games[1]) for t in tallies.values()]
+        result = evaluate.tournament(
+            env_id, [make_participant(s, env_id, options) for s in ("heuristic", "random")], 3,
+            0, options,
+        )  # fmt: skip
+    else:
+        assert data["mode"] == "field" and data["tables_per_deal"] == 3
+        alone = {
+            spec: eval_deals(env_id, options, [spec, "heuristic"], "field", 3)
+            for spec in ("heuristic", "random")
+        }
+        a, b = (
+            [(t.wins[0] / t.seat_games[0], t.points[0] / t.seat_games[0]) for t in tallies.values()]
+            for tallies in alone.values()
+        )
+        result = evaluate.tournament(
+            env_id, [make_participant(s, env_id, options) for s in ("random", "heuristic")], 3,
+            0, options, seating="field",
+        )  # fmt: skip
+        result.standings.reverse()  # B (random) alone against the field: standings[1]
+    assert rows[:, 0].tolist() == [w for w, _ in a]
+    assert rows[:, 2].tolist() == [p for _, p in a]
+    assert rows[:, 1].tolist() == [w for w, _ in b]
+    assert rows[:, 3].tolist() == [p for _, p in b]
+    b_row = next(row for row in data["standings"] if row["name"] == "B")
+    assert b_row["win_rate"] == result.standings[1].win_rate
+    assert b_row["mean_points"] == result.standings[1].mean_points
+    assert data["deal_seeds"] == [evaluate.derive_seed(0, d) for d in range(3)]
+    verdict = data["verdict"]
+    assert verdict["win_rate_diff"] == pytest.approx(float(np.mean(rows[:, 0] - rows[:, 1])))
+
+
+def test_the_field_is_laid_from_the_seat_after_the_player() -> None:
+    assert field_tables(3, [1, 2]) == [(0, 1, 2), (2, 0, 1), (1, 2, 0)]
+    assert field_tables(4, [1, 1, 1]) == evaluate.seating_tables(4, 2, "field")
+
+
+def test_the_same_bot_against_itself_ties_every_deal_among_a_mixed_field(tmp_path: Path) -> None:
+    """A and B are both random, seated among a field of a heuristic and a random
+    bot: the same deals, seats and seeds make the very same games, so every
+    paired difference is exactly 0 (a field seeded differently for B would not)."""
+    data = run_cli(
+        tmp_path, "random", "random", "--env", "asrus_v0", "--option", "num_players=3",
+        "--field", "heuristic,random", "--deals", "4",
+    )  # fmt: skip
+    assert data["mode"] == "field" and data["games"] == 4 * 3 * 2
+    assert [row["spec"] for row in data["config"]["field"]] == ["heuristic", "random"]
+    rows = np.array(data["per_deal"])
+    assert rows[:, 0].tolist() == rows[:, 1].tolist()
+    assert rows[:, 2].tolist() == rows[:, 3].tolist()
+    verdict = data["verdict"]
+    assert (verdict["win_rate_diff"], verdict["win_rate_diff_ci"]) == (0.0, 0.0)
+    assert (verdict["deal_wins"], verdict["deal_draws"], verdict["deal_losses"]) == (0, 4, 0)
+    assert verdict["los"] == 0.5 and verdict["elo_diff"] == 0.0
+    names = [row["name"] for row in data["ratings"]["players"]]
+    assert names == ["A", "B", "field +1: heuristic", "field +2: random"]
+    # Online ratings depend on the order of the games (A's are rated before B's):
+    # equal play gives equal odds only to the percent.
+    assert round(data["ratings"]["a_beats_b"], 2) == 0.5
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "deals", "decision", "llr"),
+    [
+        ("heuristic", "random", 57, "H1", 3.0672064517977535),
+        ("random", "heuristic", 42, "H0", -3.087522169580793),
+    ],
+)
+def test_sprt_stops_on_a_clear_difference(
+    a: str, b: str, deals: int, decision: str, llr: float, tmp_path: Path
+) -> None:
+    data = run_cli(
+        tmp_path, a, b, "--env", "astrobirdz_v0", "--option", "num_players=2", "--sprt", "0,20"
+    )
+    assert data["deals"] == deals and len(data["per_deal"]) == deals
+    sprt = data["sprt"]
+    assert (sprt["decision"], sprt["alpha"], sprt["beta"]) == (decision, 0.05, 0.05)
+    assert sprt["llr"] == pytest.approx(llr, rel=1e-12)
+    assert sprt["upper"] == pytest.approx(math.log(19)) and sprt["lower"] == -sprt["upper"]
+    scores = [0.5 + (row[0] - row[1]) / 2 for row in data["per_deal"]]
+    for n in range(SPRT_MIN_DEALS, deals):  # undecided at every earlier deal
+        assert (
+            stats.sprt_decision(stats.sprt_llr(scores[:n], 0, 20), (sprt["lower"], sprt["upper"]))
+            == ""
+        )
+    markdown = (tmp_path / "out" / "compare.md").read_text()
+    assert f"after {deals} deals" in markdown and "alpha=0.05" in markdown
+
+
+def test_statistics_on_hand_computed_inputs() -> None:
+    assert stats.logistic_score(0) == 0.5
+    assert stats.elo_from_score(0.75) == pytest.approx(400 * math.log10(3), rel=1e-15)
+    assert stats.elo_from_score(1.0) == math.inf and stats.elo_from_score(0.0) == -math.inf
+    # LOS from 3 deals won and 1 lost: Phi((3 - 1) / sqrt(3 + 1)) = Phi(1).
+    assert stats.likelihood_of_superiority(3, 1) == pytest.approx(0.8413447460685429, rel=1e-15)
+    assert stats.likelihood_of_superiority(0, 0) == 0.5
+    scores = np.array([1.0, 0.5, 0.75, 0.5])
+    assert stats.deal_record(scores) == (2, 2, 0)
+    # Mean 0.6875; sample sd sqrt(0.171875 / 3); half-width 1.959964 * sd / 2.
+    half = 1.959964 * math.sqrt(0.171875 / 3) / 2
+    assert stats.paired_difference(scores) == (0.6875, pytest.approx(half, rel=1e-15))
+    elo = stats.elo_estimate(scores)
+    assert elo.elo == pytest.approx(-400 * math.log10(1 / 0.6875 - 1), rel=1e-15)
+    assert elo.low == pytest.approx(-400 * math.log10(1 / (0.6875 - half) - 1), rel=1e-12)
+    assert elo.high == pytest.approx(-400 * math.log10(1 / (0.6875 + half) - 1), rel=1e-12)
+    assert (round(elo.low, 6), round(elo.high, 6)) == (-32.801453, 429.212404)
+    # GSPRT: outcomes 0 and 1/4 unseen get mass 0.001 each; N = 4.002.
+    n, pdf = stats.score_distribution(scores)
+    assert n == pytest.approx(4.002)
+    weights = {0.0: 0.001, 0.25: 0.001, 0.5: 2, 0.75: 1, 1.0: 1}
+    assert pdf == [(v, pytest.approx(w / 4.002)) for v, w in weights.items()]
+    mean = (0.25 * 0.001 + 0.5 * 2 + 0.75 + 1.0) / 4.002
+    var = sum(w * (v - mean) ** 2 for v, w in weights.items()) / 4.002
+    s1 = 1 / (1 + 10 ** (-20 / 400))
+    expected = 4.002 * (s1 - 0.5) * (2 * mean - 0.5 - s1) / (2 * var)
+    assert stats.sprt_llr(scores, 0, 20) == pytest.approx(expected, rel=1e-12)
+    assert stats.sprt_llr(scores, 0, 20) == pytest.approx(0.4612827589657239, rel=1e-12)
+    assert stats.sprt_bounds(0.05, 0.05) == (
+        pytest.approx(math.log(0.05 / 0.95)),
+        pytest.approx(math.log(0.95 / 0.05)),
+    )
+    assert [stats.sprt_decision(x, (-1, 1)) for x in (-1, 0, 1)] == ["H0", "", "H1"]
+
+
+BAD = [
+    (["--option", "num_players=2", "--field", "random"], "--field random: a 2-player game"),
+    (["--option", "num_players=3", "--field", "random,random,random"], "allowed: 1"),
+    (["--option", "num_players=2", "--deals", "5", "--sprt", "0,20"], "either --deals"),
+    (["--option", "num_players=2", "--sprt", "0,20", "--alpha", "0.7"], "--alpha 0.7"),
+    (["--option", "num_players=2", "--sprt", "0,20", "--max-deals", "5"], "--max-deals 5"),
+    (["--option", "num_players=1"], "num_players=1 is not allowed"),
+]
+
+
+@pytest.mark.parametrize(("extra", "message"), BAD)
+def test_bad_arguments_are_refused_before_a_folder_is_made(
+    extra: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = "asrus_v0" if "num_players=3" in extra else "astrobirdz_v0"
+    out = tmp_path / "out"
+    argv = ["compare", "heuristic", "random", "--env", env, *extra, "--out", str(out)]
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("sprt", ["20,0", "0", "a,b"])
+def test_a_bad_sprt_pair_is_an_argparse_error(
+    sprt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as stop:
+        main(
+            [
+                "compare",
+                "heuristic",
+                "random",
+                "--env",
+                "arena_v0",
+                "--sprt",
+                sprt,
+                "--out",
+                str(out),
+            ]
+        )
+    assert stop.value.code == 2
+    assert "ELO0 < ELO1" in capsys.readouterr().err and not out.exists()
+
+
+def test_an_unknown_bot_is_refused_with_no_folder(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "out"
+    assert main(["compare", "heuristic", "nobot", "--env", "arena_v0", "--out", str(out)]) == 2
+    assert "unknown bot spec 'nobot'" in capsys.readouterr().err and not out.exists()
+
+
+def test_the_same_command_gives_the_same_json(tmp_path: Path) -> None:
+    args = ["heuristic", "random", "--env", "asrus_v0", "--option", "num_players=3", "--deals", "3"]
+    first = run_cli(tmp_path, *args, out="first")
+    second = run_cli(tmp_path, *args, out="second")
+    assert first.pop("created") and second.pop("created")
+    assert first == second
+    assert (tmp_path / "first" / "compare.md").read_text() == (
+        tmp_path / "second" / "compare.md"
+    ).read_text()
+    assert len(first["config_hash"]) == 64 and first["seed"] == 0
+    assert set(first["versions"]) >= {"flockgym", "numpy", "openskill"}
+    assert first["commit"] == "unknown" or len(first["commit"].split("+")[0]) == 40
+
+
+def test_every_job_count_gives_the_same_numbers() -> None:
+    """61 deals at 2 players are two blocks of the tournament: played by one
+    process or by two (and, for the SPRT, two blocks at a time)."""
+    request = CompareRequest("astrobirdz_v0", TWO_PLAYERS, "heuristic", "random", deals=61)
+    one, two = (compare(request, jobs=jobs) for jobs in (1, 2))
+    for result in (one, two):
+        result.pop("created"), result.pop("jobs")
+    assert one == two
