@@ -482,7 +482,7 @@ def plackett_luce(setup: Setup, pairs: list[DealPair]) -> dict[str, Any]:
             for table, points, won in sorted(tally.games):
                 people = [identity(setup, s, table, seat) for seat in range(len(table))]
                 keys = [(w, p) for w, p in zip(won, points, strict=True)]
-                ranks = [sum(other > key for other in keys) for key in keys]
+                ranks = [float(sum(other > key for other in keys)) for key in keys]
                 teams = [[ratings[name]] for name in people]
                 updated = model.rate(teams, ranks=ranks)
                 for name, (rating,) in zip(people, updated, strict=True):
