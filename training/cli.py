@@ -214,15 +214,14 @@ def build_parser() -> argparse.ArgumentParser:
         "stopping at the first deal where it decides",
     )
     p.add_argument(
-        "--alpha", type=float, default=0.05, help="SPRT: chance of accepting H1 when H0 holds"
+        "--alpha", type=float, help="SPRT: chance of accepting H1 when H0 holds (default 0.05)"
     )
     p.add_argument(
-        "--beta", type=float, default=0.05, help="SPRT: chance of accepting H0 when H1 holds"
+        "--beta", type=float, help="SPRT: chance of accepting H0 when H1 holds (default 0.05)"
     )
     p.add_argument(
         "--max-deals",
         type=deal_count,
-        default=2000,
         metavar="N",
         help="SPRT: stop undecided after N deals (default 2000)",
     )
@@ -608,6 +607,11 @@ def run_compare(args: argparse.Namespace) -> int:
     from .compare import RESULT_FILES, CompareRequest, compare, prepare, save
     from .files import check_writable_folder
 
+    if args.sprt is None:
+        given = [name for name in ("alpha", "beta", "max_deals") if getattr(args, name) is not None]
+        if given:
+            names = ", ".join(f"--{name.replace('_', '-')}" for name in given)
+            raise FlockgymError(f"{names}: only with --sprt ELO0,ELO1 (a fixed --deals N has none)")
     request = CompareRequest(
         args.env,
         parse_options(args.options),
@@ -616,9 +620,9 @@ def run_compare(args: argparse.Namespace) -> int:
         tuple(item.strip() for item in (args.field or "").split(",") if item.strip()),
         args.deals if args.deals is not None or args.sprt is not None else 100,
         args.sprt,
-        args.alpha,
-        args.beta,
-        args.max_deals,
+        0.05 if args.alpha is None else args.alpha,
+        0.05 if args.beta is None else args.beta,
+        2000 if args.max_deals is None else args.max_deals,
         args.seed,
     )
     setup = prepare(request, args.engine)  # every argument checked before a folder is made

@@ -194,6 +194,7 @@ BAD = [
     (["--option", "num_players=2", "--sprt", "0,20", "--alpha", "0.7"], "--alpha 0.7"),
     (["--option", "num_players=2", "--sprt", "0,20", "--max-deals", "5"], "--max-deals 5"),
     (["--option", "num_players=1"], "num_players=1 is not allowed"),
+    (["--option", "num_players=2", "--alpha", "0.1", "--max-deals", "50"], "--alpha, --max-deals"),
 ]
 
 
