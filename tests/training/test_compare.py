@@ -261,3 +261,11 @@ def test_every_job_count_gives_the_same_numbers() -> None:
     for result in (one, two):
         result.pop("created"), result.pop("jobs")
     assert one == two
+
+
+def test_compare_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["compare", "--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    assert "usage: flockgym compare" in out and "--sprt ELO0,ELO1" in out
