@@ -1,4 +1,5 @@
-"""The ``flockgym`` command: train, eval, plot, play, serve, replay, list, baselines.
+"""The ``flockgym`` command: train, eval, compare, reproduce, plot, play, serve, replay, list,
+baselines.
 
 Every subcommand has ``--help``. A bad argument exits with status 2 and a
 message naming it (argparse's own errors, and ours: configs, bot specs,
@@ -11,7 +12,7 @@ the extra). Ctrl-C exits with status 130.
 This module imports nothing heavy: torch, stable-baselines3, pydantic and YAML
 are imported by the commands that use them, so ``flockgym``, ``--help``,
 ``--version`` and ``list`` answer at once, and work without the ``train``
-extra (``pip install flockgym``).
+extra (the core install, ``pip install -c constraints.txt .`` from a clone).
 """
 
 from __future__ import annotations

@@ -18,7 +18,18 @@ from flockgym.envs import list_envs
 from flockgym.play.terminal import GameAbandoned, play_terminal
 from flockgym.training.cli import main
 
-COMMANDS = ["train", "eval", "plot", "play", "list", "baselines"]
+COMMANDS = [
+    "train",
+    "eval",
+    "compare",
+    "reproduce",
+    "plot",
+    "play",
+    "serve",
+    "replay",
+    "list",
+    "baselines",
+]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
