@@ -476,23 +476,31 @@ def add_option_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def int_at_least(low: int, why: str = "") -> Callable[[str], int]:
-    """An argparse ``type``: an integer >= ``low``; the error says why, if given."""
+def int_at_least(low: int, why: str = "", high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type``: an integer >= ``low`` (and <= ``high``, if given); the
+    error says why, if given."""
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             value = low - 1
-        if value < low:
+        if value < low or (high is not None and value > high):
             reason = f" ({why})" if why else ""
-            raise argparse.ArgumentTypeError(f"must be an integer >= {low}{reason}, got {text!r}")
+            allowed = f">= {low}" if high is None else f"from {low} to {high}"
+            raise argparse.ArgumentTypeError(f"must be an integer {allowed}{reason}, got {text!r}")
         return value
 
     return parse
 
 
-deal_count = int_at_least(2, "the 95% intervals are computed over deals")
+MAX_DEALS = 100_000
+"""Most deals a command may play: ``training.config.MAX_DEALS``, the bound of a
+config's ``eval.games`` (kept here too: this module imports no pydantic). A
+tournament lists its deal blocks up front, so ``10**12`` deals would run the
+machine out of memory before the first game."""
+
+deal_count = int_at_least(2, "the 95% intervals are computed over deals", MAX_DEALS)
 seed_value = int_at_least(0)
 
 

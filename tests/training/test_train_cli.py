@@ -55,7 +55,7 @@ def test_the_console_script_module_runs() -> None:
     ("argv", "named"),
     [
         (["eval", "--env", "nope_v0", "--players", "random", "--games", "2"], "--env"),
-        (["eval", "--env", "asrus_v0", "--players", "random", "--games", "1"], ">= 2"),
+        (["eval", "--env", "asrus_v0", "--players", "random", "--games", "1"], "from 2 to 100000"),
         (["eval", "--env", "asrus_v0", "--players", "random", "--seed", "-1"], "got '-1'"),
         (
             [
@@ -257,3 +257,52 @@ def test_play_refuses_an_id_it_cannot_read_and_asks_again(typed: str) -> None:
     assert "action ids are #0 to #194" in shown
     assert shown.count("your move (player_0)> ") == 2  # asked again after the refusal
     assert len(max(shown.splitlines(), key=len)) < 2000  # the 5,000 digits are not echoed
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["eval", "--env", "asrus_v0", "--players", "random,random", "--games", "1000000000000"],
+        ["compare", "random", "heuristic", "--env", "asrus_v0", "--deals", "1000000000000"],
+        [
+            "compare",
+            "random",
+            "heuristic",
+            "--env",
+            "asrus_v0",
+            "--sprt",
+            "0,20",
+            "--max-deals",
+            "100001",
+        ],
+        ["baselines", "--games", "100001"],
+    ],
+)
+def test_a_deal_count_past_the_bound_is_refused_before_playing(
+    argv: list[str], capsys, tmp_path: Path, monkeypatch
+) -> None:
+    """10**12 deals would build ~10**10 deal blocks and run the machine out of
+    memory before the first game: the same bound as a config's eval.games."""
+    from flockgym.training import cli
+
+    def must_not_play(args):  # without the bound, the command would start playing here
+        raise AssertionError(f"{argv[0]} ran with {argv[-1]} deals")
+
+    for name in ("run_eval", "run_compare", "run_baselines"):
+        monkeypatch.setattr(cli, name, must_not_play)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    given = argv[-1]
+    assert (
+        "must be an integer from 2 to 100000 (the 95% intervals are computed over deals), "
+        f"got {given!r}" in capsys.readouterr().err
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_command_line_bound_on_deals_is_the_configs() -> None:
+    from flockgym.training import cli, config
+
+    assert cli.MAX_DEALS == config.MAX_DEALS == 100_000
