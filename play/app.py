@@ -420,7 +420,12 @@ def create_app(config: ServerConfig) -> Starlette:
         if config.data_dir is None:
             raise ApiError(404, "this server saves no games (started without a data folder)")
         if not RECORD_NAME.fullmatch(name):
-            raise ApiError(400, f"{name!r:.60} is not the name of a saved game")
+            raise ApiError(
+                400,
+                f"{name!r:.60} is not the name of a saved game: a saved game's name is "
+                "letters, digits, '_', '.' and '-' (not first) ending in .json; "
+                "GET /api/saved lists them",
+            )
         path = config.data_dir / name
         if path.resolve().parent != config.data_dir.resolve():
             raise ApiError(404, f"no saved game {name!r:.60}")

@@ -258,7 +258,7 @@ def test_a_running_game_is_not_served_as_a_saved_game(client: CheckedClient):
     assert response.status_code == 409 and "still being played" in response.json()["error"]
     assert client.http.get(f"/api/saved/{path.name}/frames/0").status_code == 409
     assert client.http.get("/api/saved").json()["games"] == []
-    assert client.http.get("/api/saved/..%2Fx.json").status_code in (400, 404)
+    assert client.http.get("/api/saved/..%2Fx.json").status_code == 404
     assert client.http.get("/api/saved/.hidden.json").status_code == 400
 
 
@@ -378,3 +378,22 @@ def test_the_new_games_have_card_notes_and_drawn_tables(client: CheckedClient):
     assert arena["Halfpipe Hall (red gym)"] == "+4 to one challenge roll"
     assert arena["Stunt Die"] == "an extra die for a challenge roll"
     assert "wormhole" in arena["Nebula Slide"]
+
+
+def test_a_saved_game_name_that_is_no_name_is_refused_saying_what_a_name_is(
+    client: CheckedClient,
+):
+    """A hidden file or another kind of file is refused with a 400 that says what
+    a saved game's name looks like; a name with a slash matches no route at all."""
+    allowed = (
+        "a saved game's name is letters, digits, '_', '.' and '-' (not first) ending "
+        "in .json; GET /api/saved lists them"
+    )
+    for name in (".hidden.json", "x.txt", "-x.json"):
+        response = client.http.get(f"/api/saved/{name}")
+        assert (response.status_code, response.json()) == (
+            400,
+            {"error": f"{name!r} is not the name of a saved game: {allowed}"},
+        )
+    response = client.http.get("/api/saved/..%2Fx.json")
+    assert (response.status_code, response.json()) == (404, {"error": "Not Found"})
