@@ -139,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=deal_count,
         default=100,
         metavar="N",
-        help="number of deals, at least 2 (each is played at every table; default 100)",
+        help="number of deals, 2 to 100000 (each is played at every table; default 100)",
     )
     p.add_argument("--seed", type=seed_value, default=0, help="seed of the deals (default 0)")
     p.add_argument(
@@ -205,7 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--deals",
         type=deal_count,
         metavar="N",
-        help="number of deals, at least 2 (default 100; not with --sprt)",
+        help="number of deals, 2 to 100000 (default 100; not with --sprt)",
     )
     p.add_argument(
         "--sprt",
@@ -224,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-deals",
         type=deal_count,
         metavar="N",
-        help="SPRT: stop undecided after N deals (default 2000)",
+        help="SPRT: stop undecided after N deals, at most 100000 (default 2000)",
     )
     p.add_argument("--seed", type=seed_value, default=0, help="seed of the deals (default 0)")
     p.add_argument(
@@ -403,7 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(in a checkout: --out docs/baselines.md).",
     )
     p.add_argument(
-        "--games", type=deal_count, default=200, metavar="N", help="deals, at least 2 (200)"
+        "--games", type=deal_count, default=200, metavar="N", help="deals, 2 to 100000 (200)"
     )
     p.add_argument("--seed", type=seed_value, default=0, help="seed of the deals (default 0)")
     p.add_argument("--out", type=Path, help="Markdown file to write (default: print it)")
