@@ -131,7 +131,8 @@ def lockstep(env: Any, twin: Any, rng: np.random.Generator, steps: int) -> None:
 def check_round_trips(env_id: str, conf: dict[str, Any], seed: int = 7) -> int:
     """A round trip every ``ROUND_TRIP_EVERY`` steps of deal ``seed``, from the
     deal on; each restored env then plays the next stretch in lockstep with the
-    original. Returns the number of round trips."""
+    original. Returns the number of round trips, after checking that they went on
+    until the game ended or the step budget ran out (none was skipped)."""
     env = make(env_id, **conf)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -144,6 +145,7 @@ def check_round_trips(env_id: str, conf: dict[str, Any], seed: int = 7) -> int:
         lockstep(env, twin, rng, ROUND_TRIP_EVERY)
         assert as_json(twin.unwrapped.state_dict()) == as_json(env.unwrapped.state_dict())
         trips += 1
+    assert not env.agents or trips == ROUND_TRIP_STEPS // ROUND_TRIP_EVERY, trips
     return trips
 
 
