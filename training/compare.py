@@ -32,7 +32,6 @@ import hashlib
 import importlib.metadata
 import json
 import math
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -59,6 +58,7 @@ from .files import make_folder, write_text_atomic
 from .policies import BotSpec, Participant, make_participant, parse_spec
 from .progress import Progress
 from .vector_tournament import resolve_tournament_engine
+from .version import git_commit
 
 RESULT_FILES = ("compare.json", "compare.md")
 RESULT_FORMAT = "flockgym-compare"
@@ -550,25 +550,6 @@ def config_hash(config: dict[str, Any]) -> str:
     """sha256 of the canonical JSON (sorted keys, no spaces) of ``config``."""
     text = json.dumps(config, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def git_commit() -> str:
-    """The checkout's commit (``+dirty`` if tracked files differ), or ``unknown``
-    outside a checkout."""
-    source = Path(__file__).resolve().parent
-
-    def git(*args: str) -> str:
-        done = subprocess.run(
-            ["git", *args], cwd=source, capture_output=True, text=True, check=True, timeout=10
-        )
-        return done.stdout.strip()
-
-    try:
-        commit = git("rev-parse", "HEAD")
-        dirty = git("status", "--porcelain", "--untracked-files=no")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return commit + ("+dirty" if dirty else "")
 
 
 def package_versions() -> dict[str, str]:

@@ -46,7 +46,7 @@ def export_policy(
     ``env_id`` with ``env_options`` or is not a network flockgym can rebuild.
     """
     from .learners import get_learner
-    from .runs import git_commit
+    from .version import git_commit
 
     policy = getattr(model, "policy", model)
     env_options = dict(env_options or {})

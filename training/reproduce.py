@@ -34,8 +34,10 @@ from typing import Any
 from .checkpoints import MAX_MEMBER_BYTES, POLICY_MEMBER, CheckpointArchive
 from .config import FOLDER_NAME, TrainConfig, read_text, read_yaml, validate_config
 from .errors import CheckpointError, ConfigError, RunError
-from .runs import _git, git_commit, read_json_file, read_progress, read_state, write_json
+from .runs import read_json_file, read_progress, read_state, write_json
 from .shipped import find_shipped
+from .version import git as _git
+from .version import git_commit
 
 DEFAULT_PARENT = Path("runs") / "reproduce"
 RESULT_FILE = "reproduce.json"

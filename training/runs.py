@@ -34,11 +34,9 @@ import os
 import platform
 import random
 import re
-import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +45,7 @@ import torch
 
 from .errors import RunError
 from .files import OutputError, append_line, describe, make_folder, write_text_atomic
+from .version import git_commit
 
 PACKAGES = (
     "flockgym",
@@ -168,27 +167,6 @@ def package_versions() -> dict[str, str]:
         except importlib.metadata.PackageNotFoundError:
             versions[name] = "not installed"
     return versions
-
-
-def _git(*args: str) -> str:
-    """Output of a git command run in the source tree (raises if git fails)."""
-    source = Path(__file__).resolve().parent
-    done = subprocess.run(
-        ["git", *args], cwd=source, capture_output=True, text=True, check=True, timeout=10
-    )
-    return done.stdout.strip()
-
-
-@lru_cache(maxsize=1)
-def git_commit() -> str:
-    """The source tree's commit, ``+dirty`` if tracked files differ from it (read
-    once per process: a run is credited to the code it started with)."""
-    try:
-        commit = _git("rev-parse", "HEAD")
-        dirty = _git("status", "--porcelain", "--untracked-files=no")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return commit + ("+dirty" if dirty else "")
 
 
 # ---- state for --resume ---------------------------------------------------------------
