@@ -93,14 +93,19 @@ class CompareRequest:
     seed: int = 0
 
 
+MAX_DEALS = 100_000
+"""Most deals a comparison may play (every deal block is built up front), as a
+config's ``eval.games`` and the command line's ``--deals``."""
+
+
 def check_request(request: CompareRequest) -> None:
     """Refuse a request that cannot run, naming the argument and what is allowed
     (before anything is made or played)."""
     if request.sprt is None:
-        if request.deals is None or request.deals < 2:
+        if request.deals is None or not 2 <= request.deals <= MAX_DEALS:
             raise FlockgymError(
-                f"--deals {request.deals}: must be an integer >= 2 (the 95% intervals are "
-                "computed over deals), or give --sprt ELO0,ELO1"
+                f"--deals {request.deals}: must be an integer from 2 to {MAX_DEALS} (the 95% "
+                "intervals are computed over deals), or give --sprt ELO0,ELO1"
             )
         return
     if request.deals is not None:
@@ -114,10 +119,10 @@ def check_request(request: CompareRequest) -> None:
     for name, value in (("--alpha", request.alpha), ("--beta", request.beta)):
         if not 0.0 < value < 0.5:
             raise FlockgymError(f"{name} {value:g}: must be an error rate in (0, 0.5)")
-    if request.max_deals < SPRT_MIN_DEALS:
+    if not SPRT_MIN_DEALS <= request.max_deals <= MAX_DEALS:
         raise FlockgymError(
-            f"--max-deals {request.max_deals}: must be an integer >= {SPRT_MIN_DEALS} (the "
-            "test looks at its first decision after that many deals)"
+            f"--max-deals {request.max_deals}: must be an integer from {SPRT_MIN_DEALS} to "
+            f"{MAX_DEALS} (the test looks at its first decision after {SPRT_MIN_DEALS} deals)"
         )
 
 

@@ -269,3 +269,34 @@ def test_compare_has_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert stop.value.code == 0
     out = capsys.readouterr().out
     assert "usage: flockgym compare" in out and "--sprt ELO0,ELO1" in out
+
+
+DEALS_WHY = " (the 95% intervals are computed over deals), or give --sprt ELO0,ELO1"
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"deals": 100_001}, "--deals 100001: must be an integer from 2 to 100000" + DEALS_WHY),
+        ({"deals": 1}, "--deals 1: must be an integer from 2 to 100000" + DEALS_WHY),
+        (
+            {"deals": None, "sprt": (0.0, 20.0), "max_deals": 10**12},
+            "--max-deals 1000000000000: must be an integer from 10 to 100000 "
+            "(the test looks at its first decision after 10 deals)",
+        ),
+    ],
+)
+def test_a_library_request_is_bounded_as_the_command_line_is(
+    changes: dict[str, Any], message: str
+) -> None:
+    """Code that calls compare() directly gets the command line's bounds: every deal
+    block is built up front, so 10**12 deals would exhaust memory before a game."""
+    import dataclasses
+
+    from flockgym.envs import FlockgymError
+    from flockgym.training.compare import check_request
+
+    request = CompareRequest("astrobirdz_v0", TWO_PLAYERS, "heuristic", "random", deals=61)
+    with pytest.raises(FlockgymError) as refused:
+        check_request(dataclasses.replace(request, **changes))
+    assert str(refused.value) == message
