@@ -38,7 +38,7 @@ from ..core.rng import make_rng
 from . import data
 from .actions import ActionLayout
 from .data import NO_RULE, Effect, colour_of, number_of, parse_card
-from .rules import card_points, card_value, trick_winner
+from .rules import COLOUR_MASKS, FULL_DECK, bits, card_points, card_value, mask_of, trick_winner
 
 TRUMP_WIN = {9: 0.95, 8: 0.85, 7: 0.7, 6: 0.55, 5: 0.45, 4: 0.35}
 """Chance that a trump card of this value takes a trick (4 players)."""
@@ -77,6 +77,13 @@ def win_chance(card: int, trump: int, effect: Effect, players: int) -> float:
 
 def no_hit(pool: int, hits: int, drawn: int) -> float:
     """Chance that ``drawn`` cards taken from ``pool`` include none of ``hits``."""
+    return _no_hit(pool, hits, drawn)
+
+
+@lru_cache(maxsize=65536)
+def _no_hit(pool: int, hits: int, drawn: int) -> float:
+    """:func:`no_hit`, remembered: a guess asks it three times per card in hand
+    with a few hundred distinct arguments in a whole game."""
     chance = 1.0
     for i in range(drawn):
         if pool - i <= 0:
@@ -85,21 +92,32 @@ def no_hit(pool: int, hits: int, drawn: int) -> float:
     return chance
 
 
-@lru_cache(maxsize=8192)
-def cards_beating_lead(card: int, trump: int, effect: Effect) -> frozenset[int]:
-    """Every card that wins a two-card trick led by ``card`` (by :func:`trick_winner`
-    itself): the bot asks this of every unseen card at every decision, so it is
-    worked out once per card, trump and rule card."""
+@lru_cache(maxsize=1024)
+def beating_masks(trump: int, effect: Effect) -> tuple[int, ...]:
+    """For every card, the bitmask of the cards that win a two-card trick it
+    leads (by :func:`trick_winner` itself), under ``trump`` and ``effect``: the
+    bot asks this of every unseen card at every guess, so it is worked out once
+    per trump colour and rule card."""
     cards = range(data.NUM_CARDS)
-    return frozenset(u for u in cards if trick_winner([card, u], trump, effect) == 1)
+    return tuple(
+        sum(1 << u for u in cards if trick_winner([card, u], trump, effect) == 1) for card in cards
+    )
+
+
+def cards_beating_lead(card: int, trump: int, effect: Effect) -> frozenset[int]:
+    """Every card that wins a two-card trick led by ``card`` (by :func:`trick_winner`)."""
+    return frozenset(bits(beating_masks(trump, effect)[card]))
 
 
 def beats_it(card: int, hand: list[int], trump: int, effect: Effect) -> bool:
     """Whether a known hand can beat ``card`` led (following colour if it can)."""
-    led = colour_of(card)
-    follow = [c for c in hand if colour_of(c) == led]
-    beating = cards_beating_lead(card, trump, effect)
-    return any(c in beating for c in (follow or hand))
+    return _beats_it(card, mask_of(hand), beating_masks(trump, effect)[card])
+
+
+def _beats_it(card: int, hand: int, beating: int) -> bool:
+    """:func:`beats_it` on bitmasks: the hand follows the led colour if it can."""
+    follow = hand & COLOUR_MASKS[colour_of(card)]
+    return bool((follow or hand) & beating)
 
 
 def lead_win_chance(
@@ -118,19 +136,28 @@ def lead_win_chance(
     hands are known (Nitro's peek) beat it or not for certain."""
     if trump < 0:
         return 0.0
-    if any(beats_it(card, known, trump, effect) for known in known_hands):
+    known = tuple(mask_of(hand) for hand in known_hands)
+    beating = beating_masks(trump, effect)[card]
+    return _lead_win_chance(card, mask_of(unknown), beating, opponents, per_hand, known)
+
+
+def _lead_win_chance(
+    card: int, unknown: int, beating: int, opponents: int, per_hand: int, known: tuple[int, ...]
+) -> float:
+    """:func:`lead_win_chance` on bitmasks (``unknown``, ``beating``: the cards
+    that beat ``card`` led, ``known``: the known hands), counted by popcounts."""
+    if any(_beats_it(card, hand, beating) for hand in known):
         return 0.0
-    opponents -= len(known_hands)
-    led = colour_of(card)
-    same = [u for u in unknown if colour_of(u) == led]
-    beating = cards_beating_lead(card, trump, effect)
-    beaters = [u for u in unknown if u in beating]
-    beat_same = sum(1 for u in beaters if colour_of(u) == led)
-    beat_other = len(beaters) - beat_same
-    pool = len(unknown)
-    follows_and_beats = 1.0 - no_hit(pool, beat_same, per_hand)
-    void = no_hit(pool, len(same), per_hand)
-    trumps_in = 1.0 - no_hit(pool - len(same), beat_other, per_hand)
+    opponents -= len(known)
+    colour = COLOUR_MASKS[colour_of(card)]
+    same = (unknown & colour).bit_count()
+    beaters = unknown & beating
+    beat_same = (beaters & colour).bit_count()
+    beat_other = beaters.bit_count() - beat_same
+    pool = unknown.bit_count()
+    follows_and_beats = 1.0 - _no_hit(pool, beat_same, per_hand)
+    void = _no_hit(pool, same, per_hand)
+    trumps_in = 1.0 - _no_hit(pool - same, beat_other, per_hand)
     beaten = min(1.0, follows_and_beats + void * trumps_in)
     return (1.0 - beaten) ** opponents
 
@@ -196,11 +223,15 @@ class AstrobirdzHeuristicBot:
         self, view: dict[str, Any], hand: list[int], trump: int, effect: Effect, n: int
     ) -> int:
         peeked = [parse_card(c) for c in (view["peeked"] or {}).get("cards", [])]
-        seen = set(hand) | set(peeked) | {parse_card(view["trump_card"])}
-        unknown = [c for c in range(data.NUM_CARDS) if c not in seen]
-        known = (peeked,) if peeked else ()
+        seen = mask_of(hand) | mask_of(peeked) | 1 << parse_card(view["trump_card"])
+        unknown = FULL_DECK & ~seen
+        known = (mask_of(peeked),) if peeked else ()
+        if trump < 0:
+            return 0
+        beating = beating_masks(trump, effect)
+        per_hand = len(hand)
         expected = sum(
-            lead_win_chance(c, unknown, trump, effect, n - 1, len(hand), known) for c in hand
+            _lead_win_chance(c, unknown, beating[c], n - 1, per_hand, known) for c in hand
         )
         return max(0, min(len(hand), round(expected)))
 

@@ -47,8 +47,16 @@ def card_text(card: int) -> str:
     return f"{COLOURS[card // 9]}{card % 9 + 1}"
 
 
+CARD_TEXTS = tuple(card_text(card) for card in range(NUM_CARDS))
+""":func:`card_text` of every card id: views and bots turn thousands of cards
+into words and back per second of play."""
+_CARD_IDS = {text: card for card, text in enumerate(CARD_TEXTS)}
+
+
 def parse_card(text: str) -> int:
     """Inverse of :func:`card_text`; raises ``ValueError`` naming the form."""
+    if type(text) is str and text in _CARD_IDS:  # the usual case: a card as written
+        return _CARD_IDS[text]
     cleaned = str(text).strip().upper()
     if len(cleaned) == 2 and cleaned[0] in COLOURS and cleaned[1] in "123456789":
         return card_id(COLOURS.index(cleaned[0]), int(cleaned[1]))

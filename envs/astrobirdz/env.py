@@ -174,7 +174,7 @@ from .rules import (
     AstrobirdzConfig,
     AstrobirdzGame,
     Phase,
-    data_cards,
+    bits,
 )
 
 MAX_AGE = sys.float_info.max
@@ -449,79 +449,82 @@ class raw_env(FlockAECEnv):
     # -- words --
 
     def view(self, agent: str) -> dict[str, Any]:
-        """What ``agent`` may see, in words and card strings (JSON types)."""
+        """What ``agent`` may see, in words and card strings (JSON types).
+
+        Heuristic opponents read a view at every decision of training, so the
+        card strings come from a table and the seat names from a list."""
         game = self.astrobirdz
         seat = self.seat_of(agent)
         agents = self.possible_agents
+        texts = data.CARD_TEXTS
         to_act = game.current_player()
 
-        def who(s: int) -> str | None:
-            return agents[s] if s >= 0 else None
+        def words(mask: int) -> list[str]:
+            return [texts[c] for c in bits(mask)]
+
+        def played(order: list[int], cards: list[int], strict: bool) -> list[dict[str, str]]:
+            pairs = zip(order, cards, strict=strict)
+            return [{"player": agents[s], "card": texts[c]} for s, c in pairs]
 
         peeked: dict[str, Any] | None = None
         if game.peeked >= 0:
             peeked = {"player": agents[game.peeked]}
             if game.birds[seat] == data.NITRO:
-                peeked["cards"] = data_cards(game.known[seat][game.peeked])
+                peeked["cards"] = words(game.known[seat][game.peeked])
         rule = game.rule
+        trick, trick_order, holders = game.trick, game.trick_order, game.holders
+        finished, finished_orders = game.finished, game.finished_orders
+        previous = finished[-1] if finished else []
+        previous_order = finished_orders[-1] if finished_orders else []
+        astroboard, partner = game.astroboard, game.astro_partner
+        known = game.known[seat]
         return {
             "game": "astrobirdz",
             "agent": agent,
             "turn": game.turn,
             "turns": self.config.turns,
             "phase": PHASE_NAMES[game.phase],
-            "to_act": None if game.over else who(to_act),
+            "to_act": None if game.over else (agents[to_act] if to_act >= 0 else None),
             "dealer": agents[game.dealer],
-            "hand": data_cards(game.hands[seat]),
+            "hand": words(game.hands[seat]),
             "hand_size": game.hand_size,
             "trump_card": data.card_text(game.trump_card),
             "trump_rule": {"card": rule.card, "title": rule.title, "text": rule.text},
             "game_options": self.config.to_dict(),
             "trump_colour": data.COLOURS[game.trump] if game.trump >= 0 else None,
-            "trick": [
-                {"player": agents[s], "card": data.card_text(c)}
-                for s, c in zip(game.trick_order, game.trick, strict=False)
-            ],
-            "trick_order": [agents[s] for s in game.trick_order],
-            "led_colour": data.COLOURS[game.trick[0] // 9] if game.trick else None,
-            "previous_trick": [
-                {"player": agents[s], "card": data.card_text(c)}
-                for s, c in zip(game.previous_order, game.previous_trick, strict=True)
-            ],
+            "trick": played(trick_order, trick, False),
+            "trick_order": [agents[s] for s in trick_order],
+            "led_colour": data.COLOURS[trick[0] // 9] if trick else None,
+            "previous_trick": played(previous_order, previous, True),
             "trick_winners": [agents[s] for s in game.trick_winners],
             "tricks": [
                 {
                     "number": index + 1,
-                    "cards": [
-                        {"player": agents[s], "card": data.card_text(c)}
-                        for s, c in zip(order, cards, strict=True)
-                    ],
+                    "cards": played(order, cards, True),
                     "won_by": agents[game.trick_winners[index]],
-                    "held_by": agents[game.holders[index]],
+                    "held_by": agents[holders[index]],
                 }
-                for index, (cards, order) in enumerate(
-                    zip(game.finished, game.finished_orders, strict=True)
-                )
+                for index, (cards, order) in enumerate(zip(finished, finished_orders, strict=True))
             ],
-            "played_this_turn": data_cards(game.played),
+            "played_this_turn": words(game.played),
             "guess_order": [agents[s] for s in game.guess_order],
             "guesses": {
                 a: (g if g >= 0 else None) for a, g in zip(agents, game.guesses, strict=True)
             },
-            "tricks_won": {a: game.tricks_won(s) for s, a in enumerate(agents)},
+            "tricks_won": {a: holders.count(s) for s, a in enumerate(agents)},
             "scores": dict(zip(agents, game.scores_, strict=True)),
             "berzerkerbirdz": {a: bird_name(b) for a, b in zip(agents, game.birds, strict=True)},
-            "astroboard": who(game.astroboard),
-            "astroboard_partner": who(game.astro_partner),
+            "astroboard": agents[astroboard] if astroboard >= 0 else None,
+            "astroboard_partner": agents[partner] if partner >= 0 else None,
             "peeked": peeked,
             "known_cards": {
-                agents[s]: data_cards(game.known[seat][s])
+                agents[s]: words(known[s])
                 for s in range(self.num_players)
-                if s != seat and game.known[seat][s]
+                if s != seat and known[s]
             },
-            "chosen": [data.card_text(c) for c in game.chosen[seat]],
+            "chosen": [texts[c] for c in game.chosen[seat]],
             "to_choose": game.need[seat] if game.phase in _CHOOSING else 0,
-            "discarded": data_cards(game.discarded[seat]),
+            "discarded": words(game.discarded[seat]),
             "surfette_trade": None
             if game.partner < 0
             else {"partner": agents[game.partner], "cards": game.traded},
