@@ -867,6 +867,15 @@ _MASKS: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
 """Read-only masks by legal-action list, shared by every game."""
 _MASK_CACHE_SIZE = 1 << 14
 
+StartKey = tuple[tuple[int, ...], Table, tuple[tuple[int, int], ...], bool]
+"""(hand, table, usable tokens, one token per turn): all a turn's first step depends on."""
+_START: dict[StartKey, tuple[tuple[int, ...], dict[int, np.ndarray]]] = {}
+"""Per :data:`StartKey`: the legal actions of a Dogfight turn's first step and
+their read-only masks by action count. Three turns in four are such a step, and
+a hand meets the same few tables again and again over a Campaign, so a turn is
+one dictionary lookup (shared by every game, bounded by the size below)."""
+_START_CACHE_SIZE = 1 << 16
+
 MAT, FRONT, BACK = 0, 1, 2
 """Where a player's token is: on the Aerodrome, held face up, held flipped."""
 TOKEN_STATES = ("mat", "front", "back")
@@ -947,6 +956,8 @@ class SkybirdsGame(GameEngine):
         self._layout = ActionLayout(self.config.num_players, self.config.tokens)
         self._legal: list[int] | None = None
         self._mask: np.ndarray | None = None
+        self._masks: dict[int, np.ndarray] | None = None
+        """The :data:`_START` entry's masks when the legal actions came from it."""
         self._turn_sets: tuple[int, ...] | None = None
         self._moves: list[Move] | None = None
         n = self.config.num_players
@@ -954,6 +965,8 @@ class SkybirdsGame(GameEngine):
         """Aces in hand per seat (kept with the hands)."""
         self.hand_versions = [0] * n
         """Bumped whenever a seat's hand changes (the observer patches what moved)."""
+        self._hand_keys: list[tuple[int, tuple[int, ...]] | None] = [None] * n
+        """Per seat: (hand version, the hand as a tuple), rebuilt when the version moves."""
         self.token_epoch = 0
         """Bumped whenever a token, +1VP or fractional token changes hands or sides."""
         self.token_versions = [0] * n
@@ -1207,6 +1220,16 @@ class SkybirdsGame(GameEngine):
         with the same legal actions (most turns repeat a few lists)."""
         if self._mask is None:
             legal = tuple(self.legal_actions())
+            masks = self._masks
+            if masks is not None:
+                mask = masks.get(num_actions)
+                if mask is None:
+                    mask = np.zeros(num_actions, dtype=np.int8)
+                    mask[list(legal)] = 1
+                    mask.flags.writeable = False
+                    masks[num_actions] = mask
+                self._mask = mask
+                return mask
             mask = _MASKS.get((num_actions, legal))
             if mask is None:
                 mask = np.zeros(num_actions, dtype=np.int8)
@@ -1220,6 +1243,7 @@ class SkybirdsGame(GameEngine):
     def _changed(self) -> None:
         self._legal = None
         self._mask = None
+        self._masks = None
 
     # -- legality --
 
@@ -1281,12 +1305,38 @@ class SkybirdsGame(GameEngine):
                 )
         return self._turn_sets
 
+    def hand_key(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s hand as a tuple (a cache key), rebuilt only after it changed."""
+        version = self.hand_versions[seat]
+        cached = self._hand_keys[seat]
+        if cached is None or cached[0] != version:
+            cached = (version, tuple(self.hands[seat]))
+            self._hand_keys[seat] = cached
+        return cached[1]
+
     def _start_of_turn(self) -> list[int]:
-        hand, table = tuple(self.hands[self.actor]), self.table_key()
+        """A Dogfight turn's first step: from :data:`_START`, else worked out and kept."""
+        seat = self.actor
+        key = (
+            self.hand_key(seat),
+            self.table_key(),
+            self.usable_tokens(seat),
+            self.config.tokens_per_turn == "one",
+        )
+        entry = _START.get(key)
+        if entry is None:
+            entry = (tuple(self._start_legal(*key)), {})
+            if len(_START) < _START_CACHE_SIZE:
+                _START[key] = entry
+        self._masks = entry[1]
+        return list(entry[0])
+
+    def _start_legal(
+        self, hand: tuple[int, ...], table: Table, usable: tuple[tuple[int, int], ...], one: bool
+    ) -> list[int]:
+        """Plain Squadrons (and pass), then the tokens a move can start with."""
         out = self._plain_plays(hand, table)
-        usable = self.usable_tokens(self.actor)
         if usable:
-            one = self.config.tokens_per_turn == "one"
             out += [USE_OFFSET + i for i in first_tokens(hand, usable, table, one)]
         return out
 

@@ -1,0 +1,60 @@
+"""The engine's step caches give exactly what working it out afresh gives: the
+first step of a Dogfight turn (looked up by hand, table and tokens), the hand
+keys behind it (rebuilt when a hand's version moves) and the masks shared
+between games."""
+
+from __future__ import annotations
+
+import numpy as np
+from skybirds_helpers import engine, legal, play
+
+from flockgym.envs.skybirds.rules import SkybirdsGame
+
+HANDS = {
+    0: "1 1 2 5 5 5 7 9 10 3",
+    1: "2 2 3 4 6 6 8 8 9 4",
+    2: "1 3 4 4 6 7 7 8 5 5",
+    3: "1 1 2 2 3 3 4 6 6",
+}
+
+
+def dealt() -> SkybirdsGame:
+    return engine(4, hands=HANDS, leader=0)
+
+
+def test_a_lead_lists_every_set_of_the_hand():
+    game = dealt()
+    assert legal(game) == [
+        "1", "1 1", "2", "3", "5", "5 5", "5 5 5", "7", "9", "10",
+    ]  # fmt: skip
+
+
+def test_a_hand_changed_in_place_is_read_again_once_its_version_moves():
+    game = dealt()
+    before = legal(game)
+    game.hands[0][5] -= 3
+    game.hands[0][6] += 3
+    game.hand_versions[0] += 1
+    game._changed()
+    after = legal(game)
+    assert before != after
+    assert after == ["1", "1 1", "2", "3", "6", "6 6", "6 6 6", "7", "9", "10"]
+    assert game.hand_key(0) == (0, 2, 1, 1, 0, 0, 3, 1, 0, 1, 1)
+
+
+def test_two_games_at_the_same_turn_share_one_read_only_mask():
+    first, second = dealt(), dealt()
+    play(first, 0, "5 5")
+    play(second, 0, "5 5")
+    assert legal(first) == legal(second) == ["6 6", "8 8", "9", "pass"]
+    mask = first.legal_mask(160)
+    assert mask is second.legal_mask(160)
+    assert not mask.flags.writeable
+    assert np.flatnonzero(mask).tolist() == first.legal_actions()
+
+
+def test_the_legal_list_handed_out_is_the_callers_own():
+    game = dealt()
+    game.legal_actions().clear()
+    game._changed()
+    assert legal(game)[:2] == ["1", "1 1"]
