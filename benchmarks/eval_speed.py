@@ -4,16 +4,87 @@ vectorised engine in one and in ``--jobs`` processes, measured side by side in
 one run; the results must be identical.
 
     python benchmarks/eval_speed.py --deals 200   # the shipped Asrus bot, heuristic, random
+    python benchmarks/eval_speed.py --deals 200 --json benchmarks/results/eval_speed.json
+
+The README's figures are :func:`summary` of the saved run
+(``benchmarks/results/eval_speed.json``; a test compares them), so that a new
+run changes them in one place: ``python benchmarks/eval_speed.py --summary FILE``
+prints the sentence.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
+import sys
 import time
+from pathlib import Path
+from typing import Any
 
 from flockgym.training.evaluate import tournament
 from flockgym.training.policies import make_participant
+
+
+def summary(run: dict[str, Any]) -> str:
+    """The README's sentence for a saved run: each path's wall time and its
+    speed against the first."""
+    first = run["runs"][0]["seconds"]
+    parts = []
+    for index, path in enumerate(run["runs"]):
+        ratio = "" if index == 0 else f" ({first / path['seconds']:.2f}x)"
+        parts.append(f"{path['name']} {path['seconds']:.1f} s{ratio}")
+    same = "identical" if run["identical"] else "DIFFERENT"
+    return (
+        f"{run['games']:,} games ({run['deals']} deals, players {run['players']}) on "
+        f"{run['cores']} cores: " + "; ".join(parts) + f"; {same} standings."
+    )
+
+
+def git_commit() -> str:
+    """This checkout's commit (with ``+changes`` when the tree differs from it)."""
+    root = Path(__file__).resolve().parent.parent
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+        return done.stdout.strip()
+
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    return git("rev-parse", "--short", "HEAD") + ("+changes" if dirty else "")
+
+
+def measure(deals: int, jobs: int, players_text: str) -> dict[str, Any]:
+    """The four paths one after the other, timed, their standings compared."""
+    players = [make_participant(spec, "asrus_v0") for spec in players_text.split(",")]
+    runs = {
+        "one game after the other": {"batch": False},
+        "batched, one env per game": {"engine": "scalar"},
+        "vectorised engine": {"engine": "vector"},
+        f"vectorised engine, {jobs} processes": {"engine": "vector", "jobs": jobs},
+    }
+    print(f"asrus_v0, players {players_text}, {deals} deals, {os.cpu_count()} cores")
+    paths, results, games = [], {}, 0
+    for name, kwargs in runs.items():
+        started = time.perf_counter()
+        result = tournament("asrus_v0", players, deals, seed=0, **kwargs)
+        seconds = time.perf_counter() - started
+        games = result.games
+        results[name] = [(s.win_rate, s.mean_points, s.elo) for s in result.standings]
+        paths.append({"name": name, "seconds": seconds})
+        print(f"  {name}: {result.games} games in {seconds:.1f} s", flush=True)
+    return {
+        "command": "python benchmarks/eval_speed.py " + " ".join(sys.argv[1:]),
+        "commit": git_commit(),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "load_average": os.getloadavg()[0],
+        "cores": os.cpu_count(),
+        "deals": deals,
+        "games": games,
+        "players": players_text,
+        "runs": paths,
+        "identical": len({str(r) for r in results.values()}) == 1,
+    }
 
 
 def main() -> None:
@@ -21,30 +92,19 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--players", default="asrus/ppo_5p,heuristic,random")
+    parser.add_argument("--json", metavar="FILE", help="save the run here")
+    parser.add_argument("--summary", metavar="FILE", help="print a saved run's sentence and exit")
     args = parser.parse_args()
-    players = [make_participant(spec, "asrus_v0") for spec in args.players.split(",")]
-    runs = {
-        "one game after the other (before)": {"batch": False},
-        "batched, one env per game, 1 process": {"engine": "scalar"},
-        "batched, vectorised engine, 1 process": {"engine": "vector"},
-        f"batched, vectorised engine, {args.jobs} processes": {
-            "engine": "vector",
-            "jobs": args.jobs,
-        },
-    }
-    print(f"asrus_v0, players {args.players}, {args.deals} deals, {os.cpu_count()} cores")
-    seconds, results = {}, {}
-    for name, kwargs in runs.items():
-        started = time.perf_counter()
-        result = tournament("asrus_v0", players, args.deals, seed=0, **kwargs)
-        seconds[name] = time.perf_counter() - started
-        results[name] = [(s.win_rate, s.mean_points, s.elo) for s in result.standings]
-        print(f"  {name}: {result.games} games in {seconds[name]:.1f} s", flush=True)
-    before = next(iter(seconds.values()))
-    for name, value in seconds.items():
-        print(f"  {name}: {before / value:.2f}x the speed of the first")
-    same = len({str(r) for r in results.values()}) == 1
-    print(f"  identical standings in all {len(runs)}: {same}")
+    if args.summary:
+        print(summary(json.loads(Path(args.summary).read_text())))
+        return
+    if args.deals < 1 or args.jobs < 1:
+        parser.error(f"--deals {args.deals} --jobs {args.jobs}: allowed: at least 1 each")
+    run = measure(args.deals, args.jobs, args.players)
+    print(summary(run))
+    if args.json:
+        Path(args.json).write_text(json.dumps(run, indent=1) + "\n")
+        print(f"saved {args.json}")
 
 
 if __name__ == "__main__":

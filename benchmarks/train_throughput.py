@@ -26,7 +26,12 @@ policy opponent is timed too):
   ``algo.update_threads: N`` (the PPO update on N torch threads, the rollout on
   one);
 * ``the config as it is``: the config's own ``vec_env``, engine, workers and
-  threads, what ``flockgym train`` runs.
+  threads, what ``flockgym train`` runs (with ``--only-config``, the one path);
+* with ``--baseline REF``, the config as it is at git commit ``REF`` (its own
+  config file, trained by its own code): a subprocess imports that commit's
+  ``flockgym`` from a temporary worktree (``benchmarks/baseline_tree.py``) and
+  trains its slices in turn with the other paths, so that "before" and "after"
+  a change are measured in one run.
 
 The paths train in ``--rounds`` interleaved slices of whole learner iterations
 (rollout + update), so that a change of load on a shared machine falls on all
@@ -42,7 +47,13 @@ a faster path must learn as well.
     python benchmarks/train_throughput.py [--games asrus,astrobirdz] [--iterations 24]
                                           [--rounds 3] [--eval-games 100] [--fast]
                                           [--n-envs N --n-steps M] [--workers N]
-                                          [--update-threads N]
+                                          [--update-threads N] [--only-config]
+                                          [--baseline REF] [--json FILE]
+    python benchmarks/train_throughput.py --table FILE   # a saved run's tables
+
+``--games`` takes asrus (``configs/quickstart.yaml``), astrobirdz, skybirds and
+arena (``configs/<game>/ppo.yaml``). ``--json`` saves the run; the figures
+docs/scale.md states are rendered from such a file with ``--table``.
 
 ``--n-envs`` / ``--n-steps`` change the config of every path alike but today's
 (e.g. 64 envs of 32 steps: the same 2,048 learner steps per iteration and the
@@ -53,7 +64,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -74,9 +87,17 @@ from flockgym.training.selfplay import make_vec_env
 from flockgym.training.train import meta_for, save_policy, seed_everything, start_segment
 from flockgym.training.vector_engines import resolve_engine
 
+CONFIG_FILES = {
+    "asrus": "quickstart.yaml",
+    "astrobirdz": "astrobirdz/ppo.yaml",
+    "skybirds": "skybirds/ppo.yaml",
+    "arena": "arena/ppo.yaml",
+}
+"""Each game's shipped config, relative to the configs folder."""
+
 CONFIGS = {
-    "asrus": Path(__file__).resolve().parent.parent / "configs" / "quickstart.yaml",
-    "astrobirdz": Path(__file__).resolve().parent.parent / "configs" / "astrobirdz" / "ppo.yaml",
+    game: Path(__file__).resolve().parent.parent / "configs" / name
+    for game, name in CONFIG_FILES.items()
 }
 
 
@@ -331,56 +352,224 @@ def evaluate(config: TrainConfig, trainer: Trainer, games: int) -> dict[str, tup
     return rates
 
 
-def run_game(game: str, args: argparse.Namespace, folder: Path) -> None:
-    # Today's path predates advised policies (env.advisor): every path trains
-    # without the advice, so that all of them run the same experiment.
+def game_config(game: str, args: argparse.Namespace, configs: Path | None = None) -> TrainConfig:
+    """The game's shipped config (from ``configs``, default this checkout's) with
+    the benchmark's overrides. Today's path predates advised policies
+    (env.advisor): every path trains without the advice, so that all of them
+    run the same experiment."""
     overrides = ["env.advisor=none", "pretrain.games=0"]
     if args.n_envs:
         overrides.append(f"n_envs={args.n_envs}")
     if args.n_steps:
         overrides.append(f"algo.n_steps={args.n_steps}")
-    config = load_config(CONFIGS[game], overrides)
-    specs = paths_for(config, args.fast, args.workers, args.update_threads)
-    snapshot = initial_snapshot(config, folder)
-    trainers = [build(config, spec, snapshot) for spec in specs]
-    per_slice = max(1, args.iterations // args.rounds)
-    for _ in range(args.rounds):
-        for trainer in trainers:
-            train_slice(trainer, per_slice)
-    baseline, wall_baseline = trainers[0].per_second, trainers[0].per_wall_second
-    iteration = config.algo.n_steps * config.n_envs
-    print(
-        f"\n{config.env.id} ({CONFIGS[game].relative_to(CONFIGS[game].parents[1])}, "
-        f"{config.env.options}): {config.n_envs} envs x {config.algo.n_steps} steps "
-        f"= {iteration} learner steps per iteration, {per_slice * args.rounds} iterations "
-        f"per path in {args.rounds} interleaved rounds; opponents {config.opponents.pool} "
-        f"+ an untrained snapshot (share {config.opponents.snapshot_share}); "
-        f"eval {args.eval_games} games vs each of {config.eval.opponents}"
-    )
-    header = f"{'path':30s} {'steps':>7s} {'CPU s':>7s} {'steps/s':>8s} {'x today':>8s} "
-    header += f"{'rollout':>8s} {'per round (steps/s)':>24s} {'wall/s':>7s} {'x wall':>7s}"
-    header += "  eval win rate after the same steps"
-    print(header)
-    for trainer in trainers:
-        rates = evaluate(config, trainer, args.eval_games)
-        eval_text = ", ".join(
-            f"vs {name} {rate:.1%} ± {ci:.1%}" for name, (rate, ci) in rates.items()
+    path = CONFIGS[game] if configs is None else configs / CONFIG_FILES[game]
+    return load_config(path, overrides)
+
+
+def record(trainer: Trainer) -> dict[str, Any]:
+    """What a path spent and made so far, as the run's JSON keeps it."""
+    return {
+        "name": trainer.spec.name,
+        "steps": trainer.steps,
+        "cpu_seconds": trainer.seconds,
+        "wall_seconds": trainer.wall_seconds,
+        "rollout_seconds": trainer.rollout_seconds,
+        "slices": trainer.slices,
+    }
+
+
+class RemoteTrainer:
+    """The config as it is at another commit, trained by that commit's code in a
+    subprocess (``--serve``) one slice per request while this process waits."""
+
+    def __init__(self, game: str, args: argparse.Namespace, tree: Any) -> None:
+        import baseline_tree
+
+        command = [sys.executable, str(Path(__file__).resolve()), "--serve", game]
+        command += ["--n-envs", str(args.n_envs), "--n-steps", str(args.n_steps)]
+        self.tree, self.name = tree, f"the config as it is {tree.label}"
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=baseline_tree.baseline_env(tree),
         )
-        rounds = " ".join(f"{s:.0f}" for s in trainer.slices)
-        print(
-            f"{trainer.spec.name:30s} {trainer.steps:7d} {trainer.seconds:7.1f} "
-            f"{trainer.per_second:8.0f} {trainer.per_second / baseline:7.2f}x "
-            f"{trainer.rollout_seconds / trainer.seconds:7.0%} {rounds:>24s} "
-            f"{trainer.per_wall_second:7.0f} {trainer.per_wall_second / wall_baseline:6.2f}x"
-            f"  {eval_text}"
-        )
+        hello = self.receive()
+        baseline_tree.check_imported(tree, hello["imported_from"])
+        self.state: dict[str, Any] = {}
+
+    def receive(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the baseline subprocess ({self.tree.ref}) ended unexpectedly")
+        return json.loads(line)
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        return self.receive()
+
+    def train_slice(self, iterations: int) -> None:
+        self.state = self.ask({"cmd": "slice", "iterations": iterations})
+
+    def evaluate(self, games: int) -> dict[str, list[float]]:
+        return self.ask({"cmd": "evaluate", "games": games})["rates"]
+
+    def record(self) -> dict[str, Any]:
+        return {**self.state, "name": self.name}
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=120)
+
+
+def serve(game: str, args: argparse.Namespace) -> None:
+    """``--serve GAME``: train the config as it is of the ``flockgym`` this process
+    imports (its own config file), one slice or evaluation per request line."""
+    import baseline_tree
+
+    import flockgym.configs
+
+    print(json.dumps({"imported_from": baseline_tree.imported_from()}), flush=True)
+    config = game_config(game, args, Path(flockgym.configs.__file__).resolve().parent)
+    with tempfile.TemporaryDirectory() as folder:
+        trainer = build(config, as_configured(config), initial_snapshot(config, Path(folder)))
+        for line in sys.stdin:
+            request = json.loads(line)
+            if request["cmd"] == "slice":
+                train_slice(trainer, request["iterations"])
+                print(json.dumps(record(trainer)), flush=True)
+            else:
+                rates = evaluate(config, trainer, request["games"])
+                print(json.dumps({"rates": rates}), flush=True)
         trainer.venv.close()
 
 
-def main() -> None:
+def run_game(game: str, args: argparse.Namespace, folder: Path, tree: Any) -> dict[str, Any]:
+    """Every path of one game's config, interleaved, then evaluated: the run's record."""
+    config = game_config(game, args)
+    if args.only_config:
+        specs = [as_configured(config)]
+    else:
+        specs = paths_for(config, args.fast, args.workers, args.update_threads)
+    snapshot = initial_snapshot(config, folder)
+    trainers = [build(config, spec, snapshot) for spec in specs]
+    remote = RemoteTrainer(game, args, tree) if tree is not None else None
+    per_slice = max(1, args.iterations // args.rounds)
+    try:
+        for _ in range(args.rounds):
+            for trainer in trainers:
+                train_slice(trainer, per_slice)
+            if remote is not None:
+                remote.train_slice(per_slice)
+        rows = []
+        for trainer in trainers:
+            rows.append({**record(trainer), "eval": evaluate(config, trainer, args.eval_games)})
+            trainer.venv.close()
+        if remote is not None:
+            rows.insert(0, {**remote.record(), "eval": remote.evaluate(args.eval_games)})
+    finally:
+        if remote is not None:
+            remote.close()
+    iteration = config.algo.n_steps * config.n_envs
+    return {
+        "game": game,
+        "config": str(CONFIGS[game].relative_to(CONFIGS[game].parents[1])),
+        "env": config.env.id,
+        "options": config.env.options,
+        "shape": f"{config.n_envs} envs x {config.algo.n_steps} steps = {iteration} learner "
+        f"steps per iteration, {per_slice * args.rounds} iterations per path in "
+        f"{args.rounds} interleaved rounds",
+        "opponents": f"{config.opponents.pool} + an untrained snapshot (share "
+        f"{config.opponents.snapshot_share})",
+        "eval": f"{args.eval_games} games vs each of {config.eval.opponents}",
+        "rows": rows,
+    }
+
+
+def game_table(result: dict[str, Any]) -> str:
+    """One game's paths in Markdown; ratios to the first row (the baseline when
+    there is one, else today's path)."""
+    rows = result["rows"]
+    first = rows[0]
+    cpu0 = first["steps"] / first["cpu_seconds"]
+    wall0 = first["steps"] / first["wall_seconds"]
+    lines = [
+        f"| path | steps per CPU-second | x first | steps/s (wall) | x first (wall) | rollout "
+        f"| eval win rate ({result['eval']}) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for row in rows:
+        cpu = row["steps"] / row["cpu_seconds"]
+        wall = row["steps"] / row["wall_seconds"]
+        rates = ", ".join(
+            f"vs {name} {rate:.1%} ± {ci:.1%}" for name, (rate, ci) in row["eval"].items()
+        )
+        lines.append(
+            f"| {row['name']} | {cpu:,.0f} | {cpu / cpu0:.2f}x | {wall:,.0f} | "
+            f"{wall / wall0:.2f}x | {row['rollout_seconds'] / row['cpu_seconds']:.0%} | {rates} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def table(run: dict[str, Any]) -> str:
+    """Every game of a saved run, one Markdown table each under its config."""
+    parts = []
+    for result in run["games"]:
+        parts.append(
+            f"{result['env']} ({result['config']}, {result['options']}): {result['shape']}.\n\n"
+            + game_table(result)
+        )
+    return "\n".join(parts)
+
+
+def print_game(result: dict[str, Any]) -> None:
+    print(
+        f"\n{result['env']} ({result['config']}, {result['options']}): {result['shape']}; "
+        f"opponents {result['opponents']}; eval {result['eval']}"
+    )
+    rows = result["rows"]
+    cpu0 = rows[0]["steps"] / rows[0]["cpu_seconds"]
+    wall0 = rows[0]["steps"] / rows[0]["wall_seconds"]
+    header = f"{'path':36s} {'steps':>7s} {'CPU s':>7s} {'steps/s':>8s} {'x first':>8s} "
+    header += f"{'rollout':>8s} {'per round (steps/s)':>24s} {'wall/s':>7s} {'x wall':>7s}"
+    print(header + "  eval win rate after the same steps")
+    for row in rows:
+        cpu = row["steps"] / row["cpu_seconds"]
+        wall = row["steps"] / row["wall_seconds"]
+        rates = ", ".join(
+            f"vs {name} {rate:.1%} ± {ci:.1%}" for name, (rate, ci) in row["eval"].items()
+        )
+        rounds = " ".join(f"{s:.0f}" for s in row["slices"])
+        print(
+            f"{row['name']:36s} {row['steps']:7d} {row['cpu_seconds']:7.1f} {cpu:8.0f} "
+            f"{cpu / cpu0:7.2f}x {row['rollout_seconds'] / row['cpu_seconds']:7.0%} "
+            f"{rounds:>24s} {wall:7.0f} {wall / wall0:6.2f}x  {rates}"
+        )
+
+
+def git_commit() -> str:
+    """This checkout's commit (with ``+changes`` when the tree differs from it)."""
+    root = Path(__file__).resolve().parent.parent
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+        return done.stdout.strip()
+
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    return git("rev-parse", "--short", "HEAD") + ("+changes" if dirty else "")
+
+
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--games", default="asrus,astrobirdz", help="comma-separated: asrus, astrobirdz"
+        "--games",
+        default="asrus,astrobirdz",
+        help=f"comma-separated: {', '.join(CONFIGS)}",
     )
     parser.add_argument("--iterations", type=int, default=24, help="learner iterations per path")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved slices per path")
@@ -397,23 +586,70 @@ def main() -> None:
         default=1,
         help="also the paths with the PPO update on this many torch threads",
     )
+    parser.add_argument(
+        "--only-config", action="store_true", help="only the config as it is (and --baseline)"
+    )
+    parser.add_argument(
+        "--baseline", metavar="REF", help="also the config as it is at this git commit"
+    )
+    parser.add_argument("--json", metavar="FILE", help="save the run here")
+    parser.add_argument("--table", metavar="FILE", help="print a saved run's tables and exit")
+    parser.add_argument("--serve", metavar="GAME", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.update_threads < 1:
         parser.error(f"--update-threads {args.update_threads}: allowed: 1 (no such paths) or more")
     if args.workers < 1:
         parser.error(f"--workers {args.workers}: allowed: 1 (no worker paths) or more")
-    games = [g.strip() for g in args.games.split(",") if g.strip()]
-    unknown = [g for g in games if g not in CONFIGS]
+    args.games = [g.strip() for g in args.games.split(",") if g.strip()]
+    unknown = [g for g in args.games if g not in CONFIGS]
     if unknown:
         parser.error(f"unknown game(s) {', '.join(unknown)}; allowed: {', '.join(CONFIGS)}")
+    if args.baseline:
+        import baseline_tree
+
+        try:
+            baseline_tree.resolve_commit(args.baseline)
+        except ValueError as err:
+            parser.error(str(err))
+    return args
+
+
+def main() -> None:
+    args = parse_args()
+    if args.serve:
+        serve(args.serve, args)
+        return
+    if args.table:
+        print(table(json.loads(Path(args.table).read_text())), end="")
+        return
     print(
         f"train_throughput: pid {os.getpid()}, one torch thread (unless a path names more); "
         "CPU time of this process "
         "(and of a path's worker processes); wall/s: learner steps per second of wall time"
     )
-    with tempfile.TemporaryDirectory() as folder:
-        for game in games:
-            run_game(game, args, Path(folder))
+    started = time.perf_counter()
+    with contextlib.ExitStack() as stack, tempfile.TemporaryDirectory() as folder:
+        tree = None
+        if args.baseline:
+            import baseline_tree
+
+            tree = stack.enter_context(baseline_tree.baseline_tree(args.baseline))
+        results = []
+        for game in args.games:
+            results.append(run_game(game, args, Path(folder), tree))
+            print_game(results[-1])
+    run = {
+        "command": "python benchmarks/train_throughput.py " + " ".join(sys.argv[1:]),
+        "commit": git_commit(),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "wall_seconds": time.perf_counter() - started,
+        "baseline": args.baseline,
+        "games": results,
+    }
+    print(f"\n{table(run)}\nwhole run: {run['wall_seconds']:.0f} s of wall time")
+    if args.json:
+        Path(args.json).write_text(json.dumps(run, indent=1) + "\n")
+        print(f"saved {args.json}")
 
 
 if __name__ == "__main__":

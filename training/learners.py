@@ -227,8 +227,9 @@ class MaskablePPOParams(AlgoParams):
         ge=1,
         le=MAX_TORCH_THREADS,
         description="torch threads for the PPO update alone (None: torch_threads); the rollout "
-        "keeps torch_threads, so on 2 cores the update's products use the core that a "
-        "one-process rollout leaves idle (docs/scale.md)",
+        "keeps torch_threads. More than 1 only where cores are free: torch's OpenMP threads "
+        "spin while they wait for each other, so beside one other busy process an update on "
+        "2 threads took several times as long as on 1 (docs/scale.md)",
     )
 
 
@@ -254,7 +255,10 @@ def train_with_threads(train: Callable[[], None], threads: int) -> None:
     """Run one PPO update (``train``) on ``threads`` torch threads, then give the
     rollout back the threads it had: the update's matrix products gain from a
     second core, while idle torch threads during a rollout only take a core from
-    the games (a worker process, or the other envs of the machine)."""
+    the games (a worker process, or the other envs of the machine). A second
+    core must be free, though: torch's OpenMP threads spin at each barrier, so a
+    thread whose partner is descheduled by another process burns its time
+    slice waiting (the shipped configs keep 1; docs/scale.md)."""
     rollout_threads = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
