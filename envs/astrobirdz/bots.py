@@ -38,7 +38,16 @@ from ..core.rng import make_rng
 from . import data
 from .actions import ActionLayout
 from .data import NO_RULE, Effect, colour_of, number_of, parse_card
-from .rules import COLOUR_MASKS, FULL_DECK, bits, card_points, card_value, mask_of, trick_winner
+from .rules import (
+    COLOUR_MASKS,
+    FULL_DECK,
+    bits,
+    card_points,
+    card_rank,
+    card_value,
+    mask_of,
+    trick_winner,
+)
 
 TRUMP_WIN = {9: 0.95, 8: 0.85, 7: 0.7, 6: 0.55, 5: 0.45, 4: 0.35}
 """Chance that a trump card of this value takes a trick (4 players)."""
@@ -52,10 +61,16 @@ SURFETTE_TRADE_BELOW = 4
 def effect_of(view: dict[str, Any]) -> Effect:
     """The rule in force, from the rule card named in the view and the game's
     reading of Green 7."""
-    card = view["trump_rule"]["card"]
+    return _effect_of(view["trump_rule"]["card"], view["game_options"]["green_7"])
+
+
+@lru_cache(maxsize=256)
+def _effect_of(card: str, green_7: str) -> Effect:
+    """:func:`effect_of` by the rule card's name and the Green 7 reading (asked
+    at every decision; a few hundred pairs at most)."""
     if card == NO_RULE.card:
         return NO_RULE.effect
-    never_beaten = view["game_options"]["green_7"] == "never_beaten_by_trump"
+    never_beaten = green_7 == "never_beaten_by_trump"
     return data.rule_cards(never_beaten)[parse_card(card)].effect
 
 
@@ -99,9 +114,28 @@ def beating_masks(trump: int, effect: Effect) -> tuple[int, ...]:
     bot asks this of every unseen card at every guess, so it is worked out once
     per trump colour and rule card."""
     cards = range(data.NUM_CARDS)
-    return tuple(
-        sum(1 << u for u in cards if trick_winner([card, u], trump, effect) == 1) for card in cards
-    )
+    changes = effect.trump_change_numbers
+    ranks: dict[tuple[int, int], list[tuple[int, float, bool]]] = {}
+
+    def ranks_of(led: int, this_trump: int) -> list[tuple[int, float, bool]]:
+        """Every card's rank in a trick led in ``led`` under ``this_trump``
+        (what :func:`trick_winner` compares), worked out once."""
+        key = (led, this_trump)
+        if key not in ranks:
+            ranks[key] = [card_rank(u, led, this_trump, effect) for u in cards]
+        return ranks[key]
+
+    masks = []
+    for card in cards:
+        led, mask = colour_of(card), 0
+        for u in cards:
+            # trick_trump of the two-card trick [card, u]
+            changed = changes and (number_of(card) in changes or number_of(u) in changes)
+            table = ranks_of(led, effect.trump_change_to if changed else trump)
+            if table[u] > table[card]:  # trick_winner: only a higher rank takes it
+                mask |= 1 << u
+        masks.append(mask)
+    return tuple(masks)
 
 
 def cards_beating_lead(card: int, trump: int, effect: Effect) -> frozenset[int]:
@@ -179,10 +213,10 @@ class AstrobirdzHeuristicBot:
         self.rng = make_rng(seed)
 
     def act(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> int:
-        legal = set(int(a) for a in legal_from_mask(observation))
+        legal = set(legal_from_mask(observation).tolist())
         n = len(view["scores"])
         seat = int(view["agent"].split("_")[1])
-        layout = ActionLayout(n)
+        layout = _layout(n)
         choice = self._decide(view, layout, seat, legal)
         if choice is None or choice not in legal:
             return int(self.rng.choice(sorted(legal)))
@@ -348,7 +382,7 @@ class AstrobirdzHeuristicBot:
                 return max(playable, key=key)
             return min(playable, key=key)
         last = len(trick) == n - 1
-        winners = [c for c in playable if trick_winner([*trick, c], trump, effect) == len(trick)]
+        winners = self._winners(trick, playable, trump, effect)
         if need > 0:
             if winners:
                 cheapest = min(winners, key=key)
@@ -361,3 +395,22 @@ class AstrobirdzHeuristicBot:
         if losers:
             return max(losers, key=key)
         return max(playable, key=key) if last else min(playable, key=key)
+
+    @staticmethod
+    def _winners(trick: list[int], playable: list[int], trump: int, effect: Effect) -> list[int]:
+        """The playable cards that would take the trick now: by :func:`trick_winner`
+        where a card may change the trick's trump colour, else by comparing
+        each card's rank with the trick's best (a later card wins only with a
+        strictly higher rank, as in :func:`trick_winner`)."""
+        if effect.trump_change_numbers:
+            last = len(trick)
+            return [c for c in playable if trick_winner([*trick, c], trump, effect) == last]
+        led = colour_of(trick[0])
+        best = max(card_rank(c, led, trump, effect) for c in trick)
+        return [c for c in playable if card_rank(c, led, trump, effect) > best]
+
+
+@lru_cache(maxsize=16)
+def _layout(players: int) -> ActionLayout:
+    """The action layout of a table size (one per size: the bot asks at every move)."""
+    return ActionLayout(players)

@@ -370,6 +370,10 @@ def bird_name(number: int) -> str | None:
     return data.bird(number).name if number else None
 
 
+NAMES_OF_BIRDS: tuple[str | None, ...] = (None, *(bird.name for bird in data.BERZERKERBIRDZ))
+""":func:`bird_name` by number (0: no bird), for the view."""
+
+
 class raw_env(FlockAECEnv):
     """The unwrapped Astrobirdz AEC env; ``env()`` adds PettingZoo's order checks."""
 
@@ -513,7 +517,9 @@ class raw_env(FlockAECEnv):
             },
             "tricks_won": {a: holders.count(s) for s, a in enumerate(agents)},
             "scores": dict(zip(agents, game.scores_, strict=True)),
-            "berzerkerbirdz": {a: bird_name(b) for a, b in zip(agents, game.birds, strict=True)},
+            "berzerkerbirdz": {
+                a: NAMES_OF_BIRDS[b] for a, b in zip(agents, game.birds, strict=True)
+            },
             "astroboard": agents[astroboard] if astroboard >= 0 else None,
             "astroboard_partner": agents[partner] if partner >= 0 else None,
             "peeked": peeked,
