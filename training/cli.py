@@ -1,5 +1,5 @@
-"""The ``flockgym`` command: train, eval, compare, reproduce, plot, play, serve, replay, list,
-baselines.
+"""The ``flockgym`` command: train, eval, compare, reproduce, benchmark, plot, play, serve,
+replay, list, baselines.
 
 Every subcommand has ``--help``. A bad argument exits with status 2 and a
 message naming it (argparse's own errors, and ours: configs, bot specs,
@@ -462,6 +462,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--dry-run", action="store_true", help="print what would run, and train nothing")
     p.set_defaults(run=run_reproduce)
+
+    p = sub.add_parser(
+        "benchmark",
+        help="train a grid of learners x games x seeds and aggregate over seeds",
+        description="Train every learner of SPEC.yaml on every game for every seed "
+        "(its budget of learner steps each), play each final policy against the "
+        "random bot, the heuristic and the game's shipped bot, and aggregate over "
+        "seeds with rliable (IQM with stratified bootstrap intervals, probability of "
+        "improvement, performance profiles) into report.md, benchmark.json and PNG "
+        "plots. Run again, it skips finished runs, resumes broken ones and measures "
+        "what is not measured (docs/benchmark.md).",
+    )
+    p.add_argument("spec", metavar="SPEC.yaml", help="the grid (benchmarks/specs/*.yaml)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="the benchmark folder: run folders, logs, report (default runs/benchmark/<name>)",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar over the grid")
+    p.set_defaults(run=run_benchmark)
     return parser
 
 
@@ -765,6 +786,19 @@ def run_reproduce(args: argparse.Namespace) -> int:
     from .reproduce import reproduce
 
     return reproduce(args.source, args.out, args.steps, args.dry_run)
+
+
+def run_benchmark(args: argparse.Namespace) -> int:
+    from .errors import require_train_extra
+
+    require_train_extra(
+        "flockgym benchmark", ("torch", "stable_baselines3", "sb3_contrib", "yaml", "rliable")
+    )
+    from .benchmark import benchmark
+
+    out = benchmark(args.spec, args.out, progress=not args.no_progress)
+    print(f"report: {out / 'report.md'}")
+    return 0
 
 
 if __name__ == "__main__":

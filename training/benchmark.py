@@ -1,0 +1,721 @@
+"""``flockgym benchmark SPEC.yaml``: learners x games x seeds at one budget,
+each final policy measured against a fixed ladder, aggregated over seeds.
+
+A benchmark is a grid read from a YAML spec (:class:`BenchmarkSpec`): every
+learner (a ``flockgym train`` config) is trained on every game for every seed,
+``budget`` learner steps each, then its final policy plays ``eval_deals``
+duplicate deals against each rung of the reference ladder (:data:`LADDER`):
+the random bot, the heuristic bot and the shipped bot of that game and table
+size where one exists. A run's score against a rung is its win rate there:
+alone among that bot at a table of more than 2, both seats of every deal at 2.
+
+The scores are aggregated over seeds and games with rliable (Agarwal et al.,
+"Deep RL at the Edge of the Statistical Precipice", 2021): the interquartile
+mean with 95% stratified bootstrap intervals, the probability that one
+learner's run beats another's, and performance profiles (the share of runs
+scoring above each win rate), written as ``report.md``, ``benchmark.json`` and
+PNG plots in the output folder.
+
+Resumable: every run is an ordinary run folder under ``OUT/runs/``. A finished
+run is skipped, a run cut short is continued from its newest checkpoint
+(``flockgym train --resume``), a run folder that never reached its first
+checkpoint is started again, and a run's evaluation is saved beside it and not
+played twice. A run folder trained with another config than the spec now gives
+is an error, never silently reused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import shutil
+import time
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from flockgym.envs import list_envs, make
+
+from .config import TrainConfig, apply_override, config_to_yaml, read_text, read_yaml
+from .errors import ConfigError, RunError
+from .evaluate import TournamentResult, tournament
+from .files import write_text_atomic
+from .progress import Progress
+from .shipped import game_folder, shipped_checkpoints
+from .version import git_commit
+
+RESULT_FORMAT = "flockgym-benchmark"
+RESULT_VERSION = 1
+EVAL_FILE = "benchmark_eval.json"
+"""A run's ladder evaluation, saved in its run folder."""
+LADDER = ("random", "heuristic", "shipped")
+"""The reference ladder every final policy meets, weakest first; ``shipped`` is
+the game's shipped bot at that table size, on the games that have one."""
+MAX_RUNS = 10_000
+"""Most runs one grid may hold (learners x games x seeds)."""
+MAX_BUDGET = 1_000_000_000
+MAX_DEALS = 100_000
+OWNED_KEYS = ("env.id", "env.options", "total_steps", "seed", "output", "progress_bar", "eval")
+"""Config keys the benchmark sets itself in every run (a learner's or game's
+``set`` may not touch them)."""
+
+
+# ---- the spec -------------------------------------------------------------------------
+
+
+class SpecSection(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class GameSpec(SpecSection):
+    """One game of the grid: an env at one table size."""
+
+    env: str = Field(description="registered env id, e.g. asrus_v0")
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="env options, e.g. {num_players: 4, reward: score}"
+    )
+    set: dict[str, Any] = Field(
+        default_factory=dict,
+        description="config overrides for this game's runs, e.g. {env.reward_scale: 0.05}",
+    )
+
+
+class LearnerSpec(SpecSection):
+    """One learner of the grid: a ``flockgym train`` config and overrides."""
+
+    name: str = Field(
+        pattern=r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$",
+        description="the learner's label in the report and its runs' folder name",
+    )
+    config: str = Field(description="a flockgym train config, relative to the spec's folder")
+    set: dict[str, Any] = Field(
+        default_factory=dict,
+        description="config overrides for this learner's runs, e.g. {algo.n_steps: 64}",
+    )
+
+
+class BenchmarkSpec(SpecSection):
+    """A benchmark grid (the keys of a spec file)."""
+
+    name: str = Field(
+        pattern=r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$",
+        description="the benchmark's name (the default output folder runs/benchmark/<name>)",
+    )
+    budget: int = Field(ge=1, le=MAX_BUDGET, description="learner steps per run (total_steps)")
+    seeds: list[int] = Field(
+        min_length=1, description="training seeds, each run once per learner and game"
+    )
+    games: list[GameSpec] = Field(min_length=1, description="the games (env and options)")
+    learners: list[LearnerSpec] = Field(min_length=1, description="the learners")
+    eval_deals: int = Field(
+        100, ge=2, le=MAX_DEALS, description="duplicate deals per ladder rung and run"
+    )
+    eval_seed: int = Field(
+        20_260_101,
+        ge=0,
+        le=2**63 - 1,
+        description="seed of the evaluation deals (not a training seed's)",
+    )
+    bootstrap_reps: int = Field(
+        2000, ge=100, le=100_000, description="bootstrap resamples of every interval"
+    )
+    checkpoint_every: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_BUDGET,
+        description="steps between resumable checkpoints of a run (default: the "
+        "learner config's output.checkpoint_every)",
+    )
+
+    @field_validator("seeds")
+    @classmethod
+    def distinct_seeds(cls, seeds: list[int]) -> list[int]:
+        if any(s < 0 for s in seeds) or len(set(seeds)) != len(seeds):
+            raise ValueError(f"allowed: distinct integers >= 0, got {seeds}")
+        return seeds
+
+
+SPEC_SECTIONS: dict[str, type[SpecSection]] = {
+    "": BenchmarkSpec,
+    "games": GameSpec,
+    "learners": LearnerSpec,
+}
+
+
+def spec_errors(err: ValidationError) -> str:
+    """Each problem on one line: the key (``games[1].options``), what was given
+    and what is allowed (an unknown key lists the known ones)."""
+    lines = []
+    for problem in err.errors():
+        loc = problem["loc"]
+        key = ""
+        for part in loc:
+            key += f"[{part}]" if isinstance(part, int) else (f".{part}" if key else str(part))
+        if problem["type"] == "extra_forbidden":
+            section = SPEC_SECTIONS[str(loc[0]) if len(loc) > 1 else ""]
+            lines.append(f"unknown key {key}; allowed keys here: {', '.join(section.model_fields)}")
+        elif problem["type"] == "missing":
+            section = SPEC_SECTIONS[str(loc[0]) if len(loc) > 1 else ""]
+            field = section.model_fields[str(loc[-1])]
+            lines.append(f"missing key {key} ({field.description})")
+        else:
+            lines.append(f"{key} = {problem['input']!r:.80}: {problem['msg']}")
+    return "; ".join(lines)
+
+
+def load_spec(path: str | Path) -> BenchmarkSpec:
+    """Read and check a spec file: its keys and values, every env id and every
+    learner config (each run's resolved config is validated too, before any run
+    starts, by :func:`plan_runs`)."""
+    path = Path(path)
+    try:
+        raw = read_yaml(read_text(path))
+    except ConfigError as err:
+        raise ConfigError(f"{path}: {err}") from None
+    except Exception as err:  # a YAML syntax or duplicate-key error
+        raise ConfigError(f"{path} is not valid YAML: {err}") from None
+    if not isinstance(raw, dict):
+        raise ConfigError(
+            f"{path}: a benchmark spec is a mapping of keys, got {type(raw).__name__}"
+        )
+    try:
+        spec = BenchmarkSpec.model_validate(raw)
+    except ValidationError as err:
+        raise ConfigError(f"{path}: invalid benchmark spec: {spec_errors(err)}") from None
+    problems = spec_problems(spec)
+    if problems:
+        raise ConfigError(f"{path}: invalid benchmark spec: {'; '.join(problems)}")
+    return spec
+
+
+def spec_problems(spec: BenchmarkSpec) -> list[str]:
+    """What the models cannot see: known env ids, distinct names, keys the
+    benchmark owns, and the grid's size."""
+    problems = []
+    envs = list_envs()
+    for i, game in enumerate(spec.games):
+        if game.env not in envs:
+            problems.append(f"games[{i}].env = {game.env!r}: allowed: {', '.join(envs)}")
+    labels = [game_label(g) for g in spec.games if g.env in envs]
+    problems += [f"games: {label} is listed twice" for label in duplicates(labels)]
+    names = [learner.name for learner in spec.learners]
+    problems += [f"learners: the name {name!r} is used twice" for name in duplicates(names)]
+    for where, sets in [(f"games[{i}].set", g.set) for i, g in enumerate(spec.games)] + [
+        (f"learners[{i}].set", learner.set) for i, learner in enumerate(spec.learners)
+    ]:
+        for key in sets:
+            owned = [k for k in OWNED_KEYS if key == k or key.startswith(f"{k}.")]
+            if owned:
+                problems.append(
+                    f"{where}: {key} is set by the benchmark for every run (budget, seeds, "
+                    f"games, eval_deals); keys it owns: {', '.join(OWNED_KEYS)}"
+                )
+    runs = len(spec.learners) * len(spec.games) * len(spec.seeds)
+    if runs > MAX_RUNS:
+        problems.append(f"the grid has {runs} runs; allowed: at most {MAX_RUNS}")
+    return problems
+
+
+def duplicates(items: list[str]) -> list[str]:
+    return sorted({x for x in items if items.count(x) > 1})
+
+
+def game_label(game: GameSpec) -> str:
+    """``asrus_v0-5p``: a game's name in the report and its runs' folder name."""
+    return f"{game.env}-{num_players(game)}p"
+
+
+def num_players(game: GameSpec) -> int:
+    """The table size the game's options give (the env's default when unset)."""
+    env = make(game.env, **game.options)
+    try:
+        return len(env.possible_agents)
+    finally:
+        env.close()
+
+
+# ---- the runs -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Run:
+    """One cell of the grid: a learner trained on a game from a seed."""
+
+    learner: str
+    game: str
+    seed: int
+    config: TrainConfig
+    run_dir: Path
+
+    @property
+    def label(self) -> str:
+        return f"{self.learner} / {self.game} / seed {self.seed}"
+
+
+def run_config(
+    spec: BenchmarkSpec, spec_dir: Path, learner: LearnerSpec, game: GameSpec, seed: int, out: Path
+) -> TrainConfig:
+    """The learner's config with the game's env, the spec's budget and the seed:
+    what ``flockgym train`` would run, validated as it would be."""
+    from .config import validate_config
+
+    path = spec_dir / learner.config
+    try:
+        raw = read_yaml(read_text(path))
+    except ConfigError as err:
+        raise ConfigError(f"learner {learner.name}: {err}") from None
+    if not isinstance(raw, dict):
+        raise ConfigError(f"learner {learner.name}: {path} is not a config (a mapping)")
+    raw.setdefault("env", {})
+    raw["env"]["id"] = game.env
+    raw["env"]["options"] = dict(game.options)
+    for key, value in {**game.set, **learner.set}.items():
+        apply_override(raw, f"{key}={json.dumps(value)}")
+    raw["total_steps"] = spec.budget
+    raw["seed"] = seed
+    raw["progress_bar"] = False
+    # The run's own evaluation is the cheapest there is; the benchmark measures.
+    raw["eval"] = {"every": 0, "games": 2, "opponents": ["random"], "tournament_games": 0}
+    output = {"dir": str(out / "runs" / learner.name / game_label(game)), "name": f"seed{seed}"}
+    output["checkpoint_every"] = spec.checkpoint_every or raw.get("output", {}).get(
+        "checkpoint_every", 100_000
+    )
+    raw["output"] = output
+    try:
+        return validate_config(raw)
+    except ConfigError as err:
+        raise ConfigError(f"learner {learner.name} ({path}) on {game_label(game)}: {err}") from None
+
+
+def plan_runs(spec: BenchmarkSpec, spec_dir: Path, out: Path) -> list[Run]:
+    """Every run of the grid, its config validated, learner by learner."""
+    runs = []
+    for learner in spec.learners:
+        for game in spec.games:
+            for seed in spec.seeds:
+                config = run_config(spec, spec_dir, learner, game, seed, out)
+                run_dir = Path(config.output.dir) / str(config.output.name)
+                runs.append(Run(learner.name, game_label(game), seed, config, run_dir))
+    return runs
+
+
+RunStatus = Literal["new", "restart", "resume", "trained", "evaluated"]
+
+
+def run_status(run: Run, ladder: list[str], spec: BenchmarkSpec) -> RunStatus:
+    """Where a run stands: ``new`` (no folder), ``restart`` (a folder without a
+    checkpoint yet), ``resume`` (cut short), ``trained`` (not yet measured),
+    ``evaluated`` (nothing to do). A folder of another config is an error."""
+    from .runs import read_state
+
+    if not run.run_dir.exists():
+        return "new"
+    saved = run.run_dir / "config.yaml"
+    if saved.is_file() and portable(saved.read_text()) != portable(config_to_yaml(run.config)):
+        raise RunError(
+            f"{run.run_dir} was trained with another config than the spec now gives "
+            f"({run.label}); move it away, or give another --out"
+        )
+    if not (run.run_dir / "state.json").is_file():
+        return "restart"
+    state = read_state(run.run_dir)
+    if not state.finished or state.step < run.config.total_steps:
+        return "resume"
+    return "evaluated" if read_evaluation(run, ladder, spec) is not None else "trained"
+
+
+def portable(config_yaml: str) -> Any:
+    """A resolved config without ``output.dir``: a benchmark folder moved or
+    copied elsewhere still holds the same runs."""
+    raw = read_yaml(config_yaml)
+    if isinstance(raw, dict) and isinstance(raw.get("output"), dict):
+        raw["output"].pop("dir", None)
+    return raw
+
+
+def train_run(run: Run, status: RunStatus, log: Path) -> None:
+    """Train (or resume, or start again) one run, its output in ``log``."""
+    from .train import train
+
+    if status == "restart":  # nothing resumable was written: start it again
+        shutil.rmtree(run.run_dir)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("a") as stream, contextlib.redirect_stdout(stream):
+        print(f"---- {time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC: {status}")
+        train(
+            run.config, config_stem=run.learner, resume=run.run_dir if status == "resume" else None
+        )
+
+
+# ---- the ladder -----------------------------------------------------------------------
+
+
+def ladder_specs(env_id: str, players: int) -> dict[str, str]:
+    """The rungs a game's policies meet: ``{"random": "random", "heuristic":
+    "heuristic", "shipped": "<game>/ppo_<N>p"}``, the last where it is shipped."""
+    rungs = {"random": "random", "heuristic": "heuristic"}
+    name = f"{game_folder(env_id)}/ppo_{players}p"
+    if name in shipped_checkpoints():
+        rungs["shipped"] = name
+    return rungs
+
+
+def evaluate_run(run: Run, spec: BenchmarkSpec) -> dict[str, Any]:
+    """The run's final policy against every rung: its win rate and mean points
+    (field seating at a table of more than 2, every seat at 2)."""
+    from .policies import make_participant
+
+    env_id, options = run.config.env.id, run.config.env.options
+    players = num_players(GameSpec(env=env_id, options=options))
+    final = str(run.run_dir / "final.zip")
+    scores = {}
+    for rung, bot in ladder_specs(env_id, players).items():
+        result = tournament(
+            env_id,
+            [
+                make_participant(final, env_id, options, name="final"),
+                make_participant(bot, env_id, options),
+            ],
+            spec.eval_deals,
+            spec.eval_seed,
+            options,
+            seating="field" if players > 2 else "rotate",
+        )
+        scores[rung] = rung_score(result, bot)
+    evaluation = {"eval_deals": spec.eval_deals, "eval_seed": spec.eval_seed, "scores": scores}
+    write_text_atomic(run.run_dir / EVAL_FILE, json.dumps(evaluation, indent=2) + "\n")
+    return evaluation
+
+
+def rung_score(result: TournamentResult, bot: str) -> dict[str, Any]:
+    """What the report keeps of one tournament: the final policy's row."""
+    row = next(s for s in result.standings if s.name == "final")
+    return {
+        "bot": bot,
+        "win_rate": row.win_rate,
+        "win_rate_ci": row.win_rate_ci,
+        "mean_points": row.mean_points,
+        "games": row.games,
+    }
+
+
+def read_evaluation(run: Run, ladder: list[str], spec: BenchmarkSpec) -> dict[str, Any] | None:
+    """The run's saved evaluation if it is this spec's (same deals, every rung), else None."""
+    path = run.run_dir / EVAL_FILE
+    try:
+        saved = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    same = (
+        isinstance(saved, dict)
+        and saved.get("eval_deals") == spec.eval_deals
+        and saved.get("eval_seed") == spec.eval_seed
+        and isinstance(saved.get("scores"), dict)
+        and sorted(saved["scores"]) == sorted(ladder)
+    )
+    return saved if same else None
+
+
+# ---- aggregation ----------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def numpy_global_seed(seed: int) -> Iterator[None]:
+    """rliable's performance profiles draw from numpy's global generator: seed
+    it for the report to repeat, and give the caller's state back."""
+    state = np.random.get_state()
+    np.random.seed(seed % 2**32)
+    try:
+        yield
+    finally:
+        np.random.set_state(state)
+
+
+def score_matrices(
+    runs: list[Run], evaluations: dict[Path, dict[str, Any]], rung: str
+) -> tuple[dict[str, np.ndarray], list[str]]:
+    """``{learner: (seeds x games) win rates}`` against ``rung``, over the games
+    that have that rung, and those games' labels."""
+    games = sorted({r.game for r in runs if rung in evaluations[r.run_dir]["scores"]})
+    learners = list(dict.fromkeys(r.learner for r in runs))
+    seeds = sorted({r.seed for r in runs})
+    matrices = {}
+    for learner in learners:
+        cells = {
+            (r.seed, r.game): evaluations[r.run_dir]["scores"][rung]["win_rate"]
+            for r in runs
+            if r.learner == learner and r.game in games
+        }
+        matrices[learner] = np.array([[cells[(s, g)] for g in games] for s in seeds])
+    return matrices, games
+
+
+def aggregate(
+    runs: list[Run], evaluations: dict[Path, dict[str, Any]], spec: BenchmarkSpec, out: Path
+) -> dict[str, Any]:
+    """The aggregates against every rung (:func:`aggregate_rung`) and the IQM plot."""
+    ladder = sorted({rung for e in evaluations.values() for rung in e["scores"]}, key=LADDER.index)
+    result: dict[str, Any] = {}
+    with warnings.catch_warnings():  # arch warns on every RandomState rliable hands it
+        warnings.filterwarnings("ignore", "random_state is deprecated", FutureWarning)
+        for rung in ladder:
+            result[rung] = aggregate_rung(runs, evaluations, spec, out, rung)
+    result["iqm_plot"] = plot_iqm(result, ladder, out / "iqm.png").name
+    return result
+
+
+def aggregate_rung(
+    runs: list[Run],
+    evaluations: dict[Path, dict[str, Any]],
+    spec: BenchmarkSpec,
+    out: Path,
+    rung: str,
+) -> dict[str, Any]:
+    """IQM with stratified bootstrap intervals, probability of improvement and
+    performance profiles against one rung (every interval seeded by the spec's
+    eval_seed, so the same runs give the same report); its profile plot in ``out``."""
+    from rliable import library as rly
+    from rliable import metrics
+
+    matrices, games = score_matrices(runs, evaluations, rung)
+    rng = np.random.RandomState(spec.eval_seed % 2**32)
+    iqm, iqm_ci = rly.get_interval_estimates(
+        matrices,
+        lambda x: np.array([metrics.aggregate_iqm(x)]),
+        reps=spec.bootstrap_reps,
+        random_state=rng,
+    )
+    pairs = {f"{a},{b}": (matrices[a], matrices[b]) for a in matrices for b in matrices if a != b}
+    poi, poi_ci = (
+        rly.get_interval_estimates(
+            pairs, metrics.probability_of_improvement, reps=spec.bootstrap_reps, random_state=rng
+        )
+        if pairs
+        else ({}, {})
+    )
+    taus = np.linspace(0.0, 1.0, 101)
+    with numpy_global_seed(spec.eval_seed):
+        profiles, profile_cis = rly.create_performance_profile(
+            matrices, taus, reps=spec.bootstrap_reps
+        )
+    plot = plot_profiles(profiles, profile_cis, taus, rung, out / f"profile_{rung}.png")
+    return {
+        "games": games,
+        "iqm": {k: float(v[0]) for k, v in iqm.items()},
+        "iqm_ci": {k: [float(v[0, 0]), float(v[1, 0])] for k, v in iqm_ci.items()},
+        "probability_of_improvement": {k: float(np.squeeze(v)) for k, v in poi.items()},
+        "probability_of_improvement_ci": {
+            k: [float(x) for x in np.ravel(v)] for k, v in poi_ci.items()
+        },
+        "profile_plot": plot.name,
+    }
+
+
+def plot_profiles(
+    profiles: dict[str, np.ndarray],
+    cis: dict[str, np.ndarray],
+    taus: np.ndarray,
+    rung: str,
+    path: Path,
+) -> Path:
+    """The performance profiles against one rung, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from rliable import plot_utils
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    plot_utils.plot_performance_profiles(
+        profiles,
+        taus,
+        performance_profile_cis=cis,
+        ax=ax,
+        xlabel=f"win rate against {rung} (tau)",
+        ylabel="fraction of runs with win rate > tau",
+    )
+    ax.set_title(f"Performance profiles against {rung}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def plot_iqm(result: dict[str, Any], ladder: list[str], path: Path) -> Path:
+    """The IQM win rate of every learner against every rung, with its interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    learners = list(result[ladder[0]]["iqm"])
+    fig, axes = plt.subplots(1, len(ladder), figsize=(4 * len(ladder), 0.6 * len(learners) + 1.5))
+    for ax, rung in zip(np.atleast_1d(axes), ladder, strict=True):
+        for y, learner in enumerate(learners):
+            low, high = result[rung]["iqm_ci"][learner]
+            ax.barh(y, high - low, left=low, height=0.6, alpha=0.6)
+            ax.plot([result[rung]["iqm"][learner]] * 2, [y - 0.3, y + 0.3], color="black")
+        ax.set_yticks(range(len(learners)), learners if rung == ladder[0] else [""] * len(learners))
+        ax.set_xlim(0, 1)
+        ax.set_xlabel(f"IQM win rate vs {rung}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+# ---- the report -----------------------------------------------------------------------
+
+
+def per_game_table(runs: list[Run], evaluations: dict[Path, dict[str, Any]]) -> list[str]:
+    """Mean win rate (and its spread over seeds) per learner, game and rung."""
+    lines = [
+        "| learner | game | rung | bot | mean win rate over seeds | min - max |",
+        "| --- | --- | --- | --- | ---: | ---: |",
+    ]
+    cells: dict[tuple[str, str, str], list[float]] = {}
+    bots: dict[tuple[str, str, str], str] = {}
+    for r in runs:
+        for rung, score in evaluations[r.run_dir]["scores"].items():
+            cells.setdefault((r.learner, r.game, rung), []).append(score["win_rate"])
+            bots[(r.learner, r.game, rung)] = score["bot"]
+    for (learner, game, rung), rates in cells.items():
+        lines.append(
+            f"| {learner} | {game} | {rung} | {bots[(learner, game, rung)]} | "
+            f"{np.mean(rates):.1%} | {min(rates):.1%} - {max(rates):.1%} |"
+        )
+    return lines
+
+
+def report_markdown(spec: BenchmarkSpec, result: dict[str, Any]) -> str:
+    """report.md: what ran, the per-game scores, the aggregates and the plots."""
+    agg = result["aggregate"]
+    ladder = [rung for rung in LADDER if rung in agg]
+    lines = [
+        f"# Benchmark {spec.name}",
+        "",
+        f"Generated by `flockgym benchmark` at commit {result['commit']}: "
+        f"{plural(len(spec.learners), 'learner')} x {plural(len(spec.games), 'game')} x "
+        f"{plural(len(spec.seeds), 'seed')} "
+        f"({', '.join(map(str, spec.seeds))}), {spec.budget:,} learner steps per run; each "
+        f"final policy played {spec.eval_deals} duplicate deals (seed {spec.eval_seed}) "
+        "against each rung of the ladder (alone among that bot at a table of more than 2, "
+        "both seats at 2). Training took "
+        f"{result['train_seconds']:.0f} s of wall time in this invocation.",
+        "",
+        "## Aggregates over seeds and games (rliable)",
+        "",
+        "Interquartile mean (IQM) of the runs' win rates, 95% stratified bootstrap "
+        f"intervals ({spec.bootstrap_reps} resamples):",
+        "",
+        "| learner | " + " | ".join(f"vs {rung}" for rung in ladder) + " |",
+        "| --- | " + " | ".join("---:" for _ in ladder) + " |",
+    ]
+    for learner in agg[ladder[0]]["iqm"]:
+        cells = [
+            f"{agg[r]['iqm'][learner]:.1%} [{agg[r]['iqm_ci'][learner][0]:.1%}, "
+            f"{agg[r]['iqm_ci'][learner][1]:.1%}]"
+            for r in ladder
+        ]
+        lines.append(f"| {learner} | " + " | ".join(cells) + " |")
+    lines.append("")
+    for rung in ladder:
+        games = ", ".join(agg[rung]["games"])
+        lines.append(f"Against {rung}: the games {games}.")
+    if any(agg[r]["probability_of_improvement"] for r in ladder):
+        lines += [
+            "",
+            "Probability of improvement, P(a run of X beats a run of Y) on the same game:",
+            "",
+            "| X, Y | " + " | ".join(f"vs {rung}" for rung in ladder) + " |",
+            "| --- | " + " | ".join("---:" for _ in ladder) + " |",
+        ]
+        for pair in agg[ladder[0]]["probability_of_improvement"]:
+            cells = [
+                f"{agg[r]['probability_of_improvement'][pair]:.2f} "
+                f"[{agg[r]['probability_of_improvement_ci'][pair][0]:.2f}, "
+                f"{agg[r]['probability_of_improvement_ci'][pair][1]:.2f}]"
+                for r in ladder
+            ]
+            lines.append(f"| {pair.replace(',', ', ')} | " + " | ".join(cells) + " |")
+    lines += ["", f"![IQM]({agg['iqm_plot']})", ""]
+    lines += [f"![performance profile against {r}]({agg[r]['profile_plot']})" for r in ladder]
+    lines += ["", "## Per game", ""] + result["per_game"] + [""]
+    return "\n".join(lines)
+
+
+# ---- the command ----------------------------------------------------------------------
+
+
+def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bool = True) -> Path:
+    """Run the grid of ``spec_path`` into ``out`` (default
+    ``runs/benchmark/<name>``): train what is not trained, measure what is not
+    measured, and write report.md, benchmark.json and the plots."""
+    from .compare import package_versions
+
+    spec_path = Path(spec_path)
+    spec = load_spec(spec_path)
+    out = Path(out) if out is not None else Path("runs") / "benchmark" / spec.name
+    runs = plan_runs(spec, spec_path.parent, out)  # every config checked before a run starts
+    ladders = {r.run_dir: list(ladder_specs(r.config.env.id, players_of(r))) for r in runs}
+    out.mkdir(parents=True, exist_ok=True)
+    statuses = {r.run_dir: run_status(r, ladders[r.run_dir], spec) for r in runs}
+    meter = Progress(len(runs), "runs", enabled=progress, label=f"benchmark {spec.name}")
+    evaluations: dict[Path, dict[str, Any]] = {}
+    started = time.monotonic()
+    train_seconds = 0.0
+    for r in runs:
+        status = statuses[r.run_dir]
+        if status in ("new", "restart", "resume"):
+            t0 = time.monotonic()
+            train_run(r, status, out / "logs" / f"{r.learner}-{r.game}-seed{r.seed}.log")
+            train_seconds += time.monotonic() - t0
+        saved = read_evaluation(r, ladders[r.run_dir], spec)
+        evaluations[r.run_dir] = saved if saved is not None else evaluate_run(r, spec)
+        meter.update(1)
+    meter.close()
+    result = {
+        "format": RESULT_FORMAT,
+        "version": RESULT_VERSION,
+        "spec": spec.model_dump(),
+        "commit": git_commit(),
+        "packages": package_versions(),
+        "train_seconds": train_seconds,
+        "wall_seconds": time.monotonic() - started,
+        "runs": [
+            {
+                "learner": r.learner,
+                "game": r.game,
+                "seed": r.seed,
+                "run_dir": r.run_dir.relative_to(out).as_posix(),
+                "status_before": statuses[r.run_dir],
+                "scores": evaluations[r.run_dir]["scores"],
+            }
+            for r in runs
+        ],
+        "per_game": per_game_table(runs, evaluations),
+        "aggregate": aggregate(runs, evaluations, spec, out),
+    }
+    write_text_atomic(out / "benchmark.json", json.dumps(result, indent=2, default=finite) + "\n")
+    write_text_atomic(out / "report.md", report_markdown(spec, result))
+    return out
+
+
+def players_of(run: Run) -> int:
+    return num_players(GameSpec(env=run.config.env.id, options=run.config.env.options))
+
+
+def finite(value: Any) -> Any:
+    """JSON for numpy scalars; NaN (an interval of one value) as null."""
+    value = float(value)
+    return None if not math.isfinite(value) else value
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
