@@ -623,6 +623,8 @@ class Step(IntEnum):
 
 
 STEP_NAMES = ("start", "tokens", "cards", "declare", "target", "give")
+_DOGFIGHT, _START = Phase.DOGFIGHT, Step.START
+"""Module constants for the hot path (an enum member read from its class costs more)."""
 ARMISTICE_ENDS = ("dogfight", "campaign")
 TOKENS_PER_TURN = ("any", "one")
 SWAP_CARDS = {"swap_one": 1, "swap_two": 2}
@@ -867,9 +869,18 @@ _MASKS: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
 """Read-only masks by legal-action list, shared by every game."""
 _MASK_CACHE_SIZE = 1 << 14
 
+
+def _new_mask(num_actions: int, legal: list[int]) -> np.ndarray:
+    """A read-only int8 mask of ``legal`` (it is shared: nobody may write to it)."""
+    mask = np.zeros(num_actions, dtype=np.int8)
+    mask[legal] = 1
+    mask.flags.writeable = False
+    return mask
+
+
 StartKey = tuple[tuple[int, ...], Table, tuple[tuple[int, int], ...], bool]
 """(hand, table, usable tokens, one token per turn): all a turn's first step depends on."""
-_START: dict[StartKey, tuple[tuple[int, ...], dict[int, np.ndarray]]] = {}
+_TURN_STARTS: dict[StartKey, tuple[tuple[int, ...], dict[int, np.ndarray]]] = {}
 """Per :data:`StartKey`: the legal actions of a Dogfight turn's first step and
 their read-only masks by action count. Three turns in four are such a step, and
 a hand meets the same few tables again and again over a Campaign, so a turn is
@@ -957,7 +968,7 @@ class SkybirdsGame(GameEngine):
         self._legal: list[int] | None = None
         self._mask: np.ndarray | None = None
         self._masks: dict[int, np.ndarray] | None = None
-        """The :data:`_START` entry's masks when the legal actions came from it."""
+        """The :data:`_TURN_STARTS` entry's masks when the legal actions came from it."""
         self._turn_sets: tuple[int, ...] | None = None
         self._moves: list[Move] | None = None
         n = self.config.num_players
@@ -1218,27 +1229,24 @@ class SkybirdsGame(GameEngine):
     def legal_mask(self, num_actions: int) -> np.ndarray:
         """The mask of :meth:`legal_actions`, read-only and shared between states
         with the same legal actions (most turns repeat a few lists)."""
-        if self._mask is None:
-            legal = tuple(self.legal_actions())
-            masks = self._masks
-            if masks is not None:
-                mask = masks.get(num_actions)
-                if mask is None:
-                    mask = np.zeros(num_actions, dtype=np.int8)
-                    mask[list(legal)] = 1
-                    mask.flags.writeable = False
-                    masks[num_actions] = mask
-                self._mask = mask
-                return mask
-            mask = _MASKS.get((num_actions, legal))
+        mask = self._mask
+        if mask is not None:
+            return mask
+        legal = self.legal_actions()
+        masks = self._masks
+        if masks is not None:  # a turn's first step: kept with its legal actions
+            mask = masks.get(num_actions)
             if mask is None:
-                mask = np.zeros(num_actions, dtype=np.int8)
-                mask[list(legal)] = 1
-                mask.flags.writeable = False
+                mask = masks[num_actions] = _new_mask(num_actions, legal)
+        else:
+            key = (num_actions, tuple(legal))
+            mask = _MASKS.get(key)
+            if mask is None:
+                mask = _new_mask(num_actions, legal)
                 if len(_MASKS) < _MASK_CACHE_SIZE:
-                    _MASKS[(num_actions, legal)] = mask
-            self._mask = mask
-        return self._mask
+                    _MASKS[key] = mask
+        self._mask = mask
+        return mask
 
     def _changed(self) -> None:
         self._legal = None
@@ -1251,8 +1259,8 @@ class SkybirdsGame(GameEngine):
         if self.over or self.truncated:
             return []
         phase, step = self.phase, self.step
-        if phase == Phase.DOGFIGHT:
-            if step == Step.START:
+        if phase is _DOGFIGHT:
+            if step is _START:
                 return self._start_of_turn()
             return self._building()
         if phase == Phase.TAKE:
@@ -1315,7 +1323,7 @@ class SkybirdsGame(GameEngine):
         return cached[1]
 
     def _start_of_turn(self) -> list[int]:
-        """A Dogfight turn's first step: from :data:`_START`, else worked out and kept."""
+        """A Dogfight turn's first step: from :data:`_TURN_STARTS`, else worked out and kept."""
         seat = self.actor
         key = (
             self.hand_key(seat),
@@ -1323,11 +1331,11 @@ class SkybirdsGame(GameEngine):
             self.usable_tokens(seat),
             self.config.tokens_per_turn == "one",
         )
-        entry = _START.get(key)
+        entry = _TURN_STARTS.get(key)
         if entry is None:
             entry = (tuple(self._start_legal(*key)), {})
-            if len(_START) < _START_CACHE_SIZE:
-                _START[key] = entry
+            if len(_TURN_STARTS) < _START_CACHE_SIZE:
+                _TURN_STARTS[key] = entry
         self._masks = entry[1]
         return list(entry[0])
 
@@ -1455,15 +1463,24 @@ class SkybirdsGame(GameEngine):
     def apply_action(self, action: int) -> None:
         if self.over or self.truncated:
             raise ValueError("the Great War is over; no action can be applied")
-        if action not in self.legal_actions():
-            legal = ", ".join(self.action_to_string(self.actor, a) for a in self.legal_actions())
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if action not in legal:
+            legal_text = ", ".join(self.action_to_string(self.actor, a) for a in legal)
             raise ValueError(
-                f"illegal action {action} for seat {self.actor}; legal actions: {legal}"
+                f"illegal action {action} for seat {self.actor}; legal actions: {legal_text}"
             )
-        self._changed()
+        self._legal = self._mask = self._masks = None
         phase = self.phase
-        if phase == Phase.DOGFIGHT:
-            self._dogfight_action(action)
+        if phase is _DOGFIGHT:
+            # the common steps first: pass and plain Squadrons (three steps in four)
+            if action == PASS:
+                self._pass(self.actor)
+            elif action < PASS:
+                self._play_plain(self.actor, action)
+            else:
+                self._dogfight_action(action)
         elif phase == Phase.TAKE:
             self.takes.pop(0)
             self._take(self.actor, action)
@@ -1478,11 +1495,7 @@ class SkybirdsGame(GameEngine):
         if action < PASS:
             self._play_plain(seat, action)
         elif action == PASS:
-            self.passes += 1
-            self.passed[seat] = True
-            self.position = seat
-            self._clear_pending()
-            self._next_turn()
+            self._pass(seat)
         elif action < layout.add_offset:
             self.pend_tokens.append(action - USE_OFFSET)
             self._moves = None
@@ -1498,6 +1511,14 @@ class SkybirdsGame(GameEngine):
         else:
             declare = action - layout.declare_offset + 1
             self._play_move(seat, tuple(self.pend_cards), self.pend_wild, declare)
+
+    def _pass(self, seat: int) -> None:
+        """``seat`` passes in this Dogfight."""
+        self.passes += 1
+        self.passed[seat] = True
+        self.position = seat
+        self._clear_pending()
+        self._next_turn()
 
     def _play_plain(self, seat: int, action: int) -> None:
         cards, size, value, medallions = PLAIN_PLAYS[action]
@@ -1539,7 +1560,7 @@ class SkybirdsGame(GameEngine):
         self._tokens_changed(seat)
 
     def _clear_pending(self) -> None:
-        if self.pend_tokens or self.pend_cards or self.pend_token >= 0:
+        if self.pend_tokens or self.pend_cards or self.pend_token >= 0:  # rare: a move built
             self.pend_tokens, self.pend_cards = [], []
             self.pend_wild, self.pend_token, self.pend_target = 0, -1, -1
         self._turn_sets = None
@@ -1624,12 +1645,19 @@ class SkybirdsGame(GameEngine):
         every other player with cards has passed since the last Squadron."""
         last = self.last_player
         left = self.left
-        others = len(left) - left.count(0) - (1 if left[last] else 0)
+        n = len(left)
+        others = n - left.count(0) - (1 if left[last] else 0)
         if self.passes >= others:
             self._end_dogfight()
             return
-        self.phase, self.step = Phase.DOGFIGHT, Step.START
-        self.actor = self.next_with_cards(self.position)
+        self.phase, self.step = _DOGFIGHT, _START
+        position = self.position
+        for step in range(1, n + 1):  # next_with_cards, inlined on the hot path
+            seat = (position + step) % n
+            if left[seat]:
+                self.actor = seat
+                return
+        self.actor = NO_PLAYER
 
     def _end_dogfight(self) -> None:
         self.last_winner, self.last_squadron = self.last_player, self.table

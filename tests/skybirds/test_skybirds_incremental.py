@@ -1,13 +1,17 @@
 """The engine's step caches give exactly what working it out afresh gives: the
 first step of a Dogfight turn (looked up by hand, table and tokens), the hand
 keys behind it (rebuilt when a hand's version moves) and the masks shared
-between games."""
+between games; the observer's cell writes survive a copy."""
 
 from __future__ import annotations
+
+import copy
 
 import numpy as np
 from skybirds_helpers import engine, legal, play
 
+from flockgym.envs import skybirds_v0
+from flockgym.envs.skybirds.observer import SkybirdsObserver
 from flockgym.envs.skybirds.rules import SkybirdsGame
 
 HANDS = {
@@ -58,3 +62,21 @@ def test_the_legal_list_handed_out_is_the_callers_own():
     game.legal_actions().clear()
     game._changed()
     assert legal(game)[:2] == ["1", "1 1"]
+
+
+def test_a_copied_env_observes_on_its_own_store():
+    """The observer writes through a memoryview of its store; a deep copy gets
+    its own view of its own store (a shared one would leak between copies)."""
+    env = skybirds_v0.env(num_players=4)
+    env.reset(seed=3)
+    twin = copy.deepcopy(env)
+    before = env.observe("player_0")["observation"].copy()
+    for _ in range(12):
+        agent = twin.agent_selection
+        twin.step(int(np.flatnonzero(twin.observe(agent)["action_mask"])[0]))
+    assert np.array_equal(env.observe("player_0")["observation"], before)
+    assert twin.unwrapped.observer.cells.obj is twin.unwrapped.observer.store
+    fresh = SkybirdsObserver(twin.unwrapped.config)
+    game = twin.unwrapped.skybirds
+    for seat in range(4):
+        assert np.array_equal(twin.unwrapped.observer.encode(game, seat), fresh.encode(game, seat))
