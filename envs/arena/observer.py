@@ -18,7 +18,6 @@ divided by their real maximum for the configuration (the box's numbers).
 
 from __future__ import annotations
 
-import copy
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -217,6 +216,10 @@ class ArenaObserver:
         self._card_spaces = [sp for sp, kind in enumerate(box.kind_of) if kind in CARD_SPACES]
         self._supply_at, self._rolls_at = self.at["supply"], self.at["recent_rolls"]
         self._position_at = self.at["position"]
+        top = box.max_sides
+        # [result][sides] -> the two entries a roll shows (result / top, sides / top)
+        self._roll_values = [[(r / top, d / top) for d in range(top + 1)] for r in range(top + 1)]
+        self._roll_pad = [0.0] * (2 * RECENT_ROLLS)
         self.invalidate()
 
     # ---- layout -------------------------------------------------------------------------
@@ -295,6 +298,8 @@ class ArenaObserver:
         self._version = -1
         self.store[:] = 0.0
         self._p_phase = self._p_task = self._p_task_card = -1
+        self._p_task_name: str | None = None
+        self._p_task_args: list[int] | None = None
         self._p_rolls = self._p_steps = self._p_supply = -1
         self._p_counts = self._p_move = self._p_challenge = self._p_turn = None
         self._p_encounter = None
@@ -315,79 +320,53 @@ class ArenaObserver:
         """Bring the store up to date with ``g``: each group of fields is rewritten
         only when what it shows changed since the last refresh (the last values
         are kept as copies: comparing lists costs far less than writing)."""
-        st, at, box, n = self.store, self.at, self.box, self.n
-        sc = self.scales
-        phase = -1 if g.over else int(g.phase)
+        st = self.store
+        over = g.over
+        phase = -1 if over else int(g.phase)
         if self._p_phase != phase:
             if self._p_phase >= 0:
                 st[self._phase_at + self._p_phase] = 0.0
             if phase >= 0:
                 st[self._phase_at + phase] = 1.0
             self._p_phase = phase
-        task = TASK_INDEX[g.task] if g.task else -1
-        if self._p_task != task:
-            if self._p_task >= 0:
-                st[self._task_at + self._p_task] = 0.0
-            if task >= 0:
-                st[self._task_at + task] = 1.0
-            self._p_task = task
+        task_name, task_args = g.task, g.task_args
+        if self._p_task_name != task_name or self._p_task_args != task_args:
+            self._p_task_name, self._p_task_args = task_name, list(task_args)
+            self._write_task(g)
         if self._p_supply != g.supply:
             self._p_supply = g.supply
-            st[self._supply_at] = g.supply / box.trophies
+            st[self._supply_at] = g.supply / self.box.trophies
         counts = (g.rounds, len(g.medal_stack), *g.medal_supply)
         if self._p_counts != counts:
             self._p_counts = counts
-            base = at["round"]
-            st[base] = g.rounds / g.config.max_rounds
-            for i in range(3):
-                st[base + 2 + i] = g.medal_supply[i] / max(1, box.medal_supply[i])
-            st[base + 5] = len(g.medal_stack) / max(1, len(box.medal_cards))
+            self._write_counts(g)
         if self._p_steps != g.steps_left:
             self._p_steps = g.steps_left
-            st[self._steps_at] = min(1.0, g.steps_left / sc.move)
+            st[self._steps_at] = min(1.0, g.steps_left / self.scales.move)
         self._write_move(g)
-        placed = g.task_args[0] if g.task == "wormhole_place" and g.task_args else -1
         challenge = (g.ch_kind, g.ch_item, g.ch_spent[0], g.ch_spent[1], g.ch_defender,
-                     g.forced_target, placed)  # fmt: skip
-        if self._p_challenge != challenge:
-            self._p_challenge = challenge
+                     g.forced_target, task_name, task_args)  # fmt: skip
+        if self._p_challenge != challenge:  # (the task names the player a pick places)
+            self._p_challenge = (*challenge[:7], list(task_args))
             self._write_challenge(g)
         if self._p_encounter != g.last_encounter:
             self._p_encounter = list(g.last_encounter)
-            base = at["last_encounter"]
-            st[base : base + 17] = 0.0
-            if g.last_encounter:
-                st[base + g.last_encounter[0]] = 1.0
-                st[base + 9 + g.last_encounter[1] - 1] = 1.0
-        if self._p_last_challenge != g.last_challenge:  # by value: a dict of a few keys
-            self._p_last_challenge = copy.deepcopy(g.last_challenge)
+            self._write_last_encounter(g)
+        lc = g.last_challenge
+        shown = None if lc is None else (lc["success"], lc["total"], lc.get("defender_total", 0))
+        if self._p_last_challenge != shown:  # the three values it shows
+            self._p_last_challenge = shown
             self._write_last_challenge(g)
         rolls = g.log_start + len(g.roll_log)
         if self._p_rolls != rolls:
             self._write_recent_rolls(g, rolls)
-        turn = (-1, -1) if g.over else (g.turn_seat, g.actor)
+        turn = None if over else (g.turn_seat, g.actor)
         if self._p_turn != turn:
-            base = at["roles"]
-            if self._p_turn is not None:
-                st[base + self._p_turn[0] * 5] = st[base + self._p_turn[1] * 5 + 1] = 0.0
-            if not g.over:
-                st[base + turn[0] * 5] = st[base + turn[1] * 5 + 1] = 1.0
-            self._p_turn = turn if not g.over else None
+            self._write_turn(turn)
         if g.positions != self._p_positions:
-            spaces, base, old = box.num_spaces, self._position_at, self._p_positions
-            for s, pos in enumerate(g.positions):
-                if pos != old[s]:
-                    if old[s] >= 0:
-                        st[base + s * spaces + old[s]] = 0.0
-                    if pos >= 0:
-                        st[base + s * spaces + pos] = 1.0
-            self._p_positions = g.positions.copy()
+            self._write_positions(g)
         if g.trophies != self._p_trophies or g.bonus_trophies != self._p_bonus:
-            base, total = at["trophies"], box.trophies
-            for s in range(n):
-                st[base + 2 * s] = g.trophies[s] / total
-                st[base + 2 * s + 1] = g.bonus_trophies[s] / total
-            self._p_trophies, self._p_bonus = g.trophies.copy(), g.bonus_trophies.copy()
+            self._write_trophies(g)
         rare = (
             g.roll_bonus, g.roll_gold, g.roll_extra, g.dark, g.first_turn, g.lost_turns,
             g.forms, g.characters, g.medals, g.powers, g.card_holder, g.defended,
@@ -404,6 +383,18 @@ class ArenaObserver:
                 self._p_medal_holder, self._p_medal_space, self._p_items, self._p_gym_trophies,
                 self._p_gym_cards,
             )  # fmt: skip
+
+    def _write_task(self, g: ArenaGame) -> None:
+        """The task one-hot and the card a slide return is about (both follow the
+        task and its arguments)."""
+        st, at = self.store, self.at
+        task = TASK_INDEX[g.task] if g.task else -1
+        if self._p_task != task:
+            if self._p_task >= 0:
+                st[self._task_at + self._p_task] = 0.0
+            if task >= 0:
+                st[self._task_at + task] = 1.0
+            self._p_task = task
         task_card = g.task_args[0] if g.task == "slide_return" and g.task_args else -1
         if self._p_task_card != task_card:
             if self._p_task_card >= 0:
@@ -411,6 +402,49 @@ class ArenaObserver:
             if task_card >= 0:
                 st[at["task_card"] + task_card] = 1.0
             self._p_task_card = task_card
+
+    def _write_counts(self, g: ArenaGame) -> None:
+        """Rounds, the medal supply and the medal stack's size."""
+        st, box = self.store, self.box
+        base = self.at["round"]
+        st[base] = g.rounds / g.config.max_rounds
+        for i in range(3):
+            st[base + 2 + i] = g.medal_supply[i] / max(1, box.medal_supply[i])
+        st[base + 5] = len(g.medal_stack) / max(1, len(box.medal_cards))
+
+    def _write_last_encounter(self, g: ArenaGame) -> None:
+        st, base = self.store, self.at["last_encounter"]
+        st[base : base + 17] = 0.0
+        if g.last_encounter:
+            st[base + g.last_encounter[0]] = 1.0
+            st[base + 9 + g.last_encounter[1] - 1] = 1.0
+
+    def _write_turn(self, turn: tuple[int, int] | None) -> None:
+        """The seat on turn and the seat to act (none once the game is over)."""
+        st, base = self.store, self.at["roles"]
+        if self._p_turn is not None:
+            st[base + self._p_turn[0] * 5] = st[base + self._p_turn[1] * 5 + 1] = 0.0
+        if turn is not None:
+            st[base + turn[0] * 5] = st[base + turn[1] * 5 + 1] = 1.0
+        self._p_turn = turn
+
+    def _write_positions(self, g: ArenaGame) -> None:
+        st, spaces = self.store, self.box.num_spaces
+        base, old = self._position_at, self._p_positions
+        for s, pos in enumerate(g.positions):
+            if pos != old[s]:
+                if old[s] >= 0:
+                    st[base + s * spaces + old[s]] = 0.0
+                if pos >= 0:
+                    st[base + s * spaces + pos] = 1.0
+        self._p_positions = g.positions.copy()
+
+    def _write_trophies(self, g: ArenaGame) -> None:
+        st, base, total = self.store, self.at["trophies"], self.box.trophies
+        for s in range(self.n):
+            st[base + 2 * s] = g.trophies[s] / total
+            st[base + 2 * s + 1] = g.bonus_trophies[s] / total
+        self._p_trophies, self._p_bonus = g.trophies.copy(), g.bonus_trophies.copy()
 
     def _refresh_rare(self, g: ArenaGame) -> None:
         """The groups that seldom change, each rewritten if it did."""
@@ -468,20 +502,13 @@ class ArenaObserver:
             self._write_corners(g)
 
     def _write_recent_rolls(self, g: ArenaGame, rolls: int) -> None:
-        """The last rolls, newest first: the ones shown move back by the number of
-        new rolls, which are written in front."""
-        st, top, width = self.store, self.box.max_sides, 2 * RECENT_ROLLS
+        """The last rolls, newest first, in one slice: a roll's two values are
+        taken from a table by (result, sides)."""
+        values = self._roll_values
+        last = reversed(g.roll_log[-RECENT_ROLLS:])
+        shown = [v for roll in last for v in values[roll[3]][roll[2]]]
         base = self._rolls_at
-        new = rolls - self._p_rolls
-        if self._p_rolls < 0 or new >= RECENT_ROLLS or new > len(g.roll_log):
-            st[base : base + width] = 0.0
-            fresh = g.roll_log[-RECENT_ROLLS:]
-        else:
-            st[base + 2 * new : base + width] = st[base : base + width - 2 * new].copy()
-            fresh = g.roll_log[-new:]
-        for i, roll in enumerate(reversed(fresh)):
-            st[base + 2 * i] = roll[3] / top
-            st[base + 2 * i + 1] = roll[2] / top
+        self.store[base : base + 2 * RECENT_ROLLS] = shown + self._roll_pad[len(shown) :]
         self._p_rolls = rolls
 
     def _write_challenge(self, g: ArenaGame) -> None:

@@ -1,0 +1,93 @@
+"""The Arena observer's incremental refresh against a store written from scratch.
+
+The observer keeps one store and rewrites only what changed; these tests step
+random games and, at every step, compare the store kept up to date step by step
+with the store of a fresh observer (everything written at once), and check the
+fields a refresh writes from a few values (the recent rolls, the last
+challenge) against those values read directly from the game.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from flockgym.envs import arena_v0
+from flockgym.envs.arena.observer import RECENT_ROLLS, ArenaObserver
+
+
+def _play(num_players: int, seed: int, options: dict | None = None):
+    """Yield the raw env at every decision of a random game."""
+    env = arena_v0.env(num_players=num_players, **(options or {}))
+    raw = env.unwrapped
+    draw = random.Random(seed)
+    env.reset(seed=seed)
+    for _agent in env.agent_iter():
+        observation, _r, terminated, truncated, _i = env.last()
+        yield raw
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(draw.choice(np.flatnonzero(observation["action_mask"]))))
+
+
+@pytest.mark.parametrize(
+    ("num_players", "seed", "options"),
+    [(2, 1, {}), (4, 2, {"world_challenge": "printed", "dark_matter": "medals"}), (6, 3, {})],
+)
+def test_the_incremental_store_equals_a_store_written_from_scratch(num_players, seed, options):
+    kept = None
+    steps = 0
+    for raw in _play(num_players, seed, options):
+        if kept is None:
+            kept = ArenaObserver(raw.box, num_players)
+        game = raw.arena
+        for seat in range(num_players):
+            fresh = ArenaObserver(raw.box, num_players)
+            assert np.array_equal(kept.encode(game, seat), fresh.encode(game, seat)), (steps, seat)
+        steps += 1
+    assert steps > 50
+
+
+def test_recent_rolls_are_the_last_eight_newest_first():
+    top = None
+    checked = 0
+    for raw in _play(4, 5):
+        game = raw.arena
+        top = raw.box.max_sides
+        observer = raw.observer
+        vector = observer.encode(game, 0)
+        at = sum(f.width for f in observer.fields[: [f.name for f in observer.fields].index(
+            "recent_rolls")])  # fmt: skip
+        shown = vector[at : at + 2 * RECENT_ROLLS]
+        expected = np.zeros(2 * RECENT_ROLLS, dtype=np.float32)
+        for i, roll in enumerate(reversed(game.roll_log[-RECENT_ROLLS:])):
+            expected[2 * i], expected[2 * i + 1] = roll[3] / top, roll[2] / top
+        assert np.array_equal(shown, expected)
+        checked += 1
+    assert checked > 50
+
+
+def test_the_last_challenge_shows_success_and_both_totals():
+    seen = 0
+    for raw in _play(4, 7):
+        game = raw.arena
+        lc = game.last_challenge
+        observer = raw.observer
+        vector = observer.encode(game, 0)
+        names = [f.name for f in observer.fields]
+        at = sum(f.width for f in observer.fields[: names.index("last_challenge")])
+        total = observer.scales.total
+        if lc is None:
+            assert vector[at : at + 3].tolist() == [0.0, 0.0, 0.0]
+            continue
+        seen += 1
+        expected = np.array(
+            [float(lc["success"]), min(1.0, lc["total"] / total),
+             min(1.0, lc.get("defender_total", 0) / total)],
+            dtype=np.float32,
+        )  # fmt: skip
+        assert np.array_equal(vector[at : at + 3], expected)
+    assert seen > 10
