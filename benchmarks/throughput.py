@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -272,6 +273,7 @@ class BaselineServer:
             stdout=subprocess.PIPE,
             text=True,
             env=baseline_tree.baseline_env(tree),
+            cwd=tree.path_entry,
         )
         hello = self.receive()
         baseline_tree.check_imported(tree, hello["imported_from"])
@@ -446,6 +448,7 @@ def measure(args: argparse.Namespace, tree: Any | None) -> dict[str, Any]:
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "seconds": args.seconds,
         "rounds": args.rounds,
+        "load_average": os.getloadavg(),
         "baseline": tree.ref if tree is not None else None,
         "envs": envs,
         "baseline_envs": baseline_envs,

@@ -48,14 +48,17 @@ a faster path must learn as well.
                                           [--rounds 3] [--eval-games 100] [--fast]
                                           [--n-envs N --n-steps M] [--workers N]
                                           [--update-threads N] [--only-config]
-                                          [--baseline REF] [--json FILE]
+                                          [--set KEY=VALUE] [--baseline REF] [--json FILE]
     python benchmarks/train_throughput.py --table FILE   # a saved run's tables
 
 ``--games`` takes asrus (``configs/quickstart.yaml``), astrobirdz, skybirds and
 arena (``configs/<game>/ppo.yaml``). ``--json`` saves the run; the figures
 docs/scale.md states are rendered from such a file with ``--table``.
 
-``--n-envs`` / ``--n-steps`` change the config of every path alike but today's
+``--set KEY=VALUE`` changes the config of every path, the baseline's too (e.g.
+``--set algo.update_threads=1``, so that a config that changed that key
+compares code with code). ``--n-envs`` / ``--n-steps`` change the config of
+every path alike but today's
 (e.g. 64 envs of 32 steps: the same 2,048 learner steps per iteration and the
 same update, more games side by side).
 """
@@ -362,6 +365,7 @@ def game_config(game: str, args: argparse.Namespace, configs: Path | None = None
         overrides.append(f"n_envs={args.n_envs}")
     if args.n_steps:
         overrides.append(f"algo.n_steps={args.n_steps}")
+    overrides += args.set
     path = CONFIGS[game] if configs is None else configs / CONFIG_FILES[game]
     return load_config(path, overrides)
 
@@ -387,6 +391,7 @@ class RemoteTrainer:
 
         command = [sys.executable, str(Path(__file__).resolve()), "--serve", game]
         command += ["--n-envs", str(args.n_envs), "--n-steps", str(args.n_steps)]
+        command += [f"--set={item}" for item in args.set]
         self.tree, self.name = tree, f"the config as it is {tree.label}"
         self.process = subprocess.Popen(
             command,
@@ -394,6 +399,7 @@ class RemoteTrainer:
             stdout=subprocess.PIPE,
             text=True,
             env=baseline_tree.baseline_env(tree),
+            cwd=tree.path_entry,
         )
         hello = self.receive()
         baseline_tree.check_imported(tree, hello["imported_from"])
@@ -587,6 +593,14 @@ def parse_args() -> argparse.Namespace:
         help="also the paths with the PPO update on this many torch threads",
     )
     parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config value on every path, the baseline's too (repeatable), "
+        "e.g. --set algo.update_threads=1",
+    )
+    parser.add_argument(
         "--only-config", action="store_true", help="only the config as it is (and --baseline)"
     )
     parser.add_argument(
@@ -643,6 +657,7 @@ def main() -> None:
         "commit": git_commit(),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "wall_seconds": time.perf_counter() - started,
+        "load_average": os.getloadavg(),
         "baseline": args.baseline,
         "games": results,
     }
