@@ -692,42 +692,71 @@ def die_text(sides: int) -> str:
     return f"d{sides}"
 
 
+def _view_tables(box: Box) -> tuple[list[tuple[Any, ...]], list[str], list[str], list[str]]:
+    """What the view shows of the box that no game changes, worked out once per
+    box: per space (id, kind, region, at, next, entrance, step, holds cards,
+    corner index or -1), the names of the cards and medal cards, and
+    ``space <id>`` for every space."""
+    tables = box.__dict__.get("_view_tables")
+    if tables is None:
+        spaces = [
+            (sp.id, sp.kind, sp.region, sp.at, sp.next, sp.entrance, sp.step,
+             sp.kind in ("maneuver", "world"),
+             box.corners.index(sp.id) if sp.kind == "gym" else -1)
+            for sp in box.spaces
+        ]  # fmt: skip
+        tables = box.__dict__["_view_tables"] = (
+            spaces,
+            [c.name for c in box.cards],
+            [m.name for m in box.medal_cards],
+            [f"space {i}" for i in range(box.num_spaces)],
+        )
+    return tables
+
+
 def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
     """What ``seat`` may see (everything but the medal stack's order and forced
     dice), in words, ids and card names, as JSON types: enough to draw the
     board (space ids, squares, the graph, what lies on each space) from it alone."""
     box = g.box
     c_count = box.num_cards
+    static, card_names, medal_names, space_names = _view_tables(box)
 
     def who(s: int) -> str | None:
         return agents[s] if s >= 0 else None
 
+    here: list[list[str]] = [[] for _ in static]
+    for s, pos in enumerate(g.positions):
+        if pos >= 0:
+            here[pos].append(agents[s])
+    space_item, gym_at = g.space_item, g.gym_at
     spaces = []
-    for sp in box.spaces:
+    for sid, kind, region, at, nxt, entrance, step, holds_cards, corner in static:
         # every space has every key (None where it does not apply): one schema
         entry: dict[str, Any] = {
-            "id": sp.id, "kind": sp.kind, "region": sp.region, "at": list(sp.at),
-            "next": list(sp.next),
-            "players": [a for s, a in enumerate(agents) if g.positions[s] == sp.id],
-            "entrance": sp.entrance, "step": sp.step, "card": None, "medal_card": None,
-            "challenge": None, "corner": None, "gym": None, "gym_trophies": None,
-            "gym_power_cards": None,
+            "id": sid, "kind": kind, "region": region, "at": list(at), "next": list(nxt),
+            "players": here[sid], "entrance": entrance, "step": step, "card": None,
+            "medal_card": None, "challenge": None, "corner": None, "gym": None,
+            "gym_trophies": None, "gym_power_cards": None,
         }  # fmt: skip
-        if sp.kind in ("maneuver", "world"):
-            item = g.space_item[sp.id]
+        if holds_cards:
+            item = space_item[sid]
             if 0 <= item < c_count:
-                entry["card"] = box.cards[item].name
+                entry["card"] = card_names[item]
                 entry["challenge"] = g.challenge_need(box.cards[item].kind, item)
             elif item >= c_count:
-                entry["medal_card"] = box.medal_cards[item - c_count].name
+                entry["medal_card"] = medal_names[item - c_count]
                 entry["challenge"] = box.medal_target
-        if sp.kind == "gym":
-            corner = box.corners.index(sp.id)
-            gym = g.gym_at[corner]
+        elif corner >= 0:
+            gym = gym_at[corner]
             entry.update(corner=corner + 1, gym=box.gyms[gym].name,
                          gym_trophies=g.gym_trophies[corner],
                          gym_power_cards=g.gym_cards[gym])  # fmt: skip
         spaces.append(entry)
+    held_medal_cards: list[list[str]] = [[] for _ in agents]
+    for k, h in enumerate(g.medal_holder):
+        if h >= 0:
+            held_medal_cards[h].append(medal_names[k])
     players = {}
     for s, agent in enumerate(agents):
         char = box.characters[g.characters[s]]
@@ -739,17 +768,15 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
             "trophies": g.trophies[s],
             "star_cluster_trophies": g.bonus_trophies[s],
             "medals": [MEDALS[i] for i in range(3) if g.medals[s][i]],
-            "maneuvers": [box.cards[c].name for c in sorted(g.maneuvers_of[s])],
-            "worlds": [box.cards[c].name for c in sorted(g.worlds_of[s])],
+            "maneuvers": [card_names[c] for c in sorted(g.maneuvers_of[s])],
+            "worlds": [card_names[c] for c in sorted(g.worlds_of[s])],
             "defended_worlds": [
-                box.cards[c].name for c in sorted(g.worlds_of[s]) if g.defended[c] == s
+                card_names[c] for c in sorted(g.worlds_of[s]) if g.defended[c] == s
             ],
             "gym_powers": [
                 box.gyms[gym].name for gym, count in enumerate(g.powers[s]) for _ in range(count)
             ],
-            "medal_cards": [
-                box.medal_cards[k].name for k, h in enumerate(g.medal_holder) if h == s
-            ],
+            "medal_cards": held_medal_cards[s],
             "lost_turns": g.lost_turns[s],
             "upside_down": g.upside_down[s],
             "dark_matter_turns": g.dark[s],
@@ -816,13 +843,8 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
             "portal_exit_outside": box.portal_exit_outside,
             "portal_exit_inside": box.portal_exit_inside,
         },
-        "cards": {
-            c.name: place_name(g.card_holder[c.id], g.card_space[c.id], agents) for c in box.cards
-        },
-        "medal_card_places": {
-            m.name: place_name(g.medal_holder[m.id], g.medal_space[m.id], agents, medal=True)
-            for m in box.medal_cards
-        },
+        "cards": _card_places(g, agents, card_names, space_names),
+        "medal_card_places": _medal_card_places(g, agents, medal_names, space_names),
         "medal_stack": len(g.medal_stack),
         "supply": g.supply,
         "medal_supply": dict(zip(MEDALS, g.medal_supply, strict=True)),
@@ -843,6 +865,35 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
             "data": g.config.data,
         },
     }
+
+
+def _card_places(
+    g: ArenaGame, agents: list[str], names: list[str], space_names: list[str]
+) -> dict[str, str]:
+    """Every card's place in words, as :func:`place_name` says it, in one pass."""
+    holders, spaces = g.card_holder, g.card_space
+    out = {}
+    for card, name in enumerate(names):
+        h = holders[card]
+        if h >= 0:
+            out[name] = agents[h]
+        elif h == BOARD:
+            out[name] = space_names[spaces[card]]
+        else:
+            out[name] = "box" if h == BOX else "discarded"
+    return out
+
+
+def _medal_card_places(
+    g: ArenaGame, agents: list[str], names: list[str], space_names: list[str]
+) -> dict[str, str]:
+    """Every medal card's place in words, as :func:`place_name` says it."""
+    holders, spaces = g.medal_holder, g.medal_space
+    out = {}
+    for k, name in enumerate(names):
+        h = holders[k]
+        out[name] = agents[h] if h >= 0 else space_names[spaces[k]] if h == ON_BOARD else "stack"
+    return out
 
 
 @functools.lru_cache(maxsize=16)

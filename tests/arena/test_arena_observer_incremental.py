@@ -91,3 +91,39 @@ def test_the_last_challenge_shows_success_and_both_totals():
         )  # fmt: skip
         assert np.array_equal(vector[at : at + 3], expected)
     assert seen > 10
+
+
+def _reference_places(raw) -> tuple[list[list[str]], dict[str, str], dict[str, str]]:
+    """Who stands on each space and where each card and medal card is, in words,
+    worked out space by space and card by card with ``place_name``."""
+    from flockgym.envs.arena.observer import place_name
+
+    g, agents, box = raw.arena, raw.possible_agents, raw.box
+    players = [[a for s, a in enumerate(agents) if g.positions[s] == sp.id] for sp in box.spaces]
+    cards = {c.name: place_name(g.card_holder[c.id], g.card_space[c.id], agents) for c in box.cards}
+    medals = {
+        m.name: place_name(g.medal_holder[m.id], g.medal_space[m.id], agents, medal=True)
+        for m in box.medal_cards
+    }
+    return players, cards, medals
+
+
+@pytest.mark.parametrize(("num_players", "seed"), [(3, 11), (5, 12)])
+def test_the_view_names_every_place_as_place_name_does(num_players, seed):
+    steps = 0
+    for raw in _play(num_players, seed):
+        agent = raw.agent_selection
+        view = raw.view(agent)
+        players, cards, medals = _reference_places(raw)
+        assert [s["players"] for s in view["board"]["spaces"]] == players
+        assert view["cards"] == cards
+        assert list(view["cards"]) == list(cards)
+        assert view["medal_card_places"] == medals
+        g = raw.arena
+        held = [
+            [raw.box.medal_cards[k].name for k, h in enumerate(g.medal_holder) if h == s]
+            for s in range(num_players)
+        ]
+        assert [p["medal_cards"] for p in view["players"].values()] == held
+        steps += 1
+    assert steps > 50
