@@ -1,0 +1,563 @@
+"""Every registered flockgym env as an OpenSpiel game.
+
+``import flockgym.openspiel`` registers each env of :data:`flockgym.envs.ENVS` with
+pyspiel as ``flockgym_<game>`` (``asrus_v0`` -> ``flockgym_asrus``), so OpenSpiel's
+algorithms (MCTS, ISMCTS, CFR, ...) run on them::
+
+    import pyspiel
+    import flockgym.openspiel  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game("flockgym_asrus", {"num_players": 3})
+    state = game.new_initial_state()
+
+The bridge is generic: a new registered env is bridged without new code.
+
+* Game parameters are the env's options whose default is a bool, an int, a float
+  or a string (``num_players``, ``reward``, ``max_steps``, the game's own), checked
+  by the env itself (an error names the option and its allowed values), plus
+  ``seed``: the k-th ``new_initial_state()`` of a game object is dealt from
+  ``derive_seed(seed, k)``.
+* Chance: an engine that rolls its dice through ``roll_die(seat, sides,
+  purpose)`` (the Arena) gets an explicit chance node for every die, with its
+  exact probabilities (``1/sides`` a face); everything else (shuffles, deals,
+  draws) stays sampled by the env's own seeded generator inside ``apply_action``.
+* Strings and tensors come from the seat's own view and observation: the
+  information state is the seat's current ``view`` (canonical JSON) with a digest
+  of its own moves, the observation string is the env's text from that seat,
+  and both tensors are the env's observation vector. None of them replays the
+  game: the cost does not grow with the game's length.
+* ``returns()`` sums the env's step rewards per seat, ``action_to_string`` and
+  ``string_to_action`` are the env's action strings, ``clone()`` copies the engine
+  (its generator included) and the AEC bookkeeping.
+* ``resample_from_infostate`` uses the resampler a game registers
+  (``EnvEntry.resampler``, ``"module:function"``) when there is one.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import importlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+try:
+    import pyspiel
+except ImportError as err:  # pragma: no cover - depends on the install
+    raise ImportError(
+        "flockgym.openspiel needs OpenSpiel: pip install -c constraints.txt '.[openspiel]'"
+    ) from err
+
+from flockgym.envs import ENVS, EnvEntry, make
+from flockgym.envs.core.errors import OptionError
+from flockgym.envs.core.game import GameEngine
+from flockgym.envs.core.rng import derive_seed
+
+PREFIX = "flockgym_"
+MAX_DIE_SIDES = 20
+"""The most faces a bridged die may have (the Arena's box allows d2..d20): the
+chance outcomes of a die with ``s`` faces are the action ids ``0..s-1``."""
+
+SEED_PARAMETER = "seed"
+HIDDEN_OPTIONS = ("render_mode", "illegal_action")
+"""Env options that are not game parameters: the bridge renders nothing and never
+applies an illegal move (OpenSpiel checks legality itself)."""
+
+_PLAIN = (bool, int, float, str)
+_MOVE_MASK = (1 << 64) - 1
+
+
+def game_name(env_id: str) -> str:
+    """``asrus_v0`` -> ``flockgym_asrus``: the pyspiel short name of an env."""
+    return PREFIX + env_id.rsplit("_", 1)[0]
+
+
+def env_class(env_id: str) -> type:
+    """The raw env class of ``env_id`` (its entry module's ``raw_env``)."""
+    module = importlib.import_module(ENVS[env_id].module)
+    return module.raw_env  # type: ignore[no-any-return]
+
+
+def parameter_specification(env_id: str) -> dict[str, Any]:
+    """The pyspiel parameters of ``env_id``: every option with a plain default
+    (pyspiel parameters are bools, ints, floats and strings), and ``seed``."""
+    spec: dict[str, Any] = {}
+    for option in env_class(env_id).option_table():
+        if option.name in HIDDEN_OPTIONS or option.reads_file:
+            continue
+        if isinstance(option.default, _PLAIN):
+            spec[option.name] = option.default
+    spec[SEED_PARAMETER] = 0
+    return spec
+
+
+def _rolls_dice(env_id: str) -> bool:
+    """True when the env's engine rolls through ``roll_die`` (explicit chance)."""
+    raw = make(env_id).unwrapped
+    raw.reset(seed=0)
+    return callable(getattr(type(raw.game), "roll_die", None))
+
+
+def game_type(env_id: str, options: dict[str, Any] | None = None) -> pyspiel.GameType:
+    """What ``env_id`` is for OpenSpiel, for ``options`` (the registry's default
+    player count when none are given): win and rank rewards sum to zero at every
+    player count (``flockgym.envs.core.rewards``) and are paid at the end; score
+    rewards are paid as points are scored and need not sum to zero."""
+    item: EnvEntry = ENVS[env_id]
+    reward = (options or {}).get("reward", "win")
+    explicit = _rolls_dice(env_id)
+    return pyspiel.GameType(
+        short_name=game_name(env_id),
+        long_name=f"flockgym {env_id}: {item.summary}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=(
+            pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+            if explicit
+            else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+        ),
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=(
+            pyspiel.GameType.Utility.GENERAL_SUM
+            if reward == "score"
+            else pyspiel.GameType.Utility.ZERO_SUM
+        ),
+        reward_model=(
+            pyspiel.GameType.RewardModel.REWARDS
+            if reward == "score"
+            else pyspiel.GameType.RewardModel.TERMINAL
+        ),
+        max_num_players=max(item.player_counts),
+        min_num_players=min(item.player_counts),
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameter_specification(env_id),
+    )
+
+
+# ---- copying an env fast -------------------------------------------------------------
+
+
+def _shared_memo(env: Any, engine: GameEngine) -> dict[int, Any]:
+    """Objects a copy of ``engine`` shares rather than copies: the env's own
+    configuration objects (box, config, action layout: read-only once built), the
+    engine's objects of those same kinds (an engine may build its own layout) and
+    its frozen dataclasses."""
+    observer = getattr(env, "observer", None)
+    memo: dict[int, Any] = {}
+    kinds: set[type] = set()
+    for value in vars(env).values():
+        if value is observer or value is None:
+            continue
+        if not isinstance(value, (list, dict, set, tuple, np.ndarray, GameEngine, *_PLAIN)):
+            memo[id(value)] = value
+            kinds.add(type(value))
+    for value in vars(engine).values():
+        kind = type(value)
+        if kind in kinds or (
+            dataclasses.is_dataclass(value)
+            and not isinstance(value, type)
+            and kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
+        ):
+            memo[id(value)] = value
+    return memo
+
+
+_BOOKKEEPING_SHARED = frozenset(
+    {"options", "possible_agents", "_seat_of", "observation_spaces", "action_spaces"}
+)
+
+
+def copy_env(env: Any) -> Any:
+    """An independent copy of the raw env ``env`` for the bridge: the engine (and
+    its generator) deep-copied, the AEC bookkeeping copied, configuration and
+    spaces shared. The observer is shared too: :class:`FlockState` rebuilds it
+    from the engine before reading (``_on_new_game``), as a loaded state does.
+    About ten times faster than ``env.clone()``, which round-trips JSON."""
+    other = copy.copy(env)
+    for name, value in vars(env).items():
+        if name in _BOOKKEEPING_SHARED:
+            continue
+        if isinstance(value, (list, set)):
+            setattr(other, name, type(value)(value))
+        elif isinstance(value, dict):
+            setattr(other, name, dict(value))
+    other.infos = {agent: {} for agent in env.infos}
+    other._history = []
+    if env.game is not None:
+        other.game = copy.deepcopy(env.game, _shared_memo(env, env.game))
+    return other
+
+
+# ---- dice as chance nodes ------------------------------------------------------------
+
+
+class _NeedDie(Exception):
+    """Raised inside a step when the engine rolls a die the bridge has not been
+    given a face for: the step is then replayed from its start with that face."""
+
+    def __init__(self, seat: int, sides: int, purpose: str) -> None:
+        super().__init__(f"player_{seat} rolls a d{sides} ({purpose})")
+        self.seat, self.sides, self.purpose = seat, sides, purpose
+
+
+def _step_with_faces(env: Any, action: int, faces: list[int]) -> None:
+    """``env.step(action)`` with the engine's dice showing ``faces`` in order
+    (the engine's own ``forced`` results, its scenario mechanism, fed one at a
+    time); raises :class:`_NeedDie` at the first die past them."""
+    engine = env.game
+    roll_die = type(engine).roll_die
+    queue = list(faces)
+
+    def roll(seat: int, sides: int, purpose: str) -> int:
+        if not queue:
+            raise _NeedDie(seat, sides, purpose)
+        if sides > MAX_DIE_SIDES:
+            raise ValueError(f"a d{sides}: the bridge's dice have at most {MAX_DIE_SIDES} faces")
+        engine.forced.append(queue.pop(0))
+        return int(roll_die(engine, seat, sides, purpose))
+
+    engine.roll_die = roll
+    try:
+        env.step(action)
+    finally:
+        del engine.roll_die
+
+
+# ---- the game ------------------------------------------------------------------------
+
+
+def _resampler(env_id: str) -> Callable[..., Any] | None:
+    """The game's resampler (``EnvEntry.resampler``, ``"module:function"``), if any."""
+    spec = getattr(ENVS[env_id], "resampler", None)
+    if not spec:
+        return None
+    module_name, name = spec.split(":")
+    return getattr(importlib.import_module(module_name), name)  # type: ignore[no-any-return]
+
+
+class FlockGame(pyspiel.Game):
+    """A flockgym env as a pyspiel game (one class per env: see :func:`register`)."""
+
+    env_id: str = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        given = dict(params or {})
+        spec = parameter_specification(self.env_id)
+        unknown = sorted(set(given) - set(spec))
+        if unknown:
+            raise OptionError(
+                f"{game_name(self.env_id)}: unknown parameter(s) {', '.join(unknown)}; "
+                f"allowed: {', '.join(sorted(spec))}"
+            )
+        seed = given.pop(SEED_PARAMETER, 0)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise OptionError(f"parameter seed={seed!r} is not allowed; allowed: an integer >= 0")
+        self.seed = seed
+        self.options = {**given, "illegal_action": "raise", "render_mode": None}
+        self.template = make(self.env_id, **self.options).unwrapped  # validates the options
+        self.template.reset(seed=0)
+        self.explicit_dice = callable(getattr(type(self.template.game), "roll_die", None))
+        self.env_options = dict(self.template.options)
+        reward = self.env_options["reward"]
+        bound = 1.0 if reward != "score" else 1e9
+        max_steps = self.env_options["max_steps"] or 10**9
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.template.num_actions,
+            max_chance_outcomes=MAX_DIE_SIDES if self.explicit_dice else 0,
+            num_players=self.template.num_players,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0 if reward != "score" else None,
+            max_game_length=max_steps,
+        )
+        super().__init__(game_type(self.env_id, self.env_options), info, params or {})
+        self.observation_size = int(
+            self.template.observation_space("player_0")["observation"].shape[0]
+        )
+        self.resampler = _resampler(self.env_id)
+        self._deals = 0
+        self.shared = _Shared(self)
+
+    def new_initial_state(self) -> FlockState:
+        """A new deal: the k-th state of this game object is dealt from seed
+        ``derive_seed(seed, k)``, so a game object's deals are reproducible."""
+        env = copy_env(self.template)
+        env.reset(seed=derive_seed(self.seed, self._deals))
+        self._deals += 1
+        return FlockState(self, env)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> FlockObserver:
+        """The seat's information state (``perfect_recall``) or observation."""
+        return FlockObserver(self, iig_obs_type, params)
+
+
+class _Shared:
+    """What every state of one game object shares (the env template's settings,
+    the observer's owner): never copied by a clone."""
+
+    def __init__(self, game: FlockGame) -> None:
+        self.env_id = game.env_id
+        self.explicit_dice = game.explicit_dice
+        self.resampler = game.resampler
+        self.observer_engine: GameEngine | None = None
+        """The engine the shared observer was last built from (see ``FlockState.sync``)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+
+class _Core:
+    """A state's data: the raw env, the pending die roll of a chance node, each
+    seat's summed and last rewards, and a digest of each seat's own moves.
+
+    pyspiel clones a Python state by deep-copying its ``__dict__``: this object's
+    ``__deepcopy__`` is the fast copy (:func:`copy_env`)."""
+
+    def __init__(self, shared: _Shared, env: Any) -> None:
+        self.shared = shared
+        self.env = env
+        self.pending: tuple[int, list[int], _NeedDie] | None = None
+        n = len(env.possible_agents)
+        self.totals = [0.0] * n
+        self.last_rewards = [0.0] * n
+        self.moves = [0] * n
+        self.move_digest = [0] * n
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        other = _Core.__new__(_Core)
+        other.shared = self.shared
+        other.env = copy_env(self.env)
+        pending = self.pending
+        other.pending = None if pending is None else (pending[0], list(pending[1]), pending[2])
+        other.totals = list(self.totals)
+        other.last_rewards = list(self.last_rewards)
+        other.moves = list(self.moves)
+        other.move_digest = list(self.move_digest)
+        return other
+
+
+class FlockState(pyspiel.State):
+    """A flockgym game in progress (its data in :class:`_Core`)."""
+
+    def __init__(self, game: FlockGame, env: Any = None) -> None:
+        super().__init__(game)
+        # pyspiel's clone() calls this without an env, then copies ``__dict__`` over.
+        self.core = _Core(game.shared, env if env is not None else game.template)
+
+    # ---- whose turn, what is legal ----
+
+    def _done(self) -> bool:
+        env = self.core.env
+        agent = env.agent_selection
+        return bool(env.terminations[agent] or env.truncations[agent])
+
+    def current_player(self) -> int:
+        if self.core.pending is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self._done():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self.core.env.seat_of(self.core.env.agent_selection)  # type: ignore[no-any-return]
+
+    def is_terminal(self) -> bool:
+        return self.core.pending is None and self._done()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        env = self.core.env
+        if self.core.pending is not None or self._done():
+            return []
+        if player != env.seat_of(env.agent_selection):
+            return []
+        return list(env.game.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """A die's faces (action ``f`` shows ``f + 1``), each ``1/sides``."""
+        pending = self.core.pending
+        if pending is None:
+            raise ValueError("chance_outcomes: this state is not a chance node")
+        sides = pending[2].sides
+        return [(face, 1.0 / sides) for face in range(sides)]
+
+    # ---- moves ----
+
+    def _apply_action(self, action: int) -> None:
+        core = self.core
+        if core.pending is not None:
+            self._apply_face(int(action))
+            return
+        seat = core.env.seat_of(core.env.agent_selection)
+        core.moves[seat] += 1
+        core.move_digest[seat] = hash((core.move_digest[seat], int(action))) & _MOVE_MASK
+        if not core.shared.explicit_dice:
+            core.env.step(int(action))
+            self._stepped(core.env)
+            return
+        work = copy_env(core.env)
+        try:
+            _step_with_faces(work, int(action), [])
+        except _NeedDie as need:
+            core.pending = (int(action), [], need)
+            return
+        self._stepped(work)
+
+    def _apply_face(self, face: int) -> None:
+        core = self.core
+        assert core.pending is not None
+        action, faces, need = core.pending
+        if not 0 <= face < need.sides:
+            raise ValueError(
+                f"chance outcome {face} of a d{need.sides}: allowed 0..{need.sides - 1}"
+            )
+        faces = [*faces, face + 1]
+        work = copy_env(core.env)
+        try:
+            _step_with_faces(work, action, faces)
+        except _NeedDie as again:
+            core.pending = (action, faces, again)
+            return
+        core.pending = None
+        self._stepped(work)
+
+    def _stepped(self, env: Any) -> None:
+        """Adopt the stepped ``env`` and add its step rewards to each seat's
+        total, as the AEC loop pays them."""
+        core = self.core
+        core.env = env
+        rewards = env.rewards
+        core.last_rewards = [float(rewards.get(a, 0.0)) for a in env.possible_agents]
+        core.totals = [t + r for t, r in zip(core.totals, core.last_rewards, strict=True)]
+
+    # ---- results ----
+
+    def returns(self) -> list[float]:
+        """Each seat's rewards summed since the deal: what the AEC loop pays."""
+        return list(self.core.totals)
+
+    def rewards(self) -> list[float]:
+        """The rewards of the last step (0 at chance nodes)."""
+        if self.core.pending is not None:
+            return [0.0] * len(self.core.totals)
+        return list(self.core.last_rewards)
+
+    # ---- strings ----
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == int(pyspiel.PlayerId.CHANCE):
+            pending = self.core.pending
+            if pending is None:
+                return f"die {int(action) + 1}"
+            need = pending[2]
+            return f"player_{need.seat} d{need.sides} ({need.purpose}): {int(action) + 1}"
+        return self.core.env.game.action_to_string(player, int(action))  # type: ignore[no-any-return]
+
+    def string_to_action(self, *args: Any) -> int:
+        """The action id of an env action string (``string_to_action(text)`` for
+        the seat to act, or ``(player, text)``); a ``ValueError`` names the forms."""
+        if len(args) == 1:
+            player, text = self.current_player(), args[0]
+        else:
+            player, text = args
+        if player < 0:
+            for action in self.legal_actions():
+                if self.action_to_string(player, action) == text:
+                    return int(action)
+            raise ValueError(f"{text!r} is not a legal chance outcome here")
+        return int(self.core.env.string_to_action(f"player_{player}", text))
+
+    def __str__(self) -> str:
+        return self.sync()._render_text(None)  # type: ignore[no-any-return]
+
+    # ---- what a seat sees ----
+
+    def sync(self) -> Any:
+        """The env, with the game's shared observer built from this state's engine
+        (the observer caches by engine; another state may have used it last)."""
+        core = self.core
+        env = core.env
+        if core.shared.observer_engine is not env.game:
+            env._on_new_game()
+            core.shared.observer_engine = env.game
+        return env
+
+    def view_json(self, player: int) -> str:
+        """The seat's view as canonical JSON."""
+        view = self.sync().view(f"player_{player}")
+        return json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+    def observation_vector(self, player: int) -> np.ndarray:
+        return self.sync()._encode_observation(player)  # type: ignore[no-any-return]
+
+    def observation_text(self, player: int) -> str:
+        return self.sync().observation_string(f"player_{player}")  # type: ignore[no-any-return]
+
+    def info_state_text(self, player: int) -> str:
+        """The seat's current view and a digest of its own moves (count and hash),
+        so two states the seat cannot tell apart give the same text."""
+        core = self.core
+        head = f"player_{player} moves {core.moves[player]} #{core.move_digest[player]:016x}"
+        return head + "\n" + self.view_json(player)
+
+    # ---- search support ----
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> FlockState:
+        """A state seat ``player_id`` cannot tell from this one, drawn by the game's
+        registered resampler with a generator seeded from ``probability_sampler``."""
+        resample = self.core.shared.resampler
+        if resample is None:
+            raise NotImplementedError(
+                f"{self.core.shared.env_id} registers no resampler (EnvEntry.resampler), "
+                "so resample_from_infostate is not available for it"
+            )
+        seed = int(float(probability_sampler()) * 2**53)
+        other = self.clone()
+        other.core.env = resample(copy_env(self.core.env), player_id, np.random.default_rng(seed))
+        other.core.env._history = []
+        return other  # type: ignore[no-any-return]
+
+
+class FlockObserver:
+    """OpenSpiel's observer for one seat: the information state (perfect recall:
+    the view and the seat's own moves) or the observation (the env's text and
+    vector); both tensors are the env's observation vector."""
+
+    def __init__(self, game: FlockGame, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observer parameters are not supported; passed {params}")
+        obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        if obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not (
+            obs_type.public_info
+        ):
+            raise ValueError(
+                "flockgym games observe one seat: private_info SINGLE_PLAYER with "
+                "public_info True (perfect_recall True or False)"
+            )
+        self.perfect_recall = bool(obs_type.perfect_recall)
+        self.tensor = np.zeros(game.observation_size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: FlockState, player: int) -> None:
+        self.tensor[:] = state.observation_vector(player)
+
+    def string_from(self, state: FlockState, player: int) -> str:
+        if self.perfect_recall:
+            return state.info_state_text(player)
+        return state.observation_text(player)
+
+
+def register(env_id: str) -> type[FlockGame]:
+    """Register ``env_id`` with pyspiel as :func:`game_name` and return its class."""
+    cls = type(f"FlockGame_{env_id}", (FlockGame,), {"env_id": env_id})
+    pyspiel.register_game(game_type(env_id), cls)
+    return cls
+
+
+GAMES: dict[str, type[FlockGame]] = {env_id: register(env_id) for env_id in sorted(ENVS)}
+"""The bridged game class of every registered env."""
+
+__all__ = ["GAMES", "FlockGame", "FlockObserver", "FlockState", "copy_env", "game_name"]
