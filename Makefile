@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install browser demo watch play test test-slow test-min test-rllib bench soak golden lint constraints clean
+.PHONY: install browser demo watch play test test-slow test-min test-rllib bench benchmark soak golden lint constraints clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -78,6 +78,12 @@ $(RLLIB_STAMP): pyproject.toml constraints-rllib.txt
 
 test-rllib: $(RLLIB_STAMP)
 	$(RLLIB_PY) -m pytest -q -p no:cacheprovider -m "slow or not slow" tests/training/test_rllib.py
+
+## The full benchmark grid (docs/benchmark.md): MaskablePPO and RLlib's PPO on all four
+## games, 5 seeds each, measured against random, heuristic and shipped bots; about 3.6
+## hours on 2 cores. In .venv-rllib, which has both learners; run again, it resumes.
+benchmark: $(RLLIB_STAMP)
+	$(RLLIB_VENV)/bin/flockgym benchmark benchmarks/specs/full.yaml
 
 ## Slow checks: thousands of random games per env, a short soak, longer training checks.
 test-slow: install

@@ -374,6 +374,7 @@ def evaluate_run(run: Run, spec: BenchmarkSpec) -> dict[str, Any]:
     env_id, options = run.config.env.id, run.config.env.options
     players = num_players(GameSpec(env=env_id, options=options))
     final = str(run.run_dir / "final.zip")
+    started = time.monotonic()
     scores = {}
     for rung, bot in ladder_specs(env_id, players).items():
         result = tournament(
@@ -388,7 +389,12 @@ def evaluate_run(run: Run, spec: BenchmarkSpec) -> dict[str, Any]:
             seating="field" if players > 2 else "rotate",
         )
         scores[rung] = rung_score(result, bot)
-    evaluation = {"eval_deals": spec.eval_deals, "eval_seed": spec.eval_seed, "scores": scores}
+    evaluation = {
+        "eval_deals": spec.eval_deals,
+        "eval_seed": spec.eval_seed,
+        "scores": scores,
+        "seconds": round(time.monotonic() - started, 1),
+    }
     write_text_atomic(run.run_dir / EVAL_FILE, json.dumps(evaluation, indent=2) + "\n")
     return evaluation
 
@@ -669,13 +675,13 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
     meter = Progress(len(runs), "runs", enabled=progress, label=f"benchmark {spec.name}")
     evaluations: dict[Path, dict[str, Any]] = {}
     started = time.monotonic()
-    train_seconds = 0.0
+    train_seconds: dict[Path, float] = {}
     for r in runs:
         status = statuses[r.run_dir]
         if status in ("new", "restart", "resume"):
             t0 = time.monotonic()
             train_run(r, status, out / "logs" / f"{r.learner}-{r.game}-seed{r.seed}.log")
-            train_seconds += time.monotonic() - t0
+            train_seconds[r.run_dir] = round(time.monotonic() - t0, 1)
         saved = read_evaluation(r, ladders[r.run_dir], spec)
         evaluations[r.run_dir] = saved if saved is not None else evaluate_run(r, spec)
         meter.update(1)
@@ -686,7 +692,7 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
         "spec": spec.model_dump(),
         "commit": git_commit(),
         "packages": package_versions(),
-        "train_seconds": train_seconds,
+        "train_seconds": sum(train_seconds.values()),
         "wall_seconds": time.monotonic() - started,
         "runs": [
             {
@@ -695,6 +701,8 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
                 "seed": r.seed,
                 "run_dir": r.run_dir.relative_to(out).as_posix(),
                 "status_before": statuses[r.run_dir],
+                "train_seconds": train_seconds.get(r.run_dir),
+                "eval_seconds": evaluations[r.run_dir].get("seconds"),
                 "scores": evaluations[r.run_dir]["scores"],
             }
             for r in runs
