@@ -325,17 +325,25 @@ def run_status(run: Run, ladder: list[str], spec: BenchmarkSpec) -> RunStatus:
     if not (run.run_dir / "state.json").is_file():
         return "restart"
     state = read_state(run.run_dir)
+    if state.step > run.config.total_steps:
+        raise RunError(
+            f"{run.run_dir} is trained to step {state.step}, past the spec's budget "
+            f"{run.config.total_steps} ({run.label}); give another --out"
+        )
     if not state.finished or state.step < run.config.total_steps:
         return "resume"
     return "evaluated" if read_evaluation(run, ladder, spec) is not None else "trained"
 
 
 def portable(config_yaml: str) -> Any:
-    """A resolved config without ``output.dir``: a benchmark folder moved or
-    copied elsewhere still holds the same runs."""
+    """A resolved config without ``output.dir`` and ``total_steps``: a benchmark
+    folder moved or copied elsewhere still holds the same runs, and a larger
+    budget trains them on."""
     raw = read_yaml(config_yaml)
-    if isinstance(raw, dict) and isinstance(raw.get("output"), dict):
-        raw["output"].pop("dir", None)
+    if isinstance(raw, dict):
+        raw.pop("total_steps", None)
+        if isinstance(raw.get("output"), dict):
+            raw["output"].pop("dir", None)
     return raw
 
 

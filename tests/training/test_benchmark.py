@@ -1,0 +1,173 @@
+"""``flockgym benchmark``: the shipped tiny spec runs end to end, a second run
+trains and plays nothing, broken runs are restarted or resumed, and a bad spec
+is refused with a message naming the key and what is allowed (nothing written)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from flockgym.training.benchmark import (
+    LADDER,
+    ladder_specs,
+    load_spec,
+    plan_runs,
+)
+from flockgym.training.cli import main
+from flockgym.training.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SPECS = ROOT / "benchmarks" / "specs"
+
+
+def run_benchmark(spec: Path, out: Path, capsys: pytest.CaptureFixture[str]) -> dict:
+    assert main(["benchmark", str(spec), "--out", str(out), "--no-progress"]) == 0
+    assert capsys.readouterr().out.strip().endswith(f"report: {out / 'report.md'}")
+    return json.loads((out / "benchmark.json").read_text())
+
+
+def spec_copy(tmp_path: Path, **changes: object) -> Path:
+    """The tiny spec with ``changes``, its learner config named by absolute path."""
+    raw = yaml.safe_load((SPECS / "tiny.yaml").read_text())
+    raw["learners"][0]["config"] = str(SPECS / "learners" / "maskable_ppo.yaml")
+    raw.update(changes)
+    path = tmp_path / "spec.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    return path
+
+
+def test_the_tiny_spec_runs_resumes_and_reports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "bench"
+    result = run_benchmark(SPECS / "tiny.yaml", out, capsys)
+    runs = result["runs"]
+    assert [(r["learner"], r["game"], r["seed"], r["status_before"]) for r in runs] == [
+        ("maskable_ppo", "asrus_v0-3p", 0, "new"),
+        ("maskable_ppo", "asrus_v0-3p", 1, "new"),
+    ]
+    assert [sorted(r["scores"]) for r in runs] == [["heuristic", "random"]] * 2
+    for r in runs:
+        assert r["scores"]["random"]["games"] == 6 * 3  # 6 deals, the policy in each seat
+        assert json.loads((out / r["run_dir"] / "state.json").read_text())["step"] == 1024
+    # IQM of two runs is their mean; the report and the plots are there.
+    agg = result["aggregate"]
+    for rung in ("random", "heuristic"):
+        rates = [r["scores"][rung]["win_rate"] for r in runs]
+        assert agg[rung]["iqm"]["maskable_ppo"] == pytest.approx(np.mean(rates), abs=1e-12)
+        assert agg[rung]["games"] == ["asrus_v0-3p"]
+        assert (out / f"profile_{rung}.png").read_bytes()[:4] == b"\x89PNG"
+    assert (out / "iqm.png").read_bytes()[:4] == b"\x89PNG"
+    report = (out / "report.md").read_text()
+    assert "1 learner x 1 game x 2 seeds (0, 1), 1,024 learner steps per run" in report
+    assert "| maskable_ppo | asrus_v0-3p | random | random |" in report
+
+    # Run again: nothing is trained or played, the aggregates are the same.
+    final = (out / runs[0]["run_dir"] / "final.zip").stat().st_mtime_ns
+    again = run_benchmark(SPECS / "tiny.yaml", out, capsys)
+    assert [r["status_before"] for r in again["runs"]] == ["evaluated", "evaluated"]
+    assert again["aggregate"] == agg and again["train_seconds"] == 0
+    assert (out / runs[0]["run_dir"] / "final.zip").stat().st_mtime_ns == final
+
+    # Seed 1 broken before its first checkpoint (no state.json): started again;
+    # a larger budget: seed 0 resumes from its last checkpoint and trains on.
+    (out / runs[1]["run_dir"] / "state.json").unlink()
+    larger = spec_copy(tmp_path, budget=1536)
+    resumed = run_benchmark(larger, out, capsys)
+    assert [r["status_before"] for r in resumed["runs"]] == ["resume", "restart"]
+    for r in resumed["runs"]:
+        state = json.loads((out / r["run_dir"] / "state.json").read_text())
+        assert (state["step"], state["phase"]) == (1536, "done")
+    info = json.loads((out / runs[0]["run_dir"] / "run.json").read_text())
+    assert len(info["resumed"]) == 1
+    assert "resumed" not in json.loads((out / runs[1]["run_dir"] / "run.json").read_text())
+
+    # A run of another config is never reused silently.
+    other = spec_copy(tmp_path, budget=1536)
+    raw = yaml.safe_load(other.read_text())
+    raw["learners"][0]["set"]["algo.learning_rate"] = 1.0e-3
+    other.write_text(yaml.safe_dump(raw))
+    assert main(["benchmark", str(other), "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "seed0 was trained with another config than the spec now gives" in err
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"colour": "red"},
+            "invalid benchmark spec: unknown key colour; allowed keys here: name, budget, "
+            "seeds, games, learners, eval_deals, eval_seed, bootstrap_reps, checkpoint_every",
+        ),
+        ({"budget": 0}, "budget = 0: Input should be greater than or equal to 1"),
+        ({"seeds": [1, 1]}, "seeds = [1, 1]: Value error, allowed: distinct integers >= 0"),
+        (
+            {"games": [{"env": "chess_v0"}]},
+            "games[0].env = 'chess_v0': allowed: arena_v0, asrus_v0, astrobirdz_v0, skybirds_v0",
+        ),
+        (
+            {"games": [{"env": "asrus_v0", "rules": 1}]},
+            "unknown key games[0].rules; allowed keys here: env, options, set",
+        ),
+        (
+            {"games": [{"env": "asrus_v0", "set": {"total_steps": 5}}]},
+            "games[0].set: total_steps is set by the benchmark for every run",
+        ),
+        (
+            {"learners": [{"name": "x"}]},
+            "missing key learners[0].config (a flockgym train config, relative to the "
+            "spec's folder)",
+        ),
+        (
+            {"games": [{"env": "asrus_v0", "options": {"num_players": 12}}]},
+            "num_players",
+        ),
+    ],
+)
+def test_a_bad_spec_is_refused_naming_the_key_and_nothing_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: dict, message: str
+) -> None:
+    spec = spec_copy(tmp_path, **change)
+    out = tmp_path / "bench"
+    assert main(["benchmark", str(spec), "--out", str(out), "--no-progress"]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_learner_config_that_does_not_validate_names_the_learner_and_game(
+    tmp_path: Path,
+) -> None:
+    spec = spec_copy(tmp_path)
+    raw = yaml.safe_load(spec.read_text())
+    raw["learners"][0]["set"]["algo.n_epochs"] = 0
+    spec.write_text(yaml.safe_dump(raw))
+    with pytest.raises(
+        ConfigError, match=r"learner maskable_ppo \(.*\) on asrus_v0-3p: .*n_epochs"
+    ):
+        plan_runs(load_spec(spec), SPECS, tmp_path / "bench")
+
+
+def test_the_ladder_is_random_heuristic_and_the_shipped_bot_where_there_is_one() -> None:
+    assert LADDER == ("random", "heuristic", "shipped")
+    assert ladder_specs("astrobirdz_v0", 4) == {
+        "random": "random",
+        "heuristic": "heuristic",
+        "shipped": "astrobirdz/ppo_4p",
+    }
+    assert ladder_specs("asrus_v0", 3) == {"random": "random", "heuristic": "heuristic"}
+
+
+def test_the_full_spec_is_the_documented_grid() -> None:
+    spec = load_spec(SPECS / "full.yaml")
+    assert (spec.budget, spec.seeds, spec.eval_deals) == (100_000, [0, 1, 2, 3, 4], 30)
+    assert [g.env for g in spec.games] == ["asrus_v0", "astrobirdz_v0", "skybirds_v0", "arena_v0"]
+    assert [learner.name for learner in spec.learners] == ["maskable_ppo", "rllib_ppo"]
+    maskable = spec.model_copy(update={"learners": spec.learners[:1]})
+    runs = plan_runs(maskable, SPECS, Path("runs/benchmark/full"))
+    assert len(runs) == 20 and {r.config.total_steps for r in runs} == {100_000}
+    assert runs[-1].run_dir == Path("runs/benchmark/full/runs/maskable_ppo/arena_v0-4p/seed4")
