@@ -285,11 +285,16 @@ class FlockGame(pyspiel.Game):
 
     def new_initial_state(self) -> FlockState:
         """A new deal: the k-th state of this game object is dealt from seed
-        ``derive_seed(seed, k)``, so a game object's deals are reproducible."""
-        env = copy_env(self.template)
-        env.reset(seed=derive_seed(self.seed, self._deals))
+        ``derive_seed(seed, k)`` (pyspiel asks for some states itself), so a game
+        object's deals are reproducible; ``state.deal_seed`` is the seed, which
+        ``env.reset(seed=...)`` deals alike."""
+        deal_seed = derive_seed(self.seed, self._deals)
         self._deals += 1
-        return FlockState(self, env)
+        env = copy_env(self.template)
+        env.reset(seed=deal_seed)
+        state = FlockState(self, env)
+        state.core.deal_seed = deal_seed
+        return state
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -329,6 +334,7 @@ class _Core:
         self.last_rewards = [0.0] * n
         self.moves = [0] * n
         self.move_digest = [0] * n
+        self.deal_seed: int | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         other = _Core.__new__(_Core)
@@ -340,6 +346,7 @@ class _Core:
         other.last_rewards = list(self.last_rewards)
         other.moves = list(self.moves)
         other.move_digest = list(self.move_digest)
+        other.deal_seed = self.deal_seed
         return other
 
 
@@ -350,6 +357,12 @@ class FlockState(pyspiel.State):
         super().__init__(game)
         # pyspiel's clone() calls this without an env, then copies ``__dict__`` over.
         self.core = _Core(game.shared, env if env is not None else game.template)
+
+    @property
+    def deal_seed(self) -> int | None:
+        """The seed this game was dealt from (``env.reset(seed=deal_seed)`` deals
+        the same game); None for a resampled state."""
+        return self.core.deal_seed
 
     # ---- whose turn, what is legal ----
 
@@ -518,6 +531,7 @@ class FlockState(pyspiel.State):
         other = self.clone()
         other.core.env = resample(copy_env(self.core.env), player_id, np.random.default_rng(seed))
         other.core.env._history = []
+        other.core.deal_seed = None
         return other  # type: ignore[no-any-return]
 
 

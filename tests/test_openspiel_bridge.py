@@ -1,0 +1,377 @@
+"""flockgym.openspiel: every registered env as a pyspiel game, checked against the env.
+
+The bridge's random games are replayed move by move on the env itself (same
+deal from the same seed; the env's dice, recorded as it rolls them, fed to the
+bridge's chance nodes): same legal moves, same action strings, same returns
+as the summed AEC rewards. OpenSpiel's MCTSBot plays a whole game of each, and
+ISMCTSBot does where the game registers a resampler.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from flockgym.envs import ENVS, make  # noqa: E402
+from flockgym.envs.core.errors import OptionError  # noqa: E402
+from flockgym.openspiel import GAMES, copy_env, game_name  # noqa: E402
+
+ENV_IDS = sorted(ENVS)
+
+SHORT = {
+    "arena_v0": {"max_rounds": 2},
+    "asrus_v0": {},
+    "astrobirdz_v0": {},
+    "skybirds_v0": {"max_campaigns": 1},
+}
+"""Options that keep a game short (every registered env must be listed)."""
+
+
+def test_every_registered_env_is_bridged() -> None:
+    assert sorted(GAMES) == ENV_IDS
+    assert sorted(SHORT) == ENV_IDS
+    names = {game_name(e) for e in ENV_IDS}
+    assert names == {"flockgym_arena", "flockgym_asrus", "flockgym_astrobirdz", "flockgym_skybirds"}
+    registered = set(pyspiel.registered_names())
+    assert names <= registered
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_game_type(env_id: str) -> None:
+    item = ENVS[env_id]
+    game = pyspiel.load_game(game_name(env_id))
+    kind = game.get_type()
+    assert kind.short_name == game_name(env_id)
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert kind.min_num_players == min(item.player_counts)
+    assert kind.max_num_players == max(item.player_counts)
+    dice = env_id == "arena_v0"
+    assert kind.chance_mode == (
+        pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+        if dice
+        else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    )
+    assert game.num_players() == item.default_players
+    assert game.num_distinct_actions() == make(env_id).unwrapped.num_actions
+    assert game.max_chance_outcomes() == (20 if dice else 0)
+    scored = pyspiel.load_game(game_name(env_id), {"reward": "score"}).get_type()
+    assert scored.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert scored.reward_model == pyspiel.GameType.RewardModel.REWARDS
+
+
+def test_load_with_player_count() -> None:
+    game = pyspiel.load_game("flockgym_asrus", {"num_players": 3})
+    assert game.num_players() == 3
+    state = game.new_initial_state()
+    assert state.current_player() in range(3)
+
+
+def test_bad_parameters_name_the_option_and_allowed_values() -> None:
+    with pytest.raises(OptionError) as err:
+        pyspiel.load_game("flockgym_asrus", {"num_players": 2})
+    assert str(err.value) == (
+        "option num_players=2 is not allowed; allowed values: 3, 4, 5, 6, 7, 8, 9"
+    )
+    with pytest.raises(OptionError) as err:
+        pyspiel.load_game("flockgym_arena", {"reward": "points"})
+    assert str(err.value) == (
+        "option reward='points' is not allowed; allowed values: 'win', 'score', 'rank'"
+    )
+    with pytest.raises(OptionError) as err:
+        pyspiel.load_game("flockgym_arena", {"max_rounds": 0})
+    assert str(err.value) == "option max_rounds=0 is not allowed; allowed: an integer >= 1"
+    with pytest.raises(OptionError) as err:
+        pyspiel.load_game("flockgym_skybirds", {"seed": -1})
+    assert str(err.value) == "parameter seed=-1 is not allowed; allowed: an integer >= 0"
+
+
+def test_unknown_parameter_is_refused() -> None:
+    with pytest.raises(pyspiel.SpielError, match="num_player"):
+        pyspiel.load_game("flockgym_asrus", {"num_player": 3})
+
+
+def _env_with_recorded_dice(env_id: str, options: dict[str, Any], seed: int) -> tuple[Any, list]:
+    """The wrapped env dealt from ``seed``, its engine's dice (if it rolls any)
+    recorded as they are rolled."""
+    env = make(env_id, **options)
+    env.reset(seed=seed)
+    faces: list[int] = []
+    game = env.unwrapped.game
+    roll_die = getattr(type(game), "roll_die", None)
+    if roll_die is not None:
+
+        def recorded(seat: int, sides: int, purpose: str) -> int:
+            value = int(roll_die(game, seat, sides, purpose))
+            faces.append(value)
+            return value
+
+        game.roll_die = recorded
+    return env, faces
+
+
+def play_against_env(env_id: str, options: dict[str, Any], seed: int, games: int) -> int:
+    """``games`` random games of the bridge replayed on the env move by move;
+    returns the number of moves checked."""
+    game = pyspiel.load_game(game_name(env_id), {**options, "seed": seed})
+    rnd = random.Random(seed)
+    checked = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        env, faces = _env_with_recorded_dice(env_id, options, state.deal_seed)
+        totals = dict.fromkeys(env.possible_agents, 0.0)
+        raw = env.unwrapped
+        while True:
+            agent = env.agent_selection
+            done = env.terminations[agent] or env.truncations[agent]
+            assert state.is_terminal() == done
+            if done:
+                break
+            seat = raw.seat_of(agent)
+            assert state.current_player() == seat
+            legal = env.legal_actions()
+            assert state.legal_actions() == legal
+            assert state.legal_actions(seat) == legal
+            strings = [raw.action_to_string(agent, a) for a in legal]
+            assert [state.action_to_string(seat, a) for a in legal] == strings
+            action = rnd.choice(legal)
+            assert state.string_to_action(strings[legal.index(action)]) == action
+            if checked % 17 == 0:
+                tensor = np.asarray(state.observation_tensor(seat), dtype=np.float32)
+                np.testing.assert_array_equal(tensor, env.observe(agent)["observation"])
+                assert state.observation_string(seat) == raw.observation_string(agent)
+            before = len(faces)
+            env.step(action)
+            state.apply_action(action)
+            for face in faces[before:]:
+                assert state.is_chance_node()
+                outcomes = state.chance_outcomes()
+                assert [p for _, p in outcomes] == [1.0 / len(outcomes)] * len(outcomes)
+                state.apply_action(face - 1)
+            assert not state.is_chance_node()
+            for a, r in env.rewards.items():
+                totals[a] += r
+            assert state.returns() == [totals[a] for a in env.possible_agents]
+            checked += 1
+        assert state.returns() == [totals[a] for a in env.possible_agents]
+    return checked
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_random_games_match_the_env(env_id: str) -> None:
+    counts = ENVS[env_id].player_counts
+    checked = 0
+    for i, players in enumerate(counts[:3]):
+        options = {**SHORT[env_id], "num_players": players}
+        checked += play_against_env(env_id, options, seed=100 + i, games=25)
+    assert checked > 600
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_thousands_of_random_games_match_the_env(env_id: str) -> None:
+    counts = ENVS[env_id].player_counts
+    per_count = -(-1000 // len(counts))
+    for i, players in enumerate(counts):
+        play_against_env(env_id, {"num_players": players}, seed=1000 + i, games=per_count)
+
+
+def test_score_rewards_are_paid_as_scored() -> None:
+    play_against_env("asrus_v0", {"num_players": 4, "reward": "score"}, seed=3, games=5)
+    play_against_env("arena_v0", {"max_rounds": 2, "reward": "rank"}, seed=3, games=2)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_clones_are_independent(env_id: str) -> None:
+    game = pyspiel.load_game(
+        game_name(env_id), {**SHORT[env_id], "num_players": 2 if env_id != "asrus_v0" else 3}
+    )
+    state = game.new_initial_state()
+    rnd = random.Random(5)
+    for _ in range(15):
+        _random_move(state, rnd)
+    copy = state.clone()
+    history = str(state), state.returns(), state.legal_actions()
+    moves = []
+    while not copy.is_terminal() and len(moves) < 40:
+        moves.append(_random_move(copy, rnd))
+    assert (str(state), state.returns(), state.legal_actions()) == history
+    again = state.clone()
+    for move in moves:
+        again.apply_action(move)
+    assert str(again) == str(copy) and again.returns() == copy.returns()
+
+
+def _random_move(state: Any, rnd: random.Random) -> int:
+    if state.is_chance_node():
+        action = rnd.choice([a for a, _ in state.chance_outcomes()])
+    else:
+        action = rnd.choice(state.legal_actions())
+    state.apply_action(action)
+    return int(action)
+
+
+def test_arena_dice_are_chance_nodes_with_exact_odds() -> None:
+    game = pyspiel.load_game("flockgym_arena", {"num_players": 2})
+    state = game.new_initial_state()
+    rnd = random.Random(1)
+    while not state.is_chance_node():
+        _random_move(state, rnd)
+    outcomes = state.chance_outcomes()
+    sides = len(outcomes)
+    assert sides in (6, 8)
+    assert outcomes == [(f, 1.0 / sides) for f in range(sides)]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 0).endswith(": 1")
+    with pytest.raises(ValueError) as err:
+        state.apply_action(sides)
+    assert str(err.value) == f"chance outcome {sides} of a d{sides}: allowed 0..{sides - 1}"
+    assert state.chance_outcomes() == outcomes
+
+
+def test_information_state_ignores_other_seats_hidden_cards() -> None:
+    """Two Asrus deals that differ only in player_1's hand (a card swapped with
+    the number pile) give player_0 the same information state and tensor."""
+    game = pyspiel.load_game("flockgym_asrus", {"num_players": 3})
+    state = game.new_initial_state()
+    other = state.clone()
+    data = other.core.env.state_dict()
+    hand, pile = data["game"]["hands"][1], data["game"]["number_pile"]  # counts per number
+    give = next(n for n in range(1, 16) if hand[n] > 0)
+    take = next(n for n in range(1, 16) if pile[n] > 0 and n != give)
+    hand[give], pile[give], hand[take], pile[take] = (
+        hand[give] - 1,
+        pile[give] + 1,
+        hand[take] + 1,
+        pile[take] - 1,
+    )
+    other.core.env.load_state_dict(data)
+    assert other.information_state_string(1) != state.information_state_string(1)
+    assert other.information_state_string(0) == state.information_state_string(0)
+    assert other.information_state_tensor(0) == state.information_state_tensor(0)
+    assert other.observation_string(0) == state.observation_string(0)
+
+
+def test_information_state_counts_own_moves() -> None:
+    game = pyspiel.load_game("flockgym_skybirds", {"num_players": 2})
+    state = game.new_initial_state()
+    first = state.information_state_string(state.current_player())
+    assert first.startswith(f"player_{state.current_player()} moves 0 #")
+    mover = state.current_player()
+    state.apply_action(state.legal_actions()[0])
+    assert f"player_{mover} moves 1 #" in state.information_state_string(mover)
+
+
+def test_information_state_cost_does_not_grow_with_the_game() -> None:
+    """At move 100 of an Arena game the strings and tensors take a few ms (the
+    env's replaying information_state_string grows with the game)."""
+    game = pyspiel.load_game("flockgym_arena", {"num_players": 4})
+    state = game.new_initial_state()
+    rnd = random.Random(2)
+    moves = 0
+    while moves < 100:
+        moves += not state.is_chance_node()
+        _random_move(state, rnd)
+    while state.is_chance_node():
+        _random_move(state, rnd)
+    seat = state.current_player()
+    start = time.perf_counter()
+    for _ in range(5):
+        state.information_state_string(seat)
+        state.information_state_tensor(seat)
+    per_call = (time.perf_counter() - start) / 5
+    assert per_call < 0.02
+
+
+def test_observer_is_rebuilt_for_each_state() -> None:
+    """States share one observer; reading one state after another gives each its
+    own observation, as a fresh env loaded with that state gives."""
+    game = pyspiel.load_game("flockgym_astrobirdz", {"num_players": 3})
+    a = game.new_initial_state()
+    b = game.new_initial_state()
+    rnd = random.Random(4)
+    for _ in range(7):
+        _random_move(b, rnd)
+    for state in (a, b, a, b):
+        env = state.core.env
+        fresh = make("astrobirdz_v0", num_players=3).unwrapped
+        fresh.load_state_dict(env.state_dict())
+        seat = state.current_player()
+        expected = fresh.observe(f"player_{seat}")["observation"]
+        np.testing.assert_array_equal(state.observation_tensor(seat), expected)
+
+
+def test_copy_env_leaves_the_original_alone() -> None:
+    env = make("arena_v0", num_players=3).unwrapped
+    env.reset(seed=9)
+    saved = env.state_dict()
+    other = copy_env(env)
+    rnd = random.Random(0)
+    for _ in range(30):
+        if other.terminations[other.agent_selection]:
+            break
+        other.step(rnd.choice(other.legal_actions()))
+    assert env.state_dict() == saved
+
+
+def test_resampling_without_a_resampler_says_so() -> None:
+    missing = [e for e in ENV_IDS if not getattr(ENVS[e], "resampler", None)]
+    if not missing:
+        pytest.skip("every game registers a resampler")
+    game = pyspiel.load_game(game_name(missing[0]))
+    state = game.new_initial_state()
+    with pytest.raises(NotImplementedError, match="registers no resampler"):
+        state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+
+
+MCTS_OPTIONS = {
+    "arena_v0": {"num_players": 2, "max_rounds": 1},
+    "asrus_v0": {"num_players": 3},
+    "astrobirdz_v0": {"num_players": 2},
+    "skybirds_v0": {"num_players": 2, "max_campaigns": 1},
+}
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_mcts_bot_plays_a_whole_game(env_id: str) -> None:
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game(game_name(env_id), {**MCTS_OPTIONS[env_id], "seed": 7})
+    rng = np.random.RandomState(7)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=3, evaluator=evaluator, random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(bot.step(state))
+    assert sum(state.returns()) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_ismcts_bot_plays_a_whole_game(env_id: str) -> None:
+    if not getattr(ENVS[env_id], "resampler", None):
+        pytest.skip(f"{env_id} registers no resampler yet")
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(game_name(env_id), {**MCTS_OPTIONS[env_id], "seed": 8})
+    rng = np.random.RandomState(8)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(bot.step(state))
+    assert sum(state.returns()) == pytest.approx(0.0)
