@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum |
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev,play,torchrl]"
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev,play,torchrl,openspiel]"
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
