@@ -110,8 +110,10 @@ class Roller:
         return distribution(self.table, self.count)
 
 
+@functools.lru_cache(maxsize=8192)
 def beats(mine: tuple[float, ...], theirs: tuple[float, ...], margin: int) -> float:
-    """Chance that my sum exceeds theirs by more than ``margin``."""
+    """Chance that my sum exceeds theirs by more than ``margin`` (kept: the same
+    two rollers meet again and again in a game)."""
     cumulative = np.cumsum((0.0, *theirs))
     total = 0.0
     for s, p in enumerate(mine):
@@ -127,6 +129,21 @@ def action_layout(data_path: str | None, players: int) -> ActionLayout:
     return ActionLayout(load_box(data_path), players)
 
 
+@functools.lru_cache(maxsize=32)
+def view_constants(
+    data_path: str | None, world_challenge: str, players: int
+) -> tuple[dict[str, Any], dict[str, int], tuple[tuple[int, int], ...], dict[str, tuple[int, int]]]:
+    """What a view's box and table size fix, worked out once: the box's tables, each
+    card's index, the medal readings (below, reads) and the action segments
+    (offset, size). Shared: do not modify them."""
+    box = box_tables(data_path, world_challenge)
+    card_index = {name: i for i, name in enumerate(box["cards"])}
+    levels = tuple((m["below"], m["reads"]) for m in box["rules"]["medal_levels"])
+    layout = action_layout(data_path, players)
+    segments = {name: (layout.offsets[name], layout.sizes[name]) for name in layout.offsets}
+    return box, card_index, levels, segments
+
+
 class View:
     """The parts of a view the bot reads, indexed."""
 
@@ -138,21 +155,40 @@ class View:
         self.n = len(self.agents)
         self.seat = self.agents.index(self.me)
         options = view["options"]
-        self.box = box_tables(options["data"], options["world_challenge"])
+        self.box, self.card_index, self.levels, self.segments = view_constants(
+            options["data"], options["world_challenge"], self.n
+        )
         self.spaces = view["board"]["spaces"]
         self.cards = self.box["cards"]
-        self.card_index = {name: i for i, name in enumerate(self.cards)}
-        self.levels = tuple((m["below"], m["reads"]) for m in self.box["rules"]["medal_levels"])
-        layout = action_layout(options["data"], self.n)
-        self.segments = {
-            name: (layout.offsets[name], layout.sizes[name]) for name in layout.offsets
-        }
         self.trophy_value = self.box["rules"]["trophy_value"]
         self.landing_memo: dict[int, float] = {}
         self.stop_memo: dict[int, float] = {}
         """Each space's landing and stopping value in this view, worked out once per
         decision: a look-ahead from every space of the board (a new turn's start
         after the Nebula Slide's 6) reaches the same spaces hundreds of times."""
+        self.best_memo: dict[float, dict[tuple[int, int, bool], float]] = {}
+        """The look-ahead's best value from (space, steps left, moved), per value
+        of the Nebula Slide: the same in every move of this decision (the spend
+        options look ahead from the same space with more steps)."""
+        self.slide_memo: dict[Any, float] = {}
+        self._rollers: dict[str, Roller] = {}
+        self._move_facts: tuple[dict[int, int], set[int]] | None = None
+
+    def roller(self, agent: str) -> Roller:
+        """``agent``'s dice for a roll, read once per decision."""
+        roller = self._rollers.get(agent)
+        if roller is None:
+            roller = self._rollers[agent] = Roller(self, agent)
+        return roller
+
+    def move_facts(self) -> tuple[dict[int, int], set[int]]:
+        """(trophies on each gym space, the spaces where another player stands)."""
+        facts = self._move_facts
+        if facts is None:
+            gyms = {s["id"]: s["gym_trophies"] for s in self.spaces if s["kind"] == "gym"}
+            crowded = {s["id"] for s in self.spaces if any(a != self.me for a in s["players"])}
+            facts = self._move_facts = (gyms, crowded)
+        return facts
 
     def medal_level(self, agent: str) -> int:
         medals = self.players[agent]["medals"]
@@ -253,7 +289,7 @@ class ArenaHeuristicBot:
         """``chance(extra)``: the chance of winning this challenge with ``extra``
         added to the total (trophies, powers)."""
         me = v.players[v.me]
-        roller = Roller(v, v.me)
+        roller = v.roller(v.me)
         waiting = me["star_cluster_trophies"] * v.trophy_value + me["roll_prep"]["bonus"]
         if kind == "medal":
             target = v.box["rules"]["medal_target"] - v.bonus(v.me, "medal") - waiting
@@ -269,7 +305,7 @@ class ArenaHeuristicBot:
         if card["character"] == me["character"]:  # homeworld or favourite trick
             need = card["number"] - bonus
             return lambda extra: roller.at_least(need - extra)
-        theirs = Roller(v, defender)
+        theirs = v.roller(defender)
         their_mod = v.bonus(defender, "defence") + v.card_bonus(defender, item)
         their_mod += v.players[defender]["trophies"] // 2 * v.trophy_value  # they may spend
         mine = roller.distribution()
@@ -330,6 +366,13 @@ class ArenaHeuristicBot:
         none once the turn has had its :data:`SLIDES_PER_TURN` slides."""
         if self.slides_this_turn(v) >= SLIDES_PER_TURN:
             return -1e9
+        value = v.slide_memo.get(None)
+        if value is None:
+            value = v.slide_memo[None] = self._slide_worth(v)
+        return value
+
+    def _slide_worth(self, v: View) -> float:
+        """The mean worth of the slide's results that can be done, from the view."""
         me = v.players[v.me]
         others = [v.players[a] for a in v.agents if a != v.me]
         sides = v.box["dice"]["nebula_slide"][me["form"]]
@@ -350,28 +393,32 @@ class ArenaHeuristicBot:
         """The best the move can end in, looking ahead through every choice."""
         landing, stop = v.landing_memo, v.stop_memo
         slide = self.slide_value(v)
-        gyms = {s["id"]: s["gym_trophies"] for s in v.spaces if s["kind"] == "gym"}
-        crowded = {s["id"] for s in v.spaces if any(a != v.me for a in s["players"])}
+        gyms, crowded = v.move_facts()
+        memo = v.best_memo.setdefault(slide, {})
+        spaces = v.spaces
 
-        @functools.cache
         def best(space: int, left: int, moved: bool) -> float:
-            kind = v.spaces[space]["kind"]
+            key = (space, left, moved)
+            value = memo.get(key)
+            if value is not None:
+                return value
             options = []
             if left == 0:
                 if space not in landing:
                     landing[space] = self.landing_value(v, space)
                 options.append(landing[space])
             else:
-                for nxt in v.spaces[space]["next"]:
+                for nxt in spaces[space]["next"]:
                     gain = GYM_PASS_VALUE if gyms.get(nxt, 0) > 0 else 0.0
                     options.append(best(nxt, left - 1, True) + gain)
                 if moved and space in crowded:
                     if space not in stop:
                         stop[space] = self.stop_value(v, space)
                     options.append(stop[space])
-            if moved and kind == "slide":
+            if moved and spaces[space]["kind"] == "slide":
                 options.append(slide)
-            return max(options)
+            value = memo[key] = max(options)
+            return value
 
         return best(start, steps, entered)
 
@@ -417,7 +464,7 @@ class ArenaHeuristicBot:
     def _move(self, v: View, legal: set[int]) -> int:
         me = v.players[v.me]
         here, left = me["position"], v.raw["steps_left"]
-        gyms = {s["id"]: s["gym_trophies"] for s in v.spaces if s["kind"] == "gym"}
+        gyms = v.move_facts()[0]
         options: list[tuple[float, int]] = []
         for nxt in v.spaces[here]["next"]:
             action = v.id("to", nxt)
@@ -511,11 +558,11 @@ class ArenaHeuristicBot:
             and len(me["defended_worlds"]) + 1 >= v.box["rules"]["win_defended"]
         ):
             value = 100.0
-        theirs = Roller(v, challenger).distribution()
+        theirs = v.roller(challenger).distribution()
         their_mod = ch["spent"][0] * v.trophy_value + v.bonus(challenger, "attack")
         their_mod += v.card_bonus(challenger, item) + v.players[challenger]["roll_prep"]["bonus"]
         their_mod += v.players[challenger]["star_cluster_trophies"] * v.trophy_value
-        mine = Roller(v, v.me).distribution()
+        mine = v.roller(v.me).distribution()
         my_mod = v.bonus(v.me, "defence") + v.card_bonus(v.me, item) + me["roll_prep"]["bonus"]
         my_mod += me["star_cluster_trophies"] * v.trophy_value
 
