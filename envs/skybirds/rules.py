@@ -870,22 +870,19 @@ _MASKS: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
 _MASK_CACHE_SIZE = 1 << 14
 
 
-def _new_mask(num_actions: int, legal: list[int]) -> np.ndarray:
-    """A read-only int8 mask of ``legal`` (it is shared: nobody may write to it)."""
-    mask = np.zeros(num_actions, dtype=np.int8)
-    mask[legal] = 1
-    mask.flags.writeable = False
+def shared_mask(num_actions: int, legal: list[int] | tuple[int, ...]) -> np.ndarray:
+    """The read-only int8 mask of ``legal``, one per distinct list (shared by
+    every game: nobody may write to it)."""
+    key = (num_actions, tuple(legal))
+    mask = _MASKS.get(key)
+    if mask is None:
+        mask = np.zeros(num_actions, dtype=np.int8)
+        mask[list(legal)] = 1
+        mask.flags.writeable = False
+        if len(_MASKS) < _MASK_CACHE_SIZE:
+            _MASKS[key] = mask
     return mask
 
-
-StartKey = tuple[tuple[int, ...], Table, tuple[tuple[int, int], ...], bool]
-"""(hand, table, usable tokens, one token per turn): all a turn's first step depends on."""
-_TURN_STARTS: dict[StartKey, tuple[tuple[int, ...], dict[int, np.ndarray]]] = {}
-"""Per :data:`StartKey`: the legal actions of a Dogfight turn's first step and
-their read-only masks by action count. Three turns in four are such a step, and
-a hand meets the same few tables again and again over a Campaign, so a turn is
-one dictionary lookup (shared by every game, bounded by the size below)."""
-_START_CACHE_SIZE = 1 << 16
 
 MAT, FRONT, BACK = 0, 1, 2
 """Where a player's token is: on the Aerodrome, held face up, held flipped."""
@@ -965,10 +962,9 @@ class SkybirdsGame(GameEngine):
 
     def __post_init__(self) -> None:
         self._layout = ActionLayout(self.config.num_players, self.config.tokens)
+        self._one_token = self.config.tokens_per_turn == "one"
         self._legal: list[int] | None = None
         self._mask: np.ndarray | None = None
-        self._masks: dict[int, np.ndarray] | None = None
-        """The :data:`_TURN_STARTS` entry's masks when the legal actions came from it."""
         self._turn_sets: tuple[int, ...] | None = None
         self._moves: list[Move] | None = None
         n = self.config.num_players
@@ -1232,26 +1228,12 @@ class SkybirdsGame(GameEngine):
         mask = self._mask
         if mask is not None:
             return mask
-        legal = self.legal_actions()
-        masks = self._masks
-        if masks is not None:  # a turn's first step: kept with its legal actions
-            mask = masks.get(num_actions)
-            if mask is None:
-                mask = masks[num_actions] = _new_mask(num_actions, legal)
-        else:
-            key = (num_actions, tuple(legal))
-            mask = _MASKS.get(key)
-            if mask is None:
-                mask = _new_mask(num_actions, legal)
-                if len(_MASKS) < _MASK_CACHE_SIZE:
-                    _MASKS[key] = mask
-        self._mask = mask
+        mask = self._mask = shared_mask(num_actions, self.legal_actions())
         return mask
 
     def _changed(self) -> None:
         self._legal = None
         self._mask = None
-        self._masks = None
 
     # -- legality --
 
@@ -1323,29 +1305,25 @@ class SkybirdsGame(GameEngine):
         return cached[1]
 
     def _start_of_turn(self) -> list[int]:
-        """A Dogfight turn's first step: from :data:`_TURN_STARTS`, else worked out and kept."""
+        """A Dogfight turn's first step (three steps in four): plain Squadrons and
+        pass, then the tokens a move can start with. A whole-state cache of the
+        answer was tried and lost: a hand seldom meets the same table twice."""
         seat = self.actor
-        key = (
-            self.hand_key(seat),
-            self.table_key(),
-            self.usable_tokens(seat),
-            self.config.tokens_per_turn == "one",
+        cached = self._hand_keys[seat]  # hand_key(), table_key(), usable_tokens() inlined
+        if cached is None or cached[0] != self.hand_versions[seat]:
+            cached = (self.hand_versions[seat], tuple(self.hands[seat]))
+            self._hand_keys[seat] = cached
+        hand = cached[1]
+        squadron = self.table
+        table = (
+            None if squadron is None else (self.squadron_size, squadron.medallions, squadron.value)
         )
-        entry = _TURN_STARTS.get(key)
-        if entry is None:
-            entry = (tuple(self._start_legal(*key)), {})
-            if len(_TURN_STARTS) < _START_CACHE_SIZE:
-                _TURN_STARTS[key] = entry
-        self._masks = entry[1]
-        return list(entry[0])
-
-    def _start_legal(
-        self, hand: tuple[int, ...], table: Table, usable: tuple[tuple[int, int], ...], one: bool
-    ) -> list[int]:
-        """Plain Squadrons (and pass), then the tokens a move can start with."""
         out = self._plain_plays(hand, table)
+        usable = self._usable.get(seat)
+        if usable is None:
+            usable = self.usable_tokens(seat)
         if usable:
-            out += [USE_OFFSET + i for i in first_tokens(hand, usable, table, one)]
+            out += [USE_OFFSET + i for i in first_tokens(hand, usable, table, self._one_token)]
         return out
 
     def _pending_bits(self) -> tuple[int, int]:
@@ -1471,7 +1449,7 @@ class SkybirdsGame(GameEngine):
             raise ValueError(
                 f"illegal action {action} for seat {self.actor}; legal actions: {legal_text}"
             )
-        self._legal = self._mask = self._masks = None
+        self._legal = self._mask = None
         phase = self.phase
         if phase is _DOGFIGHT:
             # the common steps first: pass and plain Squadrons (three steps in four)
@@ -1517,7 +1495,10 @@ class SkybirdsGame(GameEngine):
         self.passes += 1
         self.passed[seat] = True
         self.position = seat
-        self._clear_pending()
+        if self.pend_tokens or self.pend_cards or self.pend_token >= 0:
+            self._clear_pending()
+        else:  # _clear_pending() without a move built
+            self._turn_sets = self._moves = None
         self._next_turn()
 
     def _play_plain(self, seat: int, action: int) -> None:
@@ -1589,7 +1570,12 @@ class SkybirdsGame(GameEngine):
                 if with_cards:
                     self.finish.append(with_cards[0])
                     self.takes.append(with_cards[0])
-        self._run_takes()
+        if self.takes:
+            self._run_takes()
+        elif self.campaign_over or self.dogfight_over:
+            self._resume()
+        else:  # what _run_takes() -> _resume() comes to on most Squadrons
+            self._next_turn()
 
     def _run_takes(self) -> None:
         """Finished players take their tokens in order; a choice pauses for a decision."""

@@ -1,7 +1,7 @@
-"""The engine's step caches give exactly what working it out afresh gives: the
-first step of a Dogfight turn (looked up by hand, table and tokens), the hand
-keys behind it (rebuilt when a hand's version moves) and the masks shared
-between games; the observer's cell writes survive a copy."""
+"""The engine's shortcuts give exactly what working it out afresh gives: the
+first step of a Dogfight turn, the hand keys behind it (rebuilt when a hand's
+version moves) and the masks shared between games; the observer's cell writes
+survive a copy."""
 
 from __future__ import annotations
 
