@@ -1,7 +1,9 @@
 """Tournament speed: the same duplicate tournament played one game after the
 other (the engine before batching), batched on one env per game, and on the
 vectorised engine in one and in ``--jobs`` processes, measured side by side in
-one run; the results must be identical.
+one run; the results must be identical. Each path's wall time and CPU time (this
+process's and its worker processes') are reported: on a shared machine the
+wall time moves with the load, the CPU time much less.
 
     python benchmarks/eval_speed.py --deals 200   # the shipped Asrus bot, heuristic, random
     python benchmarks/eval_speed.py --deals 200 --json benchmarks/results/eval_speed.json
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -27,14 +30,27 @@ from flockgym.training.evaluate import tournament
 from flockgym.training.policies import make_participant
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished child processes (a
+    tournament's ``jobs`` workers are joined before it returns)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def summary(run: dict[str, Any]) -> str:
-    """The README's sentence for a saved run: each path's wall time and its
-    speed against the first."""
-    first = run["runs"][0]["seconds"]
+    """The README's sentence for a saved run: each path's wall time and CPU time,
+    and its speed against the first in each."""
+    first, first_cpu = run["runs"][0]["seconds"], run["runs"][0]["cpu_seconds"]
     parts = []
     for index, path in enumerate(run["runs"]):
-        ratio = "" if index == 0 else f" ({first / path['seconds']:.2f}x)"
-        parts.append(f"{path['name']} {path['seconds']:.1f} s{ratio}")
+        wall, cpu = path["seconds"], path["cpu_seconds"]
+        if index == 0:
+            parts.append(f"{path['name']} {wall:.1f} s ({cpu:.1f} CPU-s)")
+        else:
+            parts.append(
+                f"{path['name']} {wall:.1f} s, {first / wall:.2f}x ({cpu:.1f} CPU-s, "
+                f"{first_cpu / cpu:.2f}x)"
+            )
     same = "identical" if run["identical"] else "DIFFERENT"
     return (
         f"{run['games']:,} games ({run['deals']} deals, players {run['players']}) on "
@@ -66,18 +82,18 @@ def measure(deals: int, jobs: int, players_text: str) -> dict[str, Any]:
     print(f"asrus_v0, players {players_text}, {deals} deals, {os.cpu_count()} cores")
     paths, results, games = [], {}, 0
     for name, kwargs in runs.items():
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), cpu_seconds()
         result = tournament("asrus_v0", players, deals, seed=0, **kwargs)
-        seconds = time.perf_counter() - started
+        seconds, cpu = time.perf_counter() - started, cpu_seconds() - cpu
         games = result.games
         results[name] = [(s.win_rate, s.mean_points, s.elo) for s in result.standings]
-        paths.append({"name": name, "seconds": seconds})
-        print(f"  {name}: {result.games} games in {seconds:.1f} s", flush=True)
+        paths.append({"name": name, "seconds": seconds, "cpu_seconds": cpu})
+        print(f"  {name}: {result.games} games in {seconds:.1f} s, {cpu:.1f} CPU-s", flush=True)
     return {
         "command": "python benchmarks/eval_speed.py " + " ".join(sys.argv[1:]),
         "commit": git_commit(),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "load_average": os.getloadavg()[0],
+        "load_average": os.getloadavg(),
         "cores": os.cpu_count(),
         "deals": deals,
         "games": games,

@@ -28,6 +28,7 @@ on a shared machine does not lower. The goals are judged on the rate per core.
     python benchmarks/throughput.py [--seconds 6] [--rounds 3] [--env asrus_v0 ...]
                                     [--baseline REF] [--json FILE]
     python benchmarks/throughput.py --table FILE   # a saved run's tables, in Markdown
+    python benchmarks/throughput.py --summary FILE # the README's sentence for it
 
 Each env plays ``--rounds`` interleaved slices of its time, so that a change of
 load on a shared machine falls on the peers and the envs alike. With
@@ -386,6 +387,18 @@ def table(run: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def summary(run: dict[str, Any]) -> str:
+    """The README's sentence for a saved run: each env's and peer's steps per
+    CPU-second (the baseline's rows left out)."""
+    baseline = {name for _, name in run.get("baseline_envs", [])}
+    rates = [
+        f"{m['name']} {m['steps'] / m['cpu_seconds']:,.0f}"
+        for m in run["measurements"]
+        if m["name"] not in baseline
+    ]
+    return f"steps per CPU-second ({run['date']}): " + ", ".join(rates) + "."
+
+
 def print_run(run: dict[str, Any]) -> None:
     print(f"\n{'env':<34}{'steps/CPU-s':>12}{'steps/s':>11}{'games/s':>10}{'steps/game':>12}")
     for m in run["measurements"]:
@@ -470,6 +483,7 @@ def main() -> None:
     )
     parser.add_argument("--json", metavar="FILE", help="save the run here")
     parser.add_argument("--table", metavar="FILE", help="print a saved run's tables and exit")
+    parser.add_argument("--summary", metavar="FILE", help="print a saved run's summary and exit")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -477,6 +491,9 @@ def main() -> None:
         return
     if args.table:
         print(table(json.loads(Path(args.table).read_text())), end="")
+        return
+    if args.summary:
+        print(summary(json.loads(Path(args.summary).read_text())))
         return
     if args.seconds <= 0 or args.rounds < 1:
         parser.error(f"--seconds {args.seconds} --rounds {args.rounds}: allowed: > 0 and >= 1")
