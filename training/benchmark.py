@@ -554,6 +554,7 @@ def plot_profiles(
         xlabel=f"win rate against {rung} (tau)",
         ylabel="fraction of runs with win rate > tau",
     )
+    ax.legend(ax.get_lines(), list(profiles), loc="upper right")
     ax.set_title(f"Performance profiles against {rung}")
     fig.tight_layout()
     fig.savefig(path, dpi=100)

@@ -23,6 +23,7 @@ COMMANDS = [
     "eval",
     "compare",
     "reproduce",
+    "benchmark",
     "plot",
     "play",
     "serve",
