@@ -280,21 +280,14 @@ class FlockGame(pyspiel.Game):
             self.template.observation_space("player_0")["observation"].shape[0]
         )
         self.resampler = _resampler(self.env_id)
-        self._deals = 0
         self.shared = _Shared(self)
 
     def new_initial_state(self) -> FlockState:
-        """A new deal: the k-th state of this game object is dealt from seed
-        ``derive_seed(seed, k)`` (pyspiel asks for some states itself), so a game
-        object's deals are reproducible; ``state.deal_seed`` is the seed, which
-        ``env.reset(seed=...)`` deals alike."""
-        deal_seed = derive_seed(self.seed, self._deals)
-        self._deals += 1
-        env = copy_env(self.template)
-        env.reset(seed=deal_seed)
-        state = FlockState(self, env)
-        state.core.deal_seed = deal_seed
-        return state
+        """A new deal: the k-th state of this game object that is used is dealt
+        from seed ``derive_seed(seed, k)``, so a game object's deals are
+        reproducible; ``state.deal_seed`` is the seed, which ``env.reset(seed=...)``
+        deals alike."""
+        return FlockState(self)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -311,8 +304,21 @@ class _Shared:
         self.env_id = game.env_id
         self.explicit_dice = game.explicit_dice
         self.resampler = game.resampler
+        self.template = game.template
+        self.num_players = game.template.num_players
+        self.seed = game.seed
+        self.deals = 0
         self.observer_engine: GameEngine | None = None
         """The engine the shared observer was last built from (see ``FlockState.sync``)."""
+
+    def deal(self) -> tuple[Any, int]:
+        """The next deal of this game object (an env) and its seed:
+        ``derive_seed(seed, k)`` for the k-th deal."""
+        deal_seed = derive_seed(self.seed, self.deals)
+        self.deals += 1
+        env = copy_env(self.template)
+        env.reset(seed=deal_seed)
+        return env, deal_seed
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
@@ -325,21 +331,36 @@ class _Core:
     pyspiel clones a Python state by deep-copying its ``__dict__``: this object's
     ``__deepcopy__`` is the fast copy (:func:`copy_env`)."""
 
-    def __init__(self, shared: _Shared, env: Any) -> None:
+    def __init__(self, shared: _Shared, env: Any = None) -> None:
         self.shared = shared
-        self.env = env
+        self._env = env
         self.pending: tuple[int, list[int], _NeedDie] | None = None
-        n = len(env.possible_agents)
+        n = shared.num_players
         self.totals = [0.0] * n
         self.last_rewards = [0.0] * n
         self.moves = [0] * n
         self.move_digest = [0] * n
         self.deal_seed: int | None = None
 
+    @property
+    def env(self) -> Any:
+        """The raw env, dealt on first use: pyspiel makes initial states of its
+        own (to size the tensors at every ``observation_tensor`` call), which are
+        never played, so a deal is made only for a state that is used."""
+        env = self._env
+        if env is None:
+            env, self.deal_seed = self.shared.deal()
+            self._env = env
+        return env
+
+    @env.setter
+    def env(self, env: Any) -> None:
+        self._env = env
+
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         other = _Core.__new__(_Core)
         other.shared = self.shared
-        other.env = copy_env(self.env)
+        other._env = copy_env(self.env)
         pending = self.pending
         other.pending = None if pending is None else (pending[0], list(pending[1]), pending[2])
         other.totals = list(self.totals)
@@ -356,12 +377,13 @@ class FlockState(pyspiel.State):
     def __init__(self, game: FlockGame, env: Any = None) -> None:
         super().__init__(game)
         # pyspiel's clone() calls this without an env, then copies ``__dict__`` over.
-        self.core = _Core(game.shared, env if env is not None else game.template)
+        self.core = _Core(game.shared, env)
 
     @property
     def deal_seed(self) -> int | None:
         """The seed this game was dealt from (``env.reset(seed=deal_seed)`` deals
         the same game); None for a resampled state."""
+        self.core.env  # noqa: B018  (deals the game if it was not yet)
         return self.core.deal_seed
 
     # ---- whose turn, what is legal ----
@@ -505,6 +527,25 @@ class FlockState(pyspiel.State):
 
     def observation_vector(self, player: int) -> np.ndarray:
         return self.sync()._encode_observation(player)  # type: ignore[no-any-return]
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The env's observation vector of ``player`` (default: the player to
+        act). From Python this skips pyspiel's own route, which builds a new
+        initial state at every call to size the tensor."""
+        return self.observation_vector(self._seat(player)).tolist()  # type: ignore[no-any-return]
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """As :meth:`observation_tensor`: the observation vector holds what the
+        game encodes of the past."""
+        return self.observation_vector(self._seat(player)).tolist()  # type: ignore[no-any-return]
+
+    def _seat(self, player: int | None) -> int:
+        """``player``, or the player to act; a ``ValueError`` names the seats."""
+        seat = self.current_player() if player is None else int(player)
+        seats = self.core.shared.num_players
+        if not 0 <= seat < seats:
+            raise ValueError(f"player {seat} is not a seat of this game; seats: 0..{seats - 1}")
+        return seat
 
     def observation_text(self, player: int) -> str:
         return self.sync().observation_string(f"player_{player}")  # type: ignore[no-any-return]

@@ -20,6 +20,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from flockgym.envs import ENVS, make  # noqa: E402
 from flockgym.envs.core.errors import OptionError  # noqa: E402
+from flockgym.envs.core.rng import derive_seed  # noqa: E402
 from flockgym.openspiel import GAMES, copy_env, game_name  # noqa: E402
 
 ENV_IDS = sorted(ENVS)
@@ -375,3 +376,33 @@ def test_ismcts_bot_plays_a_whole_game(env_id: str) -> None:
         else:
             state.apply_action(bot.step(state))
     assert sum(state.returns()) == pytest.approx(0.0)
+
+
+def test_deals_follow_the_seed() -> None:
+    game = pyspiel.load_game("flockgym_skybirds", {"num_players": 3, "seed": 11})
+    first, second = game.new_initial_state(), game.new_initial_state()
+    assert first.deal_seed == derive_seed(11, 0)
+    assert second.deal_seed == derive_seed(11, 1)
+    env = make("skybirds_v0", num_players=3)
+    env.reset(seed=second.deal_seed)
+    assert env.unwrapped.state_dict()["game"] == second.core.env.state_dict()["game"]
+    assert first.clone().deal_seed == first.deal_seed
+
+
+def test_pyspiel_routes_give_the_same_strings_and_tensors() -> None:
+    """pyspiel's own route (its observer) and the state's Python methods agree."""
+    game = pyspiel.load_game("flockgym_arena", {"num_players": 3})
+    state = game.new_initial_state()
+    rnd = random.Random(6)
+    for _ in range(12):
+        _random_move(state, rnd)
+    for seat in range(3):
+        assert pyspiel.State.observation_tensor(state, seat) == state.observation_tensor(seat)
+        assert pyspiel.State.information_state_tensor(state, seat) == (
+            state.information_state_tensor(seat)
+        )
+        assert state.observation_string(seat) == state.core.env.observation_string(f"player_{seat}")
+        assert state.information_state_string(seat).startswith(f"player_{seat} moves ")
+    with pytest.raises(ValueError) as err:
+        state.observation_tensor(3)
+    assert str(err.value) == "player 3 is not a seat of this game; seats: 0..2"

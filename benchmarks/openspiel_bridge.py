@@ -1,0 +1,145 @@
+"""The OpenSpiel bridge's random-play speed against the env's own AEC loop, in one run.
+
+For every registered env (or ``--env``), three loops play random legal games in
+interleaved slices of ``--seconds`` each, ``--rounds`` times, so that a change of
+load on a shared machine falls on all of them alike:
+
+* ``aec``: the env's AEC loop as a training loop drives it (``agent_iter`` /
+  ``last()``, which builds the observation and the action mask / ``step``);
+* ``bridge``: ``pyspiel.load_game("flockgym_<game>")`` states, ``legal_actions()``
+  and ``apply_action`` (the Arena's dice are chance nodes, sampled uniformly and
+  not counted as steps);
+* ``bridge+tensor``: the same, with ``observation_tensor()`` of the player to act
+  at every decision (what the AEC loop's ``last()`` gives).
+
+Moves come from Python's ``random`` (seeded). A step is one player decision. The
+report gives steps per second of wall time and per CPU-second of the process
+(``time.process_time``), and the bridge's ratio to the AEC loop on the latter.
+
+    python benchmarks/openspiel_bridge.py [--seconds 3] [--rounds 2] [--env arena_v0 ...]
+                                          [--json FILE]
+
+Needs the ``openspiel`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pyspiel
+
+import flockgym.openspiel  # noqa: F401  (registers the games)
+from flockgym.envs import ENVS, make
+from flockgym.openspiel import game_name
+
+Runner = Callable[[float, random.Random], int]
+
+
+def aec_runner(env_id: str) -> Runner:
+    """Random games through the env's AEC loop for ``seconds``; returns the steps."""
+    env = make(env_id)
+    env.reset(seed=0)
+
+    def run(seconds: float, rnd: random.Random) -> int:
+        steps, end = 0, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            env.reset(seed=rnd.randrange(2**31))
+            for agent in env.agent_iter():
+                _, _, termination, truncation, _ = env.last()
+                if termination or truncation:
+                    env.step(None)
+                    continue
+                env.step(rnd.choice(env.unwrapped.legal_actions(agent)))
+                steps += 1
+        return steps
+
+    return run
+
+
+def bridge_runner(env_id: str, tensor: bool) -> Runner:
+    """Random games of the pyspiel game for ``seconds``; returns the player steps."""
+    game = pyspiel.load_game(game_name(env_id))
+
+    def run(seconds: float, rnd: random.Random) -> int:
+        steps, end = 0, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(rnd.choice(state.chance_outcomes())[0])
+                    continue
+                if tensor:
+                    state.observation_tensor(state.current_player())
+                state.apply_action(rnd.choice(state.legal_actions()))
+                steps += 1
+        return steps
+
+    return run
+
+
+def measure(env_id: str, seconds: float, rounds: int) -> dict[str, Any]:
+    """Steps/s of the three loops on ``env_id``, slices interleaved."""
+    runners = {
+        "aec": aec_runner(env_id),
+        "bridge": bridge_runner(env_id, tensor=False),
+        "bridge+tensor": bridge_runner(env_id, tensor=True),
+    }
+    totals = {name: [0, 0.0, 0.0] for name in runners}
+    for r in range(rounds):
+        for i, (name, run) in enumerate(runners.items()):
+            rnd = random.Random(r * 10 + i)
+            wall, cpu = time.perf_counter(), time.process_time()
+            steps = run(seconds, rnd)
+            totals[name][0] += steps
+            totals[name][1] += time.perf_counter() - wall
+            totals[name][2] += time.process_time() - cpu
+    out: dict[str, Any] = {"env": env_id}
+    for name, (steps, wall, cpu) in totals.items():
+        out[name] = {"steps": steps, "per_s": steps / wall, "per_cpu_s": steps / cpu}
+    base = out["aec"]["per_cpu_s"]
+    out["ratio"] = out["bridge"]["per_cpu_s"] / base
+    out["ratio_tensor"] = out["bridge+tensor"]["per_cpu_s"] / base
+    return out
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    """The run as a Markdown table."""
+    lines = [
+        "| env | AEC loop steps/CPU-s | bridge steps/CPU-s | bridge / AEC "
+        "| bridge+tensor steps/CPU-s | bridge+tensor / AEC |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row['env']} | {row['aec']['per_cpu_s']:,.0f} | {row['bridge']['per_cpu_s']:,.0f} "
+            f"| {row['ratio']:.2f} | {row['bridge+tensor']['per_cpu_s']:,.0f} "
+            f"| {row['ratio_tensor']:.2f} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per slice")
+    parser.add_argument("--rounds", type=int, default=2, help="interleaved slices per loop")
+    parser.add_argument("--env", action="append", choices=sorted(ENVS), help="env ids")
+    parser.add_argument("--json", help="save the run to this JSON file")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.rounds < 1:
+        parser.error("--seconds must be > 0 and --rounds >= 1")
+    rows = [measure(env_id, args.seconds, args.rounds) for env_id in args.env or sorted(ENVS)]
+    print(table(rows))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump({"seconds": args.seconds, "rounds": args.rounds, "rows": rows}, handle)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
