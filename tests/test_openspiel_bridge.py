@@ -406,3 +406,21 @@ def test_pyspiel_routes_give_the_same_strings_and_tensors() -> None:
     with pytest.raises(ValueError) as err:
         state.observation_tensor(3)
     assert str(err.value) == "player 3 is not a seat of this game; seats: 0..2"
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_copy_env_copies_the_generator_and_what_is_bound_to_it(env_id: str) -> None:
+    env = make(env_id).unwrapped
+    env.reset(seed=4)
+    other = copy_env(env)
+    assert other.game is not env.game and other.game.rng is not env.game.rng
+    assert other.game.to_dict() == env.game.to_dict()
+    for name, value in vars(other.game).items():
+        owner = getattr(value, "__self__", None)
+        if owner is not None and owner is not other.game:
+            assert owner is not env.game.rng.bit_generator, name
+    saved = env.game.rng.bit_generator.state
+    other.game.rng.integers(1000, size=5)
+    if hasattr(other.game, "_raw"):
+        other.game._raw()
+    assert env.game.rng.bit_generator.state == saved
