@@ -424,3 +424,34 @@ def test_copy_env_copies_the_generator_and_what_is_bound_to_it(env_id: str) -> N
     if hasattr(other.game, "_raw"):
         other.game._raw()
     assert env.game.rng.bit_generator.state == saved
+
+
+def _same_world(env: Any, seat: int, rng: np.random.Generator) -> Any:
+    """A resampler that draws the world seat sees as it is (always consistent)."""
+    return env
+
+
+@pytest.mark.parametrize("env_id", ["arena_v0", "astrobirdz_v0"])
+def test_ismcts_runs_through_a_registered_resampler(env_id: str) -> None:
+    """The bridge's side of resampling: a registered resampler's world becomes a
+    state whose information state is the original's, so ISMCTSBot's check holds
+    and it plays a whole game (here with a resampler that keeps the world)."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(game_name(env_id), {**MCTS_OPTIONS[env_id], "seed": 9})
+    game.shared.resampler = _same_world
+    rng = np.random.RandomState(9)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+            continue
+        seat = state.current_player()
+        drawn = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert drawn.information_state_string(seat) == state.information_state_string(seat)
+        assert drawn.legal_actions() == state.legal_actions()
+        state.apply_action(bot.step(state))
+    assert sum(state.returns()) == pytest.approx(0.0)
