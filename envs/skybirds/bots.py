@@ -48,10 +48,18 @@ HIGH_VALUE = 8
 """Early in a Campaign the bot passes rather than follow with a set this high."""
 
 
+_KIND_OF = {text: kind for kind, text in enumerate(data.CARD_TEXT)}
+"""A view's card strings (``data.CARD_TEXT``) -> card kinds, without parsing."""
+
+
 def counts_of(cards: list[str]) -> list[int]:
+    """Count vector of card strings (a view's own spelling is looked up; any other
+    is parsed, so that a hand written by hand reads the same)."""
     out = [0] * NUM_KINDS
+    kind_of = _KIND_OF
     for text in cards:
-        out[data.parse_card(text)] += 1
+        kind = kind_of.get(text)
+        out[data.parse_card(text) if kind is None else kind] += 1
     return out
 
 
@@ -62,12 +70,18 @@ class SkybirdsHeuristicBot:
         self.rng = make_rng(seed)
         self._plan: list[str] = []
         self._tables: dict[tuple[tuple[Any, ...], ...], tuple[Token, ...]] = {}
+        self._rows: Any = None
+        """The Aerodrome rows last read (a view shares its config's list between
+        calls) and their tokens: the same list is not read again."""
+        self._rows_tokens: tuple[Token, ...] = ()
+        self._layouts: dict[tuple[int, int], tuple[tuple[Token, ...], ActionLayout]] = {}
+        """(players, id of the tokens) -> (the tokens, their layout), built once."""
 
     def act(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> int:
         legal = [int(a) for a in legal_from_mask(observation)]
         tokens = self._aerodrome(view)
         seat = int(view["agent"].split("_")[1])
-        layout = ActionLayout(view["players"], tokens)
+        layout = self._layout(view["players"], tokens)
         choice = self._decide(view, tokens, layout, seat, set(legal))
         if choice is None or choice not in legal:
             self._plan = []
@@ -75,10 +89,22 @@ class SkybirdsHeuristicBot:
         return choice
 
     def _aerodrome(self, view: dict[str, Any]) -> tuple[Token, ...]:
-        key = tuple(tuple(row.values()) for row in view["aerodrome"])
+        rows = view["aerodrome"]
+        if rows is self._rows:
+            return self._rows_tokens
+        key = tuple(tuple(row.values()) for row in rows)
         if key not in self._tables:
-            self._tables[key] = data.parse_aerodrome(view["aerodrome"])
-        return self._tables[key]
+            self._tables[key] = data.parse_aerodrome(rows)
+        self._rows, self._rows_tokens = rows, self._tables[key]
+        return self._rows_tokens
+
+    def _layout(self, players: int, tokens: tuple[Token, ...]) -> ActionLayout:
+        """The action layout of ``players`` and ``tokens`` (kept: it is the same all game)."""
+        cached = self._layouts.get((players, id(tokens)))
+        if cached is None or cached[0] is not tokens:
+            cached = (tokens, ActionLayout(players, tokens))
+            self._layouts[(players, id(tokens))] = cached
+        return cached[1]
 
     # -- dispatch --
 
@@ -326,12 +352,15 @@ class SkybirdsHeuristicBot:
         return (numbered or gives)[0]
 
 
+_SET_OF = {set_id: value_count for value_count, set_id in SET_ID.items()}
+
+
 def _set_of(action: int) -> tuple[int, int]:
     """(value, count) of a plain set id."""
-    for (value, count), set_id in SET_ID.items():
-        if set_id == action:
-            return value, count
-    raise ValueError(f"{action} is not a plain set")
+    try:
+        return _SET_OF[action]
+    except KeyError:
+        raise ValueError(f"{action} is not a plain set") from None
 
 
 def _move_cost(move: Move) -> tuple[float, ...]:
