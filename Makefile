@@ -80,8 +80,8 @@ test-rllib: $(RLLIB_STAMP)
 	$(RLLIB_PY) -m pytest -q -p no:cacheprovider -m "slow or not slow" tests/training/test_rllib.py
 
 ## The full benchmark grid (docs/benchmark.md): MaskablePPO and RLlib's PPO on all four
-## games, 5 seeds each, measured against random, heuristic and shipped bots; about 3.6
-## hours on 2 cores. In .venv-rllib, which has both learners; run again, it resumes.
+## games, 5 seeds each, measured against random, heuristic and shipped bots; about 3.4
+## hours on 2 cores (estimated). In .venv-rllib, which has both learners; run again, it resumes.
 benchmark: $(RLLIB_STAMP)
 	$(RLLIB_VENV)/bin/flockgym benchmark benchmarks/specs/full.yaml
 

@@ -54,6 +54,8 @@ RESULT_FORMAT = "flockgym-benchmark"
 RESULT_VERSION = 1
 EVAL_FILE = "benchmark_eval.json"
 """A run's ladder evaluation, saved in its run folder."""
+TRAIN_FILE = "benchmark_train.json"
+"""The wall seconds the benchmark spent training a run (summed over resumes)."""
 LADDER = ("random", "heuristic", "shipped")
 """The reference ladder every final policy meets, weakest first; ``shipped`` is
 the game's shipped bot at that table size, on the games that have one."""
@@ -684,13 +686,17 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
     meter = Progress(len(runs), "runs", enabled=progress, label=f"benchmark {spec.name}")
     evaluations: dict[Path, dict[str, Any]] = {}
     started = time.monotonic()
-    train_seconds: dict[Path, float] = {}
+    trained_now = 0.0
     for r in runs:
         status = statuses[r.run_dir]
         if status in ("new", "restart", "resume"):
             t0 = time.monotonic()
             train_run(r, status, out / "logs" / f"{r.learner}-{r.game}-seed{r.seed}.log")
-            train_seconds[r.run_dir] = round(time.monotonic() - t0, 1)
+            seconds = time.monotonic() - t0
+            trained_now += seconds
+            before = 0.0 if status == "restart" else recorded(r.run_dir, TRAIN_FILE, "seconds")
+            record = {"seconds": round((before or 0.0) + seconds, 1)}
+            write_text_atomic(r.run_dir / TRAIN_FILE, json.dumps(record) + "\n")
         saved = read_evaluation(r, ladders[r.run_dir], spec)
         evaluations[r.run_dir] = saved if saved is not None else evaluate_run(r, spec)
         meter.update(1)
@@ -701,7 +707,7 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
         "spec": spec.model_dump(),
         "commit": git_commit(),
         "packages": package_versions(),
-        "train_seconds": sum(train_seconds.values()),
+        "train_seconds": round(trained_now, 1),
         "wall_seconds": time.monotonic() - started,
         "runs": [
             {
@@ -710,7 +716,8 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
                 "seed": r.seed,
                 "run_dir": r.run_dir.relative_to(out).as_posix(),
                 "status_before": statuses[r.run_dir],
-                "train_seconds": train_seconds.get(r.run_dir),
+                "train_seconds": recorded(r.run_dir, TRAIN_FILE, "seconds"),
+                "steps_per_second": recorded(r.run_dir, "run.json", "steps_per_second"),
                 "eval_seconds": evaluations[r.run_dir].get("seconds"),
                 "scores": evaluations[r.run_dir]["scores"],
             }
@@ -722,6 +729,16 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
     write_text_atomic(out / "benchmark.json", json.dumps(result, indent=2, default=finite) + "\n")
     write_text_atomic(out / "report.md", report_markdown(spec, result))
     return out
+
+
+def recorded(run_dir: Path, name: str, key: str) -> float | None:
+    """A number a run folder's JSON file records (None where it does not):
+    what a run cost, kept across invocations."""
+    try:
+        value = json.loads((run_dir / name).read_text()).get(key)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return float(value) if isinstance(value, int | float) else None
 
 
 def players_of(run: Run) -> int:

@@ -71,6 +71,10 @@ def test_the_tiny_spec_runs_resumes_and_reports(
     again = run_benchmark(SPECS / "tiny.yaml", out, capsys)
     assert [r["status_before"] for r in again["runs"]] == ["evaluated", "evaluated"]
     assert again["aggregate"] == agg and again["train_seconds"] == 0
+    # What each run cost is kept in its folder and reported again.
+    for key in ("train_seconds", "eval_seconds", "steps_per_second"):
+        assert [r[key] for r in again["runs"]] == [r[key] for r in runs]
+        assert all(isinstance(r[key], float) and r[key] > 0 for r in runs)
     assert (out / runs[0]["run_dir"] / "final.zip").stat().st_mtime_ns == final
 
     # Seed 1 broken before its first checkpoint (no state.json): started again;
