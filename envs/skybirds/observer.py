@@ -403,9 +403,27 @@ class SkybirdsObserver:
 # ---- views -----------------------------------------------------------------------
 
 
+_SQUADRON_VIEWS: dict[tuple[Squadron, tuple[str, ...]], dict[str, Any]] = {}
+"""Views of Squadrons by (Squadron, token names): one Squadron is viewed at
+every step of its Dogfight (shared: read-only; bounded by the size below)."""
+_SQUADRON_VIEWS_SIZE = 1 << 12
+
+
 def _squadron_view(s: Squadron | None, agents: list[str], names: tuple[str, ...]) -> Any:
+    """A Squadron in words (None for none), built once per Squadron."""
     if s is None:
         return None
+    key = (s, names)
+    cached = _SQUADRON_VIEWS.get(key)
+    if cached is None:
+        cached = _build_squadron_view(s, agents, names)
+        if len(_SQUADRON_VIEWS) >= _SQUADRON_VIEWS_SIZE:
+            _SQUADRON_VIEWS.clear()
+        _SQUADRON_VIEWS[key] = cached
+    return cached
+
+
+def _build_squadron_view(s: Squadron, agents: list[str], names: tuple[str, ...]) -> Any:
     return {
         "player": agents[s.player],
         "cards": [data.card_text(c) for c in s.cards],
@@ -454,6 +472,28 @@ def _token_views(game: SkybirdsGame) -> dict[str, Any]:
     return part
 
 
+def _hand_text(game: SkybirdsGame, seat: int) -> list[str]:
+    """``seat``'s hand as card strings, rebuilt only when its version moves (shared:
+    read-only)."""
+    texts = game.__dict__.setdefault("_hand_texts", {})
+    version = game.hand_versions[seat]
+    cached = texts.get(seat)
+    if cached is None or cached[0] != version:
+        cached = texts[seat] = (version, data.cards_text(game.hands[seat]))
+    return cached[1]
+
+
+def _played_text(game: SkybirdsGame) -> list[str]:
+    """The Aces played this Campaign as strings: they change only with a hand (a
+    Squadron played, a new deal), so they are rebuilt only then (shared: read-only)."""
+    versions = tuple(game.hand_versions)
+    cached = game.__dict__.get("_played_text")
+    if cached is None or cached[0] != versions:
+        cached = (versions, data.cards_text(game.played))
+        game.__dict__["_played_text"] = cached
+    return cached[1]
+
+
 def view(game: SkybirdsGame, seat: int) -> dict[str, Any]:
     """What ``seat`` may see, in words and card strings (JSON types). The
     nested parts are shared between calls: treat a view as read-only."""
@@ -480,7 +520,7 @@ def view(game: SkybirdsGame, seat: int) -> dict[str, Any]:
         "phase": PHASE_NAMES[game.phase],
         "step": None if done else STEP_NAMES[game.step],
         "to_act": None if done else agents[game.actor],
-        "hand": data.cards_text(game.hands[seat]),
+        "hand": _hand_text(game, seat),
         "garros_due": game.garros_due,
         "table": _squadron_view(game.table, agents, names),
         "squadron_size": game.squadron_size if game.table is not None else None,
@@ -493,7 +533,7 @@ def view(game: SkybirdsGame, seat: int) -> dict[str, Any]:
             "squadron": _squadron_view(game.last_squadron, agents, names),
         },
         "cards_left": dict(zip(agents, game.left, strict=True)),
-        "played": data.cards_text(game.played),
+        "played": _played_text(game),
         "finish": [agents[s] for s in game.finish],
         **_token_views(game),
         "armistice": agents[game.armistice_by] if game.armistice_by >= 0 else None,

@@ -1201,7 +1201,12 @@ class SkybirdsGame(GameEngine):
         return self.truncated
 
     def scores(self) -> list[float]:
-        return [self.vp(seat) for seat in range(self.config.num_players)]
+        """Every seat's VP (asked twice a step under ``reward="score"``): the
+        cached figures when no token changed since they were worked out."""
+        known = self._vp
+        if None in known:
+            return [self.vp(seat) for seat in range(self.config.num_players)]
+        return list(known)  # type: ignore[arg-type]
 
     def winners(self) -> list[int]:
         """The highest VP (several on a tie); nobody after a truncation."""

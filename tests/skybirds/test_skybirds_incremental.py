@@ -11,7 +11,7 @@ import numpy as np
 from skybirds_helpers import engine, legal, play
 
 from flockgym.envs import skybirds_v0
-from flockgym.envs.skybirds.observer import SkybirdsObserver
+from flockgym.envs.skybirds.observer import SkybirdsObserver, view
 from flockgym.envs.skybirds.rules import SkybirdsGame
 
 HANDS = {
@@ -80,3 +80,24 @@ def test_a_copied_env_observes_on_its_own_store():
     game = twin.unwrapped.skybirds
     for seat in range(4):
         assert np.array_equal(twin.unwrapped.observer.encode(game, seat), fresh.encode(game, seat))
+
+
+def test_views_and_scores_match_a_fresh_copy_at_every_step():
+    """The view's hand, played Aces and Squadrons are kept between calls and the
+    scores between token changes: at every step they equal those of a copy
+    loaded from the state (which has kept nothing yet)."""
+    env = skybirds_v0.env(num_players=3, reward="score")
+    env.reset(seed=11)
+    raw = env.unwrapped
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        game = raw.skybirds
+        fresh = SkybirdsGame.from_dict(game.to_dict())
+        assert game.scores() == fresh.scores() == [fresh.vp(s) for s in range(3)]
+        for seat in range(3):
+            assert view(game, seat) == view(fresh, seat)
+        if game.over or game.truncated:
+            break
+        agent = env.agent_selection
+        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+    assert raw.skybirds.played != [0] * 11 or raw.skybirds.campaign > 1
