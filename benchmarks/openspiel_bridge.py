@@ -15,6 +15,8 @@ load on a shared machine falls on all of them alike:
 Moves come from Python's ``random`` (seeded). A step is one player decision. The
 report gives steps per second of wall time and per CPU-second of the process
 (``time.process_time``), and the bridge's ratio to the AEC loop on the latter.
+Then the cost of an information state at move 100 of a 4-player Arena game:
+the bridge's string and tensor, and the env's own string, which replays the game.
 
     python benchmarks/openspiel_bridge.py [--seconds 3] [--rounds 2] [--env arena_v0 ...]
                                           [--json FILE]
@@ -108,6 +110,42 @@ def measure(env_id: str, seconds: float, rounds: int) -> dict[str, Any]:
     return out
 
 
+def information_state_cost(moves: int = 100, calls: int = 5) -> dict[str, float]:
+    """Milliseconds a call at move ``moves`` of a seeded 4-player Arena game: the
+    bridge's ``information_state_string`` and ``information_state_tensor``, and
+    the env's own ``information_state_string`` (which replays the game) at move
+    ``moves`` of a game of the env."""
+    game = pyspiel.load_game("flockgym_arena", {"num_players": 4})
+    state = game.new_initial_state()
+    rnd = random.Random(0)
+    played = 0
+    while played < moves or state.is_chance_node():
+        if state.is_chance_node():
+            state.apply_action(rnd.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rnd.choice(state.legal_actions()))
+            played += 1
+    seat = state.current_player()
+    env = make("arena_v0", num_players=4).unwrapped  # the env's own game, as long
+    env.reset(seed=0)
+    for _ in range(moves):
+        env.step(rnd.choice(env.legal_actions()))
+    agent = env.agent_selection
+
+    def per_call(call: Callable[[], object]) -> float:
+        start = time.perf_counter()
+        for _ in range(calls):
+            call()
+        return (time.perf_counter() - start) / calls * 1e3
+
+    return {
+        "moves": moves,
+        "bridge_string_ms": per_call(lambda: state.information_state_string(seat)),
+        "bridge_tensor_ms": per_call(lambda: state.information_state_tensor(seat)),
+        "env_replay_string_ms": per_call(lambda: env.information_state_string(agent)),
+    }
+
+
 def table(rows: list[dict[str, Any]]) -> str:
     """The run as a Markdown table."""
     lines = [
@@ -135,9 +173,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seconds must be > 0 and --rounds >= 1")
     rows = [measure(env_id, args.seconds, args.rounds) for env_id in args.env or sorted(ENVS)]
     print(table(rows))
+    cost = information_state_cost()
+    print(
+        f"\nArena, 4 players, move {cost['moves']}: bridge information_state_string "
+        f"{cost['bridge_string_ms']:.2f} ms, information_state_tensor "
+        f"{cost['bridge_tensor_ms']:.2f} ms; the env's replaying information_state_string "
+        f"{cost['env_replay_string_ms']:.1f} ms"
+    )
     if args.json:
+        run = {"seconds": args.seconds, "rounds": args.rounds, "rows": rows, "infostate": cost}
         with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump({"seconds": args.seconds, "rounds": args.rounds, "rows": rows}, handle)
+            json.dump(run, handle, indent=1)
     return 0
 
 

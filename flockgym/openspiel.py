@@ -144,29 +144,50 @@ def game_type(env_id: str, options: dict[str, Any] | None = None) -> pyspiel.Gam
 # ---- copying an env fast -------------------------------------------------------------
 
 
+Fields = tuple[tuple[str, type], ...]
+_SHARED_FIELDS: dict[tuple[type, type], tuple[Fields, Fields]] = {}
+
+
 def _shared_memo(env: Any, engine: GameEngine) -> dict[int, Any]:
-    """Objects a copy of ``engine`` shares rather than copies: the env's own
-    configuration objects (box, config, action layout: read-only once built), the
-    engine's objects of those same kinds (an engine may build its own layout) and
-    its frozen dataclasses."""
-    observer = getattr(env, "observer", None)
+    """The objects :func:`_find_shared` names, as a memo for copying ``engine``
+    (worked out once per env and engine class; a field holding another kind of
+    object than it did then is copied)."""
+    classes = (type(env), type(engine))
+    fields = _SHARED_FIELDS.get(classes)
+    if fields is None:
+        fields = _SHARED_FIELDS[classes] = _find_shared(env, engine)
     memo: dict[int, Any] = {}
-    kinds: set[type] = set()
-    for value in vars(env).values():
+    for owner, named in zip((vars(env), vars(engine)), fields, strict=True):
+        for name, kind in named:
+            value = owner.get(name)
+            if type(value) is kind:
+                memo[id(value)] = value
+    return memo
+
+
+def _find_shared(env: Any, engine: GameEngine) -> tuple[Fields, Fields]:
+    """The fields holding objects a copy of ``engine`` shares rather than copies:
+    the env's own configuration objects (box, config, action layout: read-only
+    once built), the engine's objects of those same kinds (an engine may build
+    its own layout) and its frozen dataclasses."""
+    observer = getattr(env, "observer", None)
+    env_fields: list[tuple[str, type]] = []
+    for name, value in vars(env).items():
         if value is observer or value is None:
             continue
         if not isinstance(value, (list, dict, set, tuple, np.ndarray, GameEngine, *_PLAIN)):
-            memo[id(value)] = value
-            kinds.add(type(value))
-    for value in vars(engine).values():
+            env_fields.append((name, type(value)))
+    kinds = {kind for _, kind in env_fields}
+    engine_fields: list[tuple[str, type]] = []
+    for name, value in vars(engine).items():
         kind = type(value)
         if kind in kinds or (
             dataclasses.is_dataclass(value)
             and not isinstance(value, type)
             and kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
         ):
-            memo[id(value)] = value
-    return memo
+            engine_fields.append((name, kind))
+    return tuple(env_fields), tuple(engine_fields)
 
 
 _ATOMIC = frozenset({int, float, complex, str, bytes, bool, type(None)})
@@ -210,6 +231,9 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
         return done
     out: Any
     if kind is list:
+        if _ATOMIC.issuperset(map(type, value)):  # a list of numbers: copied in C
+            out = memo[key] = value[:]
+            return out
         out = memo[key] = []
         append = out.append
         for item in value:
