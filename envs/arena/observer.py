@@ -694,17 +694,23 @@ def die_text(sides: int) -> str:
 
 def _view_tables(box: Box) -> tuple[list[tuple[Any, ...]], list[str], list[str], list[str]]:
     """What the view shows of the box that no game changes, worked out once per
-    box: per space (id, kind, region, at, next, entrance, step, holds cards,
-    corner index or -1), the names of the cards and medal cards, and
-    ``space <id>`` for every space."""
+    box: per space its id, a template entry (every key, its fixed values, None for the
+    rest), its ``at`` and ``next``, whether it holds cards and its corner index
+    (or -1); the names of the cards and medal cards; ``space <id>`` per space."""
     tables = box.__dict__.get("_view_tables")
     if tables is None:
-        spaces = [
-            (sp.id, sp.kind, sp.region, sp.at, sp.next, sp.entrance, sp.step,
-             sp.kind in ("maneuver", "world"),
-             box.corners.index(sp.id) if sp.kind == "gym" else -1)
-            for sp in box.spaces
-        ]  # fmt: skip
+        spaces = []
+        for sp in box.spaces:
+            # every space has every key (None where it does not apply): one schema
+            template = {
+                "id": sp.id, "kind": sp.kind, "region": sp.region, "at": None, "next": None,
+                "players": None, "entrance": sp.entrance, "step": sp.step, "card": None,
+                "medal_card": None, "challenge": None, "corner": None, "gym": None,
+                "gym_trophies": None, "gym_power_cards": None,
+            }  # fmt: skip
+            corner = box.corners.index(sp.id) if sp.kind == "gym" else -1
+            holds_cards = sp.kind in ("maneuver", "world")
+            spaces.append((sp.id, template, sp.at, sp.next, holds_cards, corner))
         tables = box.__dict__["_view_tables"] = (
             spaces,
             [c.name for c in box.cards],
@@ -731,14 +737,9 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
             here[pos].append(agents[s])
     space_item, gym_at = g.space_item, g.gym_at
     spaces = []
-    for sid, kind, region, at, nxt, entrance, step, holds_cards, corner in static:
-        # every space has every key (None where it does not apply): one schema
-        entry: dict[str, Any] = {
-            "id": sid, "kind": kind, "region": region, "at": list(at), "next": list(nxt),
-            "players": here[sid], "entrance": entrance, "step": step, "card": None,
-            "medal_card": None, "challenge": None, "corner": None, "gym": None,
-            "gym_trophies": None, "gym_power_cards": None,
-        }  # fmt: skip
+    for sid, template, at, nxt, holds_cards, corner in static:
+        entry = template.copy()  # a new dict with its own new lists: the caller's to keep
+        entry["at"], entry["next"], entry["players"] = list(at), list(nxt), here[sid]
         if holds_cards:
             item = space_item[sid]
             if 0 <= item < c_count:
@@ -749,9 +750,11 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
                 entry["challenge"] = box.medal_target
         elif corner >= 0:
             gym = gym_at[corner]
-            entry.update(corner=corner + 1, gym=box.gyms[gym].name,
-                         gym_trophies=g.gym_trophies[corner],
-                         gym_power_cards=g.gym_cards[gym])  # fmt: skip
+            entry["corner"], entry["gym"] = corner + 1, box.gyms[gym].name
+            entry["gym_trophies"], entry["gym_power_cards"] = (
+                g.gym_trophies[corner],
+                g.gym_cards[gym],
+            )
         spaces.append(entry)
     held_medal_cards: list[list[str]] = [[] for _ in agents]
     for k, h in enumerate(g.medal_holder):
