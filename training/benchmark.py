@@ -177,9 +177,11 @@ def load_spec(path: str | Path) -> BenchmarkSpec:
     starts, by :func:`plan_runs`)."""
     path = Path(path)
     try:
-        raw = read_yaml(read_text(path))
+        text = read_text(path)
     except ConfigError as err:
-        raise ConfigError(f"{path}: {err}") from None
+        raise ConfigError(str(err).replace("cannot read config", "cannot read the spec")) from None
+    try:
+        raw = read_yaml(text)
     except Exception as err:  # a YAML syntax or duplicate-key error
         raise ConfigError(f"{path} is not valid YAML: {err}") from None
     if not isinstance(raw, dict):
