@@ -103,14 +103,18 @@ def _rolls_dice(env_id: str) -> bool:
     return callable(getattr(type(raw.game), "roll_die", None))
 
 
-def game_type(env_id: str, options: dict[str, Any] | None = None) -> pyspiel.GameType:
+def game_type(
+    env_id: str, options: dict[str, Any] | None = None, explicit: bool | None = None
+) -> pyspiel.GameType:
     """What ``env_id`` is for OpenSpiel, for ``options`` (the registry's default
     player count when none are given): win and rank rewards sum to zero at every
     player count (``flockgym.envs.core.rewards``) and are paid at the end; score
-    rewards are paid as points are scored and need not sum to zero."""
+    rewards are paid as points are scored and need not sum to zero. ``explicit``:
+    whether the engine's dice are chance nodes (found out from the env if None)."""
     item: EnvEntry = ENVS[env_id]
     reward = (options or {}).get("reward", "win")
-    explicit = _rolls_dice(env_id)
+    if explicit is None:
+        explicit = _rolls_dice(env_id)
     return pyspiel.GameType(
         short_name=game_name(env_id),
         long_name=f"flockgym {env_id}: {item.summary}",
@@ -379,7 +383,9 @@ class FlockGame(pyspiel.Game):
             utility_sum=0.0 if reward != "score" else None,
             max_game_length=max_steps,
         )
-        super().__init__(game_type(self.env_id, self.env_options), info, params or {})
+        super().__init__(
+            game_type(self.env_id, self.env_options, self.explicit_dice), info, params or {}
+        )
         self.observation_size = int(
             self.template.observation_space("player_0")["observation"].shape[0]
         )
