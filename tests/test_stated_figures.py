@@ -16,8 +16,10 @@ in ``checkpoints/<game>/<bot>_eval/<field>/``. Here:
   the same JSON (``tests/test_docs_claims.py``), and docs/baselines.md is the
   output of ``flockgym baselines`` (its command heads the page).
 
-A whole re-run of every stated tournament costs about 9 CPU-minutes (the
-Arena's and Skybirds' 4-player fields most); the commands are in the READMEs.
+Marked slow (``make test-slow``): the other 18 stated tournaments re-run
+against their JSON (about 9 CPU-minutes, the Arena's and Skybirds' 4-player
+fields most), and each game's section of docs/baselines.md written again by
+its command into a copy of the page, which must not change.
 """
 
 from __future__ import annotations
@@ -90,6 +92,31 @@ def test_a_stated_tournament_rerun_gives_the_committed_json(
     assert (tmp_path / "out" / "tournament.md").read_text() == (
         ROOT / out / "tournament.md"
     ).read_text()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("out", sorted(set(eval_commands()) - set(RERUN)))
+def test_every_other_stated_tournament_rerun_gives_the_committed_json(
+    out: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The other 18 stated tournaments (about 9 CPU-minutes): `make test-slow`."""
+    test_a_stated_tournament_rerun_gives_the_committed_json(out, tmp_path, monkeypatch, capsys)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("env_id", ["arena_v0", "asrus_v0", "astrobirdz_v0", "skybirds_v0"])
+def test_the_baselines_page_section_reruns_to_the_same_text(
+    env_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/baselines.md's section of one game (its shipped bots' Elo tables
+    among them), written again by its command into a copy of the page."""
+    monkeypatch.chdir(ROOT)
+    page = tmp_path / "baselines.md"
+    page.write_text((ROOT / "docs" / "baselines.md").read_text())
+    argv = ["baselines", "--games", "40", "--seed", "0", "--env", env_id, "--out", str(page)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert page.read_text() == (ROOT / "docs" / "baselines.md").read_text()
 
 
 @pytest.mark.parametrize("out", sorted(eval_commands()))
