@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .data import FORMS, MEDALS, Box, load_box
+from .data import FORMS, MAX_SIDES, MEDALS, Box, load_box
 from .encounters import PORTAL_ROWS, PORTAL_TABLES, SLIDE_RESULTS, TASKS
 from .phases import BOARD, BOX, DISCARD, IN_STACK, ON_BOARD, PHASE_NAMES, Phase
 from .rules import CHALLENGE_KINDS, ArenaGame
@@ -720,6 +720,28 @@ def _view_tables(box: Box) -> tuple[list[tuple[Any, ...]], list[str], list[str],
     return tables
 
 
+SCENARIO_VIEW_KEYS = {
+    "characters": "character", "forms": "form", "positions": "position",
+    "trophies": "trophies", "maneuvers": "maneuvers", "worlds": "worlds", "medals": "medals",
+    "gym_powers": "gym_powers", "medal_cards": "medal_cards",
+}  # fmt: skip
+"""The view's reset-scenario keys, in order, and the player field each shows."""
+
+
+def _card_needs(g: ArenaGame) -> list[int]:
+    """Each card's challenge number on the board (``g.challenge_need`` of its
+    kind), worked out once per box and ``world_challenge`` option."""
+    key = "_card_needs_" + g.config.world_challenge
+    needs = g.box.__dict__.get(key)
+    if needs is None:
+        needs = g.box.__dict__[key] = [g.challenge_need(c.kind, c.id) for c in g.box.cards]
+    return needs
+
+
+DIE_TEXTS = tuple(die_text(sides) for sides in range(MAX_SIDES + 1))
+"""``d<sides>`` for every die a box may have."""
+
+
 def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
     """What ``seat`` may see (everything but the medal stack's order and forced
     dice), in words, ids and card names, as JSON types: enough to draw the
@@ -727,6 +749,7 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
     box = g.box
     c_count = box.num_cards
     static, card_names, medal_names, space_names = _view_tables(box)
+    needs = _card_needs(g)
 
     def who(s: int) -> str | None:
         return agents[s] if s >= 0 else None
@@ -744,7 +767,7 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
             item = space_item[sid]
             if 0 <= item < c_count:
                 entry["card"] = card_names[item]
-                entry["challenge"] = g.challenge_need(box.cards[item].kind, item)
+                entry["challenge"] = needs[item]
             elif item >= c_count:
                 entry["medal_card"] = medal_names[item - c_count]
                 entry["challenge"] = box.medal_target
@@ -760,24 +783,28 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
     for k, h in enumerate(g.medal_holder):
         if h >= 0:
             held_medal_cards[h].append(medal_names[k])
-    players = {}
+    players: dict[str, dict[str, Any]] = {}
+    # the reset scenario's keys, by agent (the same objects as in ``players``)
+    scenario: dict[str, dict[str, Any]] = {key: {} for key in SCENARIO_VIEW_KEYS}
+    gym_names = [gym.name for gym in box.gyms]
     for s, agent in enumerate(agents):
         char = box.characters[g.characters[s]]
-        players[agent] = {
+        form = g.forms[s]
+        worlds = sorted(g.worlds_of[s])
+        medals = g.medals[s]
+        player = players[agent] = {
             "character": char.name,
-            "form": FORMS[g.forms[s]],
-            "bonus": dict(char.bonus_in(g.forms[s]).__dict__),
+            "form": FORMS[form],
+            "bonus": dict(char.bonus_in(form).__dict__),
             "position": g.positions[s],
             "trophies": g.trophies[s],
             "star_cluster_trophies": g.bonus_trophies[s],
-            "medals": [MEDALS[i] for i in range(3) if g.medals[s][i]],
+            "medals": [MEDALS[i] for i in range(3) if medals[i]],
             "maneuvers": [card_names[c] for c in sorted(g.maneuvers_of[s])],
-            "worlds": [card_names[c] for c in sorted(g.worlds_of[s])],
-            "defended_worlds": [
-                card_names[c] for c in sorted(g.worlds_of[s]) if g.defended[c] == s
-            ],
+            "worlds": [card_names[c] for c in worlds],
+            "defended_worlds": [card_names[c] for c in worlds if g.defended[c] == s],
             "gym_powers": [
-                box.gyms[gym].name for gym, count in enumerate(g.powers[s]) for _ in range(count)
+                gym_names[gym] for gym, count in enumerate(g.powers[s]) for _ in range(count)
             ],
             "medal_cards": held_medal_cards[s],
             "lost_turns": g.lost_turns[s],
@@ -789,9 +816,11 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
                 "bonus": g.roll_bonus[s],
                 "gold_reading": g.roll_gold[s],
                 "extra_dice": g.roll_extra[s],
-                "medal_dice": [box.medal_cards[k].name for k in g.roll_cards[s]],
+                "medal_dice": [medal_names[k] for k in g.roll_cards[s]],
             },
         }
+        for key, field_ in SCENARIO_VIEW_KEYS.items():
+            scenario[key][agent] = player[field_]
     challenge = None
     if g.ch_kind:
         challenge = {
@@ -826,15 +855,7 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
         "players": players,
         # the reset scenario's keys, with the same names and forms: a view's
         # values given back to reset(options=...) set up this table again
-        "characters": {a: p["character"] for a, p in players.items()},
-        "forms": {a: p["form"] for a, p in players.items()},
-        "positions": {a: p["position"] for a, p in players.items()},
-        "trophies": {a: p["trophies"] for a, p in players.items()},
-        "maneuvers": {a: p["maneuvers"] for a, p in players.items()},
-        "worlds": {a: p["worlds"] for a, p in players.items()},
-        "medals": {a: p["medals"] for a, p in players.items()},
-        "gym_powers": {a: p["gym_powers"] for a, p in players.items()},
-        "medal_cards": {a: p["medal_cards"] for a, p in players.items()},
+        **scenario,
         "gyms": [box.gyms[gym].name for gym in g.gym_at],
         "turn": g.rounds + 1,
         "board": {
@@ -855,7 +876,7 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
         "last_challenge": challenge_record(g, agents),
         "last_encounter": encounter_record(g),
         "last_rolls": [
-            {"player": agents[r[0]], "purpose": r[1], "die": die_text(r[2]), "result": r[3]}
+            {"player": agents[r[0]], "purpose": r[1], "die": DIE_TEXTS[r[2]], "result": r[3]}
             for r in g.rolls_since(seat)
         ],
         "over": g.over,

@@ -127,3 +127,29 @@ def test_the_view_names_every_place_as_place_name_does(num_players, seed):
         assert [p["medal_cards"] for p in view["players"].values()] == held
         steps += 1
     assert steps > 50
+
+
+def test_the_view_keys_and_scenario_keys_are_as_before():
+    """Key order, the reset-scenario keys (the players' own values, the same
+    objects) and each space's challenge number as the game states it."""
+    for raw in _play(4, 13):
+        agent = raw.agent_selection
+        view = raw.view(agent)
+        assert list(view)[:19] == [
+            "game", "agent", "phase", "task", "task_text", "task_card", "task_player",
+            "to_act", "on_turn", "round", "max_rounds", "first_player", "steps_left",
+            "move_total", "entered", "stopped", "forced_target", "players", "characters",
+        ]  # fmt: skip
+        assert list(view)[19:28] == [
+            "forms", "positions", "trophies", "maneuvers", "worlds", "medals", "gym_powers",
+            "medal_cards", "gyms",
+        ]  # fmt: skip
+        for a, player in view["players"].items():
+            assert view["maneuvers"][a] is player["maneuvers"]
+            assert view["medal_cards"][a] is player["medal_cards"]
+            assert view["characters"][a] == player["character"]
+        g = raw.arena
+        for space in view["board"]["spaces"]:
+            if space["card"] is not None:
+                card = raw.box.card_named[space["card"].lower()]
+                assert space["challenge"] == g.challenge_need(raw.box.cards[card].kind, card)
