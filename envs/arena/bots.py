@@ -185,8 +185,18 @@ class View:
         """(trophies on each gym space, the spaces where another player stands)."""
         facts = self._move_facts
         if facts is None:
-            gyms = {s["id"]: s["gym_trophies"] for s in self.spaces if s["kind"] == "gym"}
-            crowded = {s["id"] for s in self.spaces if any(a != self.me for a in s["players"])}
+            spaces = self.spaces
+            gyms = {
+                sid: spaces[sid]["gym_trophies"]
+                for sid in self.raw["board"]["corners"]
+                if spaces[sid]["kind"] == "gym"
+            }
+            # a space where another player stands: another player's position
+            crowded = {
+                p["position"]
+                for a, p in self.players.items()
+                if a != self.me and p["position"] >= 0
+            }
             facts = self._move_facts = (gyms, crowded)
         return facts
 
