@@ -351,10 +351,19 @@ def ratios(run: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def run_line(run: dict[str, Any]) -> str:
+    """Which run a table is from: its command, date, commit and the machine's load."""
+    load = run.get("load_average")
+    load_text = "" if load is None else f", load average {load[0]:.1f} at its end"
+    return f"One run of `{run['command']}` ({run['date']}, commit {run['commit']}{load_text}):"
+
+
 def table(run: dict[str, Any]) -> str:
     """The run's two tables in Markdown: rates, then each env's ratios to the
     peers with a goal (and, for a baseline env, to the same env of this run)."""
     lines = [
+        run_line(run),
+        "",
         "| env | steps per CPU-second | steps/s (wall) | games/s (wall) | steps/game |",
         "| --- | ---: | ---: | ---: | ---: |",
     ]

@@ -522,9 +522,16 @@ def game_table(result: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def run_line(run: dict[str, Any]) -> str:
+    """Which run a table is from: its command, date, commit and the machine's load."""
+    load = run.get("load_average")
+    load_text = "" if load is None else f", load average {load[0]:.1f} at its end"
+    return f"One run of `{run['command']}` ({run['date']}, commit {run['commit']}{load_text}):"
+
+
 def table(run: dict[str, Any]) -> str:
     """Every game of a saved run, one Markdown table each under its config."""
-    parts = []
+    parts = [run_line(run) + "\n"]
     for result in run["games"]:
         parts.append(
             f"{result['env']} ({result['config']}, {result['options']}): {result['shape']}.\n\n"
