@@ -456,14 +456,15 @@ def measure(args: argparse.Namespace, tree: Any | None) -> dict[str, Any]:
     if server is not None:
         for env_id in [e for e in env_ids if e in server.env_ids]:
             runners.append(server.runner(env_id))
-            baseline_envs.append([env_label(env_id), f"{env_label(env_id)} {tree.label}"])
+            name = f"{env_label(env_id)} {tree.label}"
+            envs.append([env_id, name])
+            baseline_envs.append([env_label(env_id), name])
     runners += peer_runners()
     try:
         results = measure_interleaved(runners, args.seconds, max(1, args.rounds))
     finally:
         if server is not None:
             server.close()
-    envs += [[e, f"{env_label(e)} {tree.label}"] for e in env_ids if server and e in server.env_ids]
     return {
         "command": "python benchmarks/throughput.py " + " ".join(sys.argv[1:]),
         "commit": git_commit(),
