@@ -152,6 +152,7 @@ from __future__ import annotations
 import math
 import sys
 import warnings
+from functools import lru_cache
 from typing import Any, ClassVar
 
 import numpy as np
@@ -464,7 +465,7 @@ class raw_env(FlockAECEnv):
         to_act = game.current_player()
 
         def words(mask: int) -> list[str]:
-            return [texts[c] for c in bits(mask)]
+            return list(card_words(mask))
 
         def played(order: list[int], cards: list[int], strict: bool) -> list[dict[str, str]]:
             pairs = zip(order, cards, strict=strict)
@@ -589,6 +590,14 @@ class raw_env(FlockAECEnv):
 
 
 _CHOOSING = (*CHOICE_PHASES, Phase.SURFETTE_CARDS)
+
+
+@lru_cache(maxsize=4096)
+def card_words(mask: int) -> tuple[str, ...]:
+    """The cards of a bitmask as strings, ascending: every seat's view shows the
+    same cards played this turn until the next trick ends, so they are spelled
+    once (the view hands out a fresh list of them)."""
+    return tuple(data.CARD_TEXTS[c] for c in bits(mask))
 
 
 def env(**options: Any) -> Any:
