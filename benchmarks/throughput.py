@@ -26,7 +26,7 @@ single-threaded, so the second is the rate per core, which waiting for a core
 on a shared machine does not lower. The goals are judged on the rate per core.
 
     python benchmarks/throughput.py [--seconds 6] [--rounds 3] [--env asrus_v0 ...]
-                                    [--baseline REF] [--json FILE]
+                                    [--baseline REF] [--numpy-draws] [--json FILE]
     python benchmarks/throughput.py --table FILE   # a saved run's tables, in Markdown
     python benchmarks/throughput.py --summary FILE # the README's sentence for it
 
@@ -154,21 +154,55 @@ def run_aec(name: str, make_env: Callable[[], Any], seconds: float, seed: int = 
     return clock.measurement(name, steps, games)
 
 
-def run_open_spiel_oh_hell(seconds: float, seed: int = 0) -> Measurement:
+def run_open_spiel_oh_hell(seconds: float, seed: int = 0, numpy_draws: bool = False) -> Measurement:
     """OpenSpiel oh_hell, 4 players: random play, information state tensor per decision."""
     import pyspiel
 
     game = pyspiel.load_game("oh_hell", {"players": 4})
-    return play_open_spiel("open_spiel oh_hell 4p", game, "information_state_tensor", seconds, seed)
+    name = "open_spiel oh_hell 4p" + (NUMPY_SUFFIX if numpy_draws else "")
+    play = play_open_spiel_numpy if numpy_draws else play_open_spiel
+    return play(name, game, "information_state_tensor", seconds, seed)
 
 
-def run_open_spiel_backgammon(seconds: float, seed: int = 0) -> Measurement:
+def run_open_spiel_backgammon(
+    seconds: float, seed: int = 0, numpy_draws: bool = False
+) -> Measurement:
     """OpenSpiel backgammon (a roll-and-move board game, the Arena's nearest peer):
     random play, observation tensor per decision, dice sampled as chance nodes."""
     import pyspiel
 
     game = pyspiel.load_game("backgammon")
-    return play_open_spiel("open_spiel backgammon", game, "observation_tensor", seconds, seed)
+    name = "open_spiel backgammon" + (NUMPY_SUFFIX if numpy_draws else "")
+    play = play_open_spiel_numpy if numpy_draws else play_open_spiel
+    return play(name, game, "observation_tensor", seconds, seed)
+
+
+NUMPY_SUFFIX = " (numpy draws)"
+"""The label of a peer measured the slower way (``--numpy-draws``)."""
+
+
+def play_open_spiel_numpy(
+    name: str, game: Any, tensor: str, seconds: float, seed: int
+) -> Measurement:
+    """:func:`play_open_spiel` with numpy's draws, as this benchmark sampled
+    before: chance nodes by ``Generator.choice(p=...)`` over the outcomes' odds,
+    moves by ``Generator.integers``; kept to measure what that costs a peer."""
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    clock = Clock(seconds)
+    while clock.running():
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+                continue
+            getattr(state, tensor)(state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+            steps += 1
+        games += 1
+    return clock.measurement(name, steps, games)
 
 
 def play_open_spiel(name: str, game: Any, tensor: str, seconds: float, seed: int) -> Measurement:
@@ -217,8 +251,9 @@ Runner = Callable[[float, int], Measurement]
 """Plays for about the given seconds from the given seed and measures."""
 
 
-def peer_runners() -> list[Runner]:
-    """The peers that can be imported here."""
+def peer_runners(numpy_draws: bool = False) -> list[Runner]:
+    """The peers that can be imported here (with ``numpy_draws``, the OpenSpiel
+    peers a second time, drawing with numpy as this benchmark did before)."""
     runners: list[Runner] = []
     try:
         from pettingzoo.classic import connect_four_v3
@@ -237,6 +272,9 @@ def peer_runners() -> list[Runner]:
 
         runners.append(run_open_spiel_oh_hell)
         runners.append(run_open_spiel_backgammon)
+        if numpy_draws:
+            runners.append(partial(run_open_spiel_oh_hell, numpy_draws=True))
+            runners.append(partial(run_open_spiel_backgammon, numpy_draws=True))
     except ImportError as err:
         print(f"skipped open_spiel oh_hell and backgammon: {err}")
     try:
@@ -403,7 +441,7 @@ def summary(run: dict[str, Any]) -> str:
     rates = [
         f"{m['name']} {m['steps'] / m['cpu_seconds']:,.0f}"
         for m in run["measurements"]
-        if m["name"] not in baseline
+        if m["name"] not in baseline and not m["name"].endswith(NUMPY_SUFFIX)
     ]
     return f"steps per CPU-second ({run['date']}): " + ", ".join(rates) + "."
 
@@ -459,7 +497,7 @@ def measure(args: argparse.Namespace, tree: Any | None) -> dict[str, Any]:
             name = f"{env_label(env_id)} {tree.label}"
             envs.append([env_id, name])
             baseline_envs.append([env_label(env_id), name])
-    runners += peer_runners()
+    runners += peer_runners(args.numpy_draws)
     try:
         results = measure_interleaved(runners, args.seconds, max(1, args.rounds))
     finally:
@@ -490,6 +528,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--baseline", metavar="REF", help="also the envs of this git commit, e.g. d29430e"
+    )
+    parser.add_argument(
+        "--numpy-draws",
+        action="store_true",
+        help="also the OpenSpiel peers with numpy's draws (Generator.choice for chance "
+        "nodes), as measured before, to show what that costs them",
     )
     parser.add_argument("--json", metavar="FILE", help="save the run here")
     parser.add_argument("--table", metavar="FILE", help="print a saved run's tables and exit")
