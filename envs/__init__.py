@@ -38,6 +38,11 @@ class EnvEntry:
     """The game's vectorised engine (many games per call, in numpy arrays) as
     ``"module:Class"`` of its adapter, which batched self-play and tournaments
     build it through (``flockgym.training.vector_engines``); None: no vector engine."""
+    resampler: str | None = None
+    """The game's resampler as ``"module:function"``: ``function(raw_env, seat,
+    generator)`` returns the env holding a new state that ``seat`` cannot tell
+    apart from the current one (hidden cards, deck order, hidden choices and future
+    draws redrawn); search bots and OpenSpiel's ``resample_from_infostate`` use it."""
 
     @property
     def pettingzoo_id(self) -> str:
@@ -53,6 +58,7 @@ ENVS: dict[str, EnvEntry] = {
         player_counts=tuple(range(3, 10)),
         default_players=5,
         heuristic_bot="flockgym.envs.asrus.bots:AsrusHeuristicBot",
+        resampler="flockgym.envs.asrus.resample:resample",
         parallel=True,
         summary="Asrus: simultaneous number cards, closest unique distance wins stones",
         vector_engine="flockgym.envs.asrus.vector_adapter:AsrusVectorAdapter",
@@ -63,6 +69,7 @@ ENVS: dict[str, EnvEntry] = {
         player_counts=tuple(range(2, 7)),
         default_players=4,
         heuristic_bot="flockgym.envs.arena.bots:ArenaHeuristicBot",
+        resampler="flockgym.envs.arena.resample:resample",
         parallel=False,
         summary="Berzerkerbirdz Extreme Sports Arena: roll and move, challenges for "
         "maneuvers and worlds",
@@ -73,6 +80,7 @@ ENVS: dict[str, EnvEntry] = {
         player_counts=tuple(range(2, 7)),
         default_players=4,
         heuristic_bot="flockgym.envs.astrobirdz.bots:AstrobirdzHeuristicBot",
+        resampler="flockgym.envs.astrobirdz.resample:resample",
         parallel=False,
         summary="Astrobirdz: trick-taking with guesses, Berzerkerbirdz powers and trump rule cards",
     ),
@@ -82,6 +90,7 @@ ENVS: dict[str, EnvEntry] = {
         player_counts=(2, 3, 4),
         default_players=4,
         heuristic_bot="flockgym.envs.skybirds.bots:SkybirdsHeuristicBot",
+        resampler="flockgym.envs.skybirds.resample:resample",
         parallel=False,
         summary="Skybirds: climbing with Squadrons, Medallions and Aerodrome tokens",
     ),

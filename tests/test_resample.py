@@ -1,0 +1,228 @@
+"""The games' resamplers (``EnvEntry.resampler``): a resampled state is one the
+seat cannot tell apart from the true one, a valid state that plays on to a legal
+end, different in its hidden information from draw to draw (in the proportions
+a uniform deal gives), and the same for the same generator seed.
+
+Every env, every player count and every option sample it declares is covered
+(``configurations``, as the soak plays them).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from aec_helpers import random_action
+
+from flockgym.envs import ENVS, list_envs, make
+from flockgym.envs.core.soak import configurations
+from flockgym.envs.skybirds.rules import GARROS
+
+STATES_PER_CONFIGURATION = 10
+"""Random states checked per configuration (hundreds per env over its
+configurations), each from every seat's point of view."""
+DRAWS = 400
+"""Resamples of one state in the statistical checks."""
+
+
+def resampler(env_id: str) -> Callable[..., Any]:
+    """The registered resampler of ``env_id``."""
+    spec = ENVS[env_id].resampler
+    assert spec is not None
+    module, name = spec.split(":")
+    return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+
+
+def random_states(env_id: str, conf: dict[str, Any], count: int, seed: int) -> list[Any]:
+    """``count`` raw envs of random games at random moments (cloned, so each is
+    independent), none of them over."""
+    rng = np.random.default_rng(seed)
+    env = make(env_id, **conf)
+    raw = env.unwrapped
+    states: list[Any] = []
+    game = 0
+    while len(states) < count:
+        raw.reset(seed=seed * 1000 + game)
+        game += 1
+        stop = int(rng.integers(0, 120))
+        for _ in range(stop):
+            if not raw.agents or raw.game.is_over():
+                break
+            agent = raw.agent_selection
+            if raw.terminations[agent] or raw.truncations[agent]:
+                raw.step(None)
+            else:
+                raw.step(random_action(raw.observe(agent), rng))
+        if raw.agents and not raw.game.is_over():
+            states.append(raw.clone())
+    return states
+
+
+def same_sight(a: Any, b: Any, agent: str) -> bool:
+    """``agent`` observes ``a`` and ``b`` identically (vector and mask)."""
+    oa, ob = a.observe(agent), b.observe(agent)
+    return np.array_equal(oa["observation"], ob["observation"]) and np.array_equal(
+        oa["action_mask"], ob["action_mask"]
+    )
+
+
+CASES = [
+    pytest.param(env_id, conf, id=f"{env_id}-{i}")
+    for env_id in list_envs()
+    for i, conf in enumerate(configurations(env_id))
+]
+
+
+@pytest.mark.parametrize(("env_id", "conf"), CASES)
+def test_every_seat_sees_the_resampled_state_as_the_true_one(env_id: str, conf: dict) -> None:
+    """For random states and every seat: the same observation and mask, a state
+    the game's loader accepts, and the seat's own view unchanged."""
+    resample = resampler(env_id)
+    rng = np.random.default_rng(7)
+    for state in random_states(env_id, conf, STATES_PER_CONFIGURATION, seed=len(str(conf))):
+        for seat, agent in enumerate(state.possible_agents):
+            drawn = resample(state.clone(), seat, rng)
+            assert same_sight(state, drawn, agent), (env_id, conf, seat)
+            assert drawn.view(agent) == state.view(agent)
+            assert drawn.game.invariant_violations() == []
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_a_resampled_state_plays_on_to_a_legal_end(env_id: str) -> None:
+    """Random legal moves from resampled states reach the end of the game, with
+    every step accepted and the invariants holding."""
+    resample = resampler(env_id)
+    rng = np.random.default_rng(3)
+    n = ENVS[env_id].player_counts[0]
+    conf = {"num_players": n, "max_steps": 3000}
+    for state in random_states(env_id, conf, 4, seed=11):
+        drawn = resample(state.clone(), 0, rng)
+        while drawn.agents:
+            agent = drawn.agent_selection
+            if drawn.terminations[agent] or drawn.truncations[agent]:
+                drawn.step(None)
+            else:
+                drawn.step(random_action(drawn.observe(agent), rng))
+        assert drawn.game.invariant_violations() == []
+        assert drawn.game.is_over() or drawn.is_truncated()
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_the_same_generator_seed_draws_the_same_state(env_id: str) -> None:
+    resample = resampler(env_id)
+    n = ENVS[env_id].player_counts[0]
+    (state,) = random_states(env_id, {"num_players": n}, 1, seed=5)
+    first = resample(state.clone(), 0, np.random.default_rng(42)).state_dict()
+    again = resample(state.clone(), 0, np.random.default_rng(42)).state_dict()
+    other = resample(state.clone(), 0, np.random.default_rng(43)).state_dict()
+    assert json.dumps(first) == json.dumps(again)
+    assert first["game"]["rng"] != other["game"]["rng"]
+
+
+def dealt(env_id: str, num_players: int, seed: int = 1) -> Any:
+    """A raw env just dealt."""
+    env = make(env_id, num_players=num_players)
+    env.reset(seed=seed)
+    return env.unwrapped
+
+
+def mean_and_bound(counts: np.ndarray, expected: np.ndarray, draws: int) -> None:
+    """The mean count per kind over ``draws`` is the exact expectation within
+    five standard errors of a hypergeometric count (a loose bound for counts
+    that vary less)."""
+    spread = np.sqrt(np.maximum(expected, 0.25) / draws)
+    assert np.all(np.abs(counts / draws - expected) <= 5 * spread), (counts / draws, expected)
+
+
+def test_asrus_other_hands_follow_the_hypergeometric_mean() -> None:
+    """At the deal, seat 0 does not see seat 1's hand: the expected count of
+    each number in it is (unseen copies) * (hand size) / (unseen cards)."""
+    raw = dealt("asrus_v0", 3)
+    game = raw.game
+    unseen = np.array(
+        [game.hands[1][k] + game.hands[2][k] + game.number_pile[k] for k in range(16)]
+    )
+    size = sum(game.hands[1])
+    expected = unseen * size / unseen.sum()
+    rng = np.random.default_rng(0)
+    total = np.zeros(16)
+    changed = 0
+    for _ in range(DRAWS):
+        drawn = resampler("asrus_v0")(raw.clone(), 0, rng).game
+        total += np.array(drawn.hands[1])
+        changed += drawn.hands[1] != game.hands[1]
+        assert drawn.hands[0] == game.hands[0]
+    mean_and_bound(total, expected, DRAWS)
+    assert changed >= DRAWS - 5
+
+
+def test_astrobirdz_each_unseen_card_is_in_a_hand_in_proportion() -> None:
+    """At 2 players after the deal, every card seat 0 has not seen lies in seat
+    1's hand with probability (hand size) / (unseen cards)."""
+    raw = dealt("astrobirdz_v0", 2)
+    game = raw.game
+    seen = game.hands[0]
+    unseen = [c for c in range(54) if not (seen >> c) & 1 and c != game.trump_card]
+    unseen = [c for c in unseen if c not in game.trick]
+    size = bin(game.hands[1]).count("1")
+    total = np.zeros(54)
+    rng = np.random.default_rng(1)
+    for _ in range(DRAWS):
+        drawn = resampler("astrobirdz_v0")(raw.clone(), 0, rng).game
+        assert drawn.hands[0] == seen
+        total += [(drawn.hands[1] >> c) & 1 for c in range(54)]
+    expected = np.zeros(54)
+    expected[unseen] = size / len(unseen)
+    mean_and_bound(total, expected, DRAWS)
+
+
+def test_skybirds_other_hand_follows_the_hypergeometric_mean() -> None:
+    """At 2 players, seat 1's hand is drawn from its cards and the box (Roland
+    Garros stays with his holder)."""
+    raw = dealt("skybirds_v0", 2)
+    game = raw.game
+    kinds = len(game.box)
+    unseen = np.array([game.hands[1][k] + game.box[k] for k in range(kinds)], dtype=float)
+    fixed = np.zeros(kinds)
+    fixed[GARROS] = game.hands[1][GARROS]
+    unseen[GARROS] = 0
+    free = sum(game.hands[1]) - fixed[GARROS]
+    expected = unseen * free / unseen.sum() + fixed
+    total = np.zeros(kinds)
+    rng = np.random.default_rng(2)
+    for _ in range(DRAWS):
+        drawn = resampler("skybirds_v0")(raw.clone(), 0, rng).game
+        assert drawn.hands[0] == game.hands[0]
+        total += drawn.hands[1]
+    mean_and_bound(total, expected, DRAWS)
+
+
+def test_arena_medal_stack_order_is_uniform() -> None:
+    """Each medal card of the stack is on top once in ``len(stack)`` draws, on
+    average, and the stack holds the same cards."""
+    raw = dealt("arena_v0", 2)
+    stack = list(raw.game.medal_stack)
+    assert len(stack) > 1
+    tops = np.zeros(max(stack) + 1)
+    rng = np.random.default_rng(3)
+    for _ in range(DRAWS):
+        drawn = resampler("arena_v0")(raw.clone(), 0, rng).game
+        assert sorted(drawn.medal_stack) == sorted(stack)
+        tops[drawn.medal_stack[0]] += 1
+    expected = np.zeros(len(tops))
+    expected[stack] = 1 / len(stack)
+    mean_and_bound(tops, expected, DRAWS)
+
+
+def test_resampling_never_changes_the_env_it_reads() -> None:
+    """The resampler works on its own copy of the engine until it installs the
+    new one: the state the caller keeps is untouched."""
+    raw = dealt("astrobirdz_v0", 3)
+    before = json.dumps(raw.state_dict())
+    copy = raw.clone()
+    resampler("astrobirdz_v0")(copy, 1, np.random.default_rng(0))
+    assert json.dumps(raw.state_dict()) == before
