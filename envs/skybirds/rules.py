@@ -838,6 +838,26 @@ def _sets_beating(table: tuple[int, int, int]) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
+FollowCandidates = tuple[int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+"""(Squadron Size, (value, set id) of the sets that beat the table, (value, set
+id) of the Medallion singles that may beat it instead)."""
+_FOLLOWS: dict[tuple[int, int, int], FollowCandidates] = {}
+"""Per table (Squadron Size, Medallions, value): its :data:`FollowCandidates`
+(a few hundred tables exist; every following turn reads one)."""
+
+
+def _follow_candidates(table: tuple[int, int, int]) -> FollowCandidates:
+    """What a following turn checks the hand against: the sets of
+    :func:`_sets_beating`, and a single 9 or 10 where one Medallion wins
+    (Squadron Size above 1, the table at most one Medallion, and with one
+    Medallion a higher value)."""
+    size, medallions, value = table
+    singles: tuple[tuple[int, int], ...] = ()
+    if size > 1 and medallions <= 1:
+        singles = tuple((v, SET_SINGLE[v]) for v in (9, 10) if medallions < 1 or v > value)
+    return size, _sets_beating(table), singles
+
+
 @lru_cache(maxsize=1 << 14)
 def _leads(hand: tuple[int, ...]) -> tuple[int, ...]:
     """Plain Squadrons a hand may lead (with Garros: his sets and Garros alone)."""
@@ -1265,12 +1285,15 @@ class SkybirdsGame(GameEngine):
         """Squadrons without tokens (and pass when following)."""
         if table is None:
             return list(_leads(hand))
-        size, medallions, value = table
-        out = [set_id for v, set_id in _sets_beating(table) if hand[v] >= size]
-        if size > 1 and medallions <= 1 and (hand[9] or hand[10]):
-            singles = [SET_SINGLE[v] for v in (9, 10) if hand[v] and (medallions < 1 or v > value)]
-            if singles:
-                out = sorted(out + singles)
+        follow = _FOLLOWS.get(table)
+        if follow is None:
+            follow = _FOLLOWS[table] = _follow_candidates(table)
+        size, sets, singles = follow
+        out = [set_id for v, set_id in sets if hand[v] >= size]
+        if singles:
+            extra = [set_id for v, set_id in singles if hand[v]]
+            if extra:
+                out = sorted(out + extra)
         out.append(PASS)
         return out
 

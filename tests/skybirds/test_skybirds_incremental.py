@@ -11,8 +11,9 @@ import numpy as np
 from skybirds_helpers import engine, legal, play
 
 from flockgym.envs import skybirds_v0
+from flockgym.envs.skybirds.actions import SET_ID
 from flockgym.envs.skybirds.observer import SkybirdsObserver, view
-from flockgym.envs.skybirds.rules import SkybirdsGame
+from flockgym.envs.skybirds.rules import SkybirdsGame, _follow_candidates
 
 HANDS = {
     0: "1 1 2 5 5 5 7 9 10 3",
@@ -101,3 +102,18 @@ def test_views_and_scores_match_a_fresh_copy_at_every_step():
         agent = env.agent_selection
         env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
     assert raw.skybirds.played != [0] * 11 or raw.skybirds.campaign > 1
+
+
+def test_a_following_turn_checks_the_hand_against_the_tables_candidates():
+    """(Squadron Size, sets that beat the table, Medallion singles that may)."""
+    assert _follow_candidates((2, 0, 5)) == (
+        2,
+        ((6, SET_ID[(6, 2)]), (7, SET_ID[(7, 2)]), (8, SET_ID[(8, 2)]), (9, SET_ID[(9, 2)])),
+        ((9, SET_ID[(9, 1)]), (10, SET_ID[(10, 1)])),
+    )
+    assert _follow_candidates((2, 1, 9)) == (2, ((9, SET_ID[(9, 2)]),), ((10, SET_ID[(10, 1)]),))
+    assert _follow_candidates((1, 0, 8)) == (1, ((9, SET_ID[(9, 1)]), (10, SET_ID[(10, 1)])), ())
+    assert _follow_candidates((3, 2, 9)) == (3, (), ())
+    game = dealt()
+    play(game, 0, "5 5")
+    assert legal(game) == ["6 6", "8 8", "9", "pass"]
