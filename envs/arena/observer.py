@@ -19,8 +19,11 @@ divided by their real maximum for the configuration (the box's numbers).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import numpy as np
@@ -160,6 +163,16 @@ def observation_size(box: Box, n: int) -> int:
     return total
 
 
+def changed_indices(*pairs: tuple[list[int], list[int]]) -> list[int]:
+    """The indices where any (new, old) pair of equally long lists differs, in
+    order; only the pairs that differ are scanned, each at C speed."""
+    found: set[int] = set()
+    for new, old in pairs:
+        if new != old:
+            found.update(compress(range(len(new)), map(ne, new, old)))
+    return sorted(found)
+
+
 class ArenaObserver:
     """The shared store, the per-seat gather indices and the refresh."""
 
@@ -217,9 +230,16 @@ class ArenaObserver:
         self._supply_at, self._rolls_at = self.at["supply"], self.at["recent_rolls"]
         self._position_at = self.at["position"]
         top = box.max_sides
-        # [result][sides] -> the two entries a roll shows (result / top, sides / top)
-        self._roll_values = [[(r / top, d / top) for d in range(top + 1)] for r in range(top + 1)]
-        self._roll_pad = [0.0] * (2 * RECENT_ROLLS)
+        # [result][sides] -> the two float32 entries a roll shows (result / top,
+        # sides / top) as the store's bytes: the recent rolls are copied in as bytes
+        self._roll_bytes = [
+            [np.array((r / top, d / top), dtype=np.float32).tobytes() for d in range(top + 1)]
+            for r in range(top + 1)
+        ]
+        self._rolls_bytes_at = self._rolls_at * self.store.itemsize
+        self._rolls_width = 2 * RECENT_ROLLS * self.store.itemsize
+        self._roll_pad = bytes(self._rolls_width)
+        self._store_bytes = self.store.data.cast("B")  # the store's own memory
         self.invalidate()
 
     # ---- layout -------------------------------------------------------------------------
@@ -446,9 +466,17 @@ class ArenaObserver:
             st[base + 2 * s + 1] = g.bonus_trophies[s] / total
         self._p_trophies, self._p_bonus = g.trophies.copy(), g.bonus_trophies.copy()
 
+    def _put(self, at: int, values: Iterable[float]) -> None:
+        """Write ``values`` from store offset ``at`` on, packed as float32 (the
+        same rounding as numpy's) straight into the store's memory: far cheaper
+        than numpy's conversion of a list."""
+        packed = array("f", values).tobytes()
+        start = at * 4
+        self._store_bytes[start : start + len(packed)] = packed
+
     def _refresh_rare(self, g: ArenaGame) -> None:
         """The groups that seldom change, each rewritten if it did."""
-        st, at, box, n = self.store, self.at, self.box, self.n
+        at, box, n = self.at, self.box, self.n
         sc = self.scales
         if (
             g.roll_bonus != self._p_roll_bonus
@@ -457,37 +485,41 @@ class ArenaObserver:
         ):
             self._p_roll_bonus, self._p_roll_gold = g.roll_bonus.copy(), g.roll_gold.copy()
             self._p_roll_extra = g.roll_extra.copy()
-            st[at["roll_prep"] : at["roll_prep"] + n * 3] = [
-                v
-                for s in range(n)
-                for v in (
-                    min(1.0, g.roll_bonus[s] / sc.bonus),
-                    float(g.roll_gold[s]),
-                    min(1.0, g.roll_extra[s] / sc.extra),
-                )
-            ]
+            self._put(
+                at["roll_prep"],
+                [
+                    v
+                    for s in range(n)
+                    for v in (
+                        min(1.0, g.roll_bonus[s] / sc.bonus),
+                        float(g.roll_gold[s]),
+                        min(1.0, g.roll_extra[s] / sc.extra),
+                    )
+                ],
+            )
         if g.dark != self._p_dark or g.first_turn != self._p_first or g.lost_turns != self._p_lost:
             self._p_dark, self._p_first = g.dark.copy(), g.first_turn.copy()
             self._p_lost = g.lost_turns.copy()
             dark = box.dark_matter_turns + 1
-            st[at["status"] : at["status"] + n * 3] = [
-                v
-                for s in range(n)
-                for v in (float(g.lost_turns[s] > 0), g.dark[s] / dark, float(g.first_turn[s]))
-            ]
+            self._put(
+                at["status"],
+                [
+                    v
+                    for s in range(n)
+                    for v in (float(g.lost_turns[s] > 0), g.dark[s] / dark, float(g.first_turn[s]))
+                ],
+            )
         if g.forms != self._p_forms or g.characters != self._p_characters:
             self._p_forms, self._p_characters = g.forms.copy(), g.characters.copy()
             self._write_identity(g)
             self._p_items = None  # which cards name whose character: rewrite every space
         if g.medals != self._p_medals:
             self._p_medals = [m.copy() for m in g.medals]
-            st[at["medals"] : at["medals"] + n * 3] = [float(v) for m in g.medals for v in m]
+            self._put(at["medals"], (float(v) for m in g.medals for v in m))
         if g.powers != self._p_powers:
             self._p_powers = [p.copy() for p in g.powers]
             per = box.gym_power_cards
-            st[at["gym_powers"] : at["gym_powers"] + n * len(box.gyms)] = [
-                v / per for p in g.powers for v in p
-            ]
+            self._put(at["gym_powers"], (v / per for p in g.powers for v in p))
         if (
             g.card_holder != self._p_holder
             or g.defended != self._p_defended
@@ -502,13 +534,13 @@ class ArenaObserver:
             self._write_corners(g)
 
     def _write_recent_rolls(self, g: ArenaGame, rolls: int) -> None:
-        """The last rolls, newest first, in one slice: a roll's two values are
-        taken from a table by (result, sides)."""
-        values = self._roll_values
-        last = reversed(g.roll_log[-RECENT_ROLLS:])
-        shown = [v for roll in last for v in values[roll[3]][roll[2]]]
-        base = self._rolls_at
-        self.store[base : base + 2 * RECENT_ROLLS] = shown + self._roll_pad[len(shown) :]
+        """The last rolls, newest first, copied into the store's memory in one
+        piece: a roll's two float32 values are taken as bytes from a table by
+        (result, sides), and zeros fill the places of rolls not made yet."""
+        table = self._roll_bytes
+        shown = b"".join([table[roll[3]][roll[2]] for roll in reversed(g.roll_log[-RECENT_ROLLS:])])
+        at, width = self._rolls_bytes_at, self._rolls_width
+        self._store_bytes[at : at + width] = shown + self._roll_pad[len(shown) :]
         self._p_rolls = rolls
 
     def _write_challenge(self, g: ArenaGame) -> None:
@@ -570,16 +602,9 @@ class ArenaObserver:
         if old_holder is None:
             changed: Any = range(box.num_cards)
         else:  # find the few that moved in one pass
-            changed = [
-                card
-                for card, (h, oh, d, od, sp, osp) in enumerate(
-                    zip(
-                        g.card_holder, old_holder, g.defended, old_defended, g.card_space,
-                        old_space, strict=True,
-                    )
-                )
-                if h != oh or d != od or sp != osp
-            ]  # fmt: skip
+            changed = changed_indices(
+                (g.card_holder, old_holder), (g.defended, old_defended), (g.card_space, old_space)
+            )
         for card in changed:
             holder = g.card_holder[card]
             row = base + card * width
@@ -600,13 +625,7 @@ class ArenaObserver:
         if old_holder is None:
             changed: Any = range(len(box.medal_cards))
         else:
-            changed = [
-                k
-                for k, (h, oh, sp, osp) in enumerate(
-                    zip(g.medal_holder, old_holder, g.medal_space, old_space, strict=True)
-                )
-                if h != oh or sp != osp
-            ]
+            changed = changed_indices((g.medal_holder, old_holder), (g.medal_space, old_space))
         for k in changed:
             holder = g.medal_holder[k]
             row = base + k * width
@@ -627,9 +646,7 @@ class ArenaObserver:
         if old is None:
             changed: Any = self._card_spaces
         else:
-            changed = [
-                sp for sp, (a, b) in enumerate(zip(g.space_item, old, strict=True)) if a != b
-            ]
+            changed = changed_indices((g.space_item, old))
         for space in changed:
             item = g.space_item[space]
             st[item_at + space * 4 : item_at + space * 4 + 4] = 0.0

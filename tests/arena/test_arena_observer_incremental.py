@@ -153,3 +153,20 @@ def test_the_view_keys_and_scenario_keys_are_as_before():
             if space["card"] is not None:
                 card = raw.box.card_named[space["card"].lower()]
                 assert space["challenge"] == g.challenge_need(raw.box.cards[card].kind, card)
+
+
+def test_changed_indices_lists_every_index_where_a_pair_differs_in_order():
+    from flockgym.envs.arena.observer import changed_indices
+
+    assert changed_indices(([1, 2, 3, 4], [1, 0, 3, 0]), ([5, 5, 5, 5], [5, 5, 6, 5])) == [1, 2, 3]
+    assert changed_indices(([1, 2], [1, 2])) == []
+    assert changed_indices(([-1, 7, -1], [-1, -1, 7]), ([0, 0, 0], [0, 0, 0])) == [1, 2]
+
+
+def test_put_writes_float32_values_as_numpy_rounds_them():
+    observer = ArenaObserver(arena_v0.env().unwrapped.box, 4)
+    values = [1 / 3, 2 / 7, 0.1, 1.0, 0.0, 5 / 6]
+    observer._put(10, values)
+    expected = np.array(values, dtype=np.float64).astype(np.float32)
+    assert observer.store[10:16].tobytes() == expected.tobytes()
+    assert observer.store[9] == 0.0 and observer.store[16] == 0.0
