@@ -228,7 +228,9 @@ def env_catalogue(catalogue: ModelCatalogue) -> dict[str, Any]:
                 "player_counts": list(item.player_counts),
                 "default_players": item.default_players,
                 "options": [option_json(o) for o in table if o.name not in SERVER_SET_OPTIONS],
-                "bots": ["random", "heuristic"] if has_heuristic(env_id) else ["random"],
+                "bots": ["random", "heuristic", *(["search"] if item.resampler else [])]
+                if has_heuristic(env_id)
+                else ["random"],
                 "models": [m.to_json() for m in catalogue.for_env(env_id)],
                 "renderer": renderer_of(env_id),
                 "help": special_cards_help(env_id),

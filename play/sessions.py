@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from flockgym.envs import Bot, FlockgymError, env_module, list_envs, make
+from flockgym.envs.core.bots import bot_action
 from flockgym.envs.core.rng import derive_seed
 from flockgym.training.policies import BotSpec, BotSpecError, CheckpointError, make_participant
 
@@ -72,7 +73,7 @@ TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a seat token can look like (``secrets.token_urlsafe``); anything else is no seat."""
 MAX_INLINE_OPTION = 20_000
 """Characters of JSON at most in an option a request gives inline (a table's rows)."""
-BOT_KINDS = ("random", "heuristic", "model")
+BOT_KINDS = ("random", "heuristic", "search", "model")
 PLAY_MODES = ("greedy", "sample")
 SERVER_SET_OPTIONS = ("render_mode", "illegal_action")
 """Options the server sets itself: a request may not."""
@@ -303,7 +304,8 @@ class Game:
         assert seat.bot is not None
         try:
             observation = self.raw.observe(seat.agent)
-            action = int(seat.bot.act(observation, self.raw.view(seat.agent)))
+            view = self.raw.view(seat.agent)
+            action = bot_action(seat.bot, self.raw, seat.agent, observation, view)
         except Exception as err:  # a bot's failure ends this game only
             self.crash(f"{seat.name} ({seat.agent}) failed to move: {err}")
         self.apply(seat.agent, action)

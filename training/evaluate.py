@@ -33,6 +33,7 @@ from typing import Any, Literal
 import numpy as np
 
 from flockgym.envs import make
+from flockgym.envs.core.bots import bot_action
 from flockgym.envs.core.play import play_game
 from flockgym.envs.core.rng import derive_seed
 
@@ -505,7 +506,7 @@ def advance(game: LiveGame, waiting: Waiting, tallies: dict[int, DealTally]) -> 
             vector = bot.network_input(observation, view)
             waiting[game] = (agent, vector, observation["action_mask"])
             return
-        raw.step(bot.act(observation, view))
+        raw.step(bot_action(bot, raw, agent, observation, view))
     tally(game, tallies[game.deal])
 
 

@@ -13,7 +13,11 @@
   ``random``, ``heuristic``, or a checkpoint path (``path/to/ckpt.zip``, a
   run folder for its final policy, or the name of a shipped checkpoint such as
   ``asrus/ppo_5p``: :mod:`flockgym.training.shipped`), optionally suffixed ``@greedy`` (the
-  default: the most probable legal move) or ``@sample`` (drawn from the policy).
+  default: the most probable legal move) or ``@sample`` (drawn from the policy);
+  or ``search`` with optional settings, ``search:budget=1s,rollout=heuristic``
+  (:mod:`flockgym.training.search`). In a comma-separated list of specs, the
+  ``KEY=VALUE`` items after a ``search:`` are its settings; the next item without
+  ``=`` starts the next spec (``search:budget=200,rollout=random,heuristic`` is two).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from flockgym.envs.core.rng import make_rng
 from .advice import ADVISORS, Advisor, input_size
 from .checkpoints import META_MEMBER, CheckpointArchive, json_bytes
 from .errors import BotSpecError, CheckpointError
+from .search import SearchSettings, parse_settings, search_factory
 from .shipped import find_shipped
 
 if TYPE_CHECKING:
@@ -475,15 +480,17 @@ class BotSpec:
     """A parsed bot spec: a baseline bot kind, or a checkpoint and how it plays."""
 
     text: str
-    kind: Literal["random", "heuristic", "checkpoint"]
+    kind: Literal["random", "heuristic", "checkpoint", "search"]
     path: Path | None = None
     play: Play = "greedy"
+    search: SearchSettings | None = None
+    """The settings of a ``search`` spec."""
 
 
 SPEC_HELP = (
     "a bot spec is 'random', 'heuristic', or a checkpoint: path/to/file.zip, a run "
     "folder or a shipped checkpoint's name (`flockgym list`, e.g. asrus/ppo_5p), "
-    "optionally with @greedy (default) or @sample"
+    "optionally with @greedy (default) or @sample; or search[:budget=1s,rollout=heuristic]"
 )
 
 
@@ -494,6 +501,9 @@ def parse_spec(text: str) -> BotSpec:
         raise BotSpecError(f"empty bot spec; {SPEC_HELP}")
     if cleaned in ("random", "heuristic"):
         return BotSpec(cleaned, cleaned)
+    if cleaned == "search" or cleaned.startswith("search:"):
+        items = [item for item in cleaned[len("search:") :].split(",") if item.strip()]
+        return BotSpec(cleaned, "search", search=parse_settings(items))
     target, _, play = cleaned.rpartition("@") if "@" in cleaned else (cleaned, "", "greedy")
     if play not in PLAY_MODES:
         raise BotSpecError(f"bot spec {text!r}: unknown play mode @{play}; {SPEC_HELP}")
@@ -511,11 +521,18 @@ def parse_spec(text: str) -> BotSpec:
 
 
 def parse_specs(text: str) -> list[BotSpec]:
-    """Comma-separated bot specs."""
-    items = [item for item in text.split(",") if item.strip()]
+    """Comma-separated bot specs; the ``KEY=VALUE`` items that follow a
+    ``search:`` belong to that search (no other spec holds ``=``)."""
+    items = [item.strip() for item in text.split(",") if item.strip()]
     if not items:
         raise BotSpecError(f"no bot specs in {text!r}; {SPEC_HELP}")
-    return [parse_spec(item) for item in items]
+    specs: list[str] = []
+    for item in items:
+        if "=" in item and specs and specs[-1].startswith("search:"):
+            specs[-1] += "," + item
+        else:
+            specs.append(item)
+    return [parse_spec(item) for item in specs]
 
 
 def run_policy_file(run_dir: Path) -> Path:
@@ -569,6 +586,11 @@ def make_participant(
     if isinstance(spec, str):
         spec = parse_spec(spec)
     label = name or spec.text
+    if spec.kind == "search":
+        assert spec.search is not None
+        return Participant(
+            label, search_factory(spec.search, env_id, env_options or {}), spec.text, True
+        )
     if spec.kind == "random":
         return Participant(
             label,

@@ -51,6 +51,19 @@ def random_legal_actions(masks: np.ndarray, rngs: list[np.random.Generator]) -> 
     return np.argmax(np.cumsum(legal, axis=1) > picks[:, None], axis=1).astype(np.int64)
 
 
+def bot_action(
+    bot: Bot, raw: Any, agent: str, observation: dict[str, np.ndarray], view: dict[str, Any]
+) -> int:
+    """``bot``'s move for ``agent``. A bot that searches (it has ``see_table``) is
+    first shown the table, the raw env, which it reads only through the game's
+    resampler (states the seat cannot tell apart from this one); every other bot
+    sees the observation and view alone."""
+    see_table = getattr(bot, "see_table", None)
+    if see_table is not None:
+        see_table(raw, agent)
+    return int(bot.act(observation, view))
+
+
 class RandomBot:
     """Uniformly random legal actions from its own seeded generator."""
 

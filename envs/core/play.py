@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import Bot
+from .bots import Bot, bot_action
 
 
 @dataclass
@@ -47,7 +47,7 @@ def play_game(
         if terminated or truncated:
             env.step(None)
             continue
-        action = bots[agent].act(observation, raw.view(agent))
+        action = bot_action(bots[agent], raw, agent, observation, raw.view(agent))
         record.moves.append((agent, raw.action_to_string(agent, action)))
         if on_step is not None:
             on_step(env, agent, action)

@@ -113,6 +113,7 @@ function optionInput(option) {
 const BOT_NOTES = {
   heuristic: "the hand-written bot of this game: plays by rules of thumb",
   random: "plays a legal move at random",
+  search: "thinks about a second a move: plays each candidate out many times from deals it cannot tell apart",
 };
 const HUMAN_NOTE = "a person at this device (with two or more, the device is handed over between turns)";
 
@@ -314,14 +315,26 @@ function step() {
   }
 }
 
+// While a bot thinks (a search bot takes up to a second a move), the prompt
+// says so and carries the "thinking" class (a pulsing dot, style.css).
+function showThinking(on) {
+  const prompt = $("prompt");
+  if (!prompt) return;
+  prompt.classList.toggle("thinking", on);
+  if (on) prompt.textContent = `${seatLabel({ seats: S.state.seats }, S.state.to_act)} is thinking…`;
+}
+
 async function botMove() {
+  showThinking(true);
   try {
     S.state = await api("POST", `/api/games/${S.game.id}/bot`, { move_number: S.state.move_number }, tokenOf(S.shown));
   } catch (err) {
+    showThinking(false);
     showError("play-error", err);
     if (err.status === 409) return refresh();
     return;
   }
+  showThinking(false);
   clearError("play-error");
   step();
 }

@@ -1,0 +1,327 @@
+"""The search bot: it thinks at play time by playing the game out many times.
+
+Spec: ``search`` or ``search:KEY=VALUE,KEY=VALUE`` (``docs/search.md``):
+
+* ``budget``: ``1s`` (the default; a decimal number of seconds, at most 60) or a
+  number of simulations (``200``; 1..100000). A simulation budget makes the bot
+  deterministic given its seed; a time budget stops on the clock (it measures
+  its first simulation and runs as many as fit), so its games do not repeat.
+* ``rollout``: the policy that plays every seat in the simulations:
+  ``heuristic`` (default), ``random``, or a checkpoint spec (``asrus/ppo_5p``,
+  ``path/to/ckpt.zip``, ``@greedy`` or ``@sample``).
+* ``explore``: the UCB exploration constant (default 0.7; 0..10).
+
+Algorithm (perfect-information Monte Carlo with UCB at the root): each
+simulation draws a full state the seat cannot tell apart from the true one
+(the game's registered resampler, ``EnvEntry.resampler``: other hands, deck
+order, hidden choices, future dice), plays one candidate move in it, then the
+rollout policy for every seat to the end of the game; the value is the seat's
+share of the win. UCB1 picks the candidate of each simulation, starting with
+the rollout policy's own choice; the move played is the most simulated one
+(ties: the higher mean, then the rollout policy's choice). With fewer
+simulations than about three per legal move, the candidates are the rollout
+policy's choice and a seeded random sample of the others, so every candidate
+is tried more than once.
+
+A search bot needs the table: a harness shows it with ``see_table(raw_env,
+agent)`` before each ``act`` (:func:`flockgym.envs.core.bots.bot_action` does
+that for every bot that has the method). It reads the table only through the
+resampler, which keeps what the seat sees and redraws the rest. The code
+names no game: any env that registers a resampler can be searched.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from flockgym.envs import ENVS, entry
+from flockgym.envs.core.bots import Bot, legal_from_mask
+from flockgym.envs.core.rng import make_rng
+
+from .errors import BotSpecError
+
+SEARCH_KEYS = ("budget", "rollout", "explore")
+DEFAULT_SECONDS = 1.0
+"""Default think time a move: at most 1 s on one core, so a person can play it."""
+MAX_SECONDS = 60.0
+MAX_SIMULATIONS = 100_000
+MAX_ROLLOUT_STEPS = 20_000
+"""A rollout that has not ended after this many steps is scored as it stands."""
+CANDIDATE_VISITS = 3
+"""Simulations per candidate below which the candidate set is narrowed."""
+SETTINGS_HELP = (
+    "search settings are KEY=VALUE items after 'search:', separated by commas: "
+    "budget=<seconds>s (e.g. 1s, 0.1s; at most 60) or budget=<simulations> (e.g. 200; "
+    "1..100000), rollout=heuristic|random|<checkpoint spec> (e.g. asrus/ppo_5p), "
+    "explore=<UCB constant 0..10>"
+)
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """A search bot's settings, as parsed from its spec."""
+
+    seconds: float | None = DEFAULT_SECONDS
+    """Think time a move (None when ``simulations`` is set)."""
+    simulations: int | None = None
+    """Simulations a move: the deterministic budget (None for a time budget)."""
+    rollout: str = "heuristic"
+    explore: float = 0.7
+
+    def describe(self) -> str:
+        """The settings as spec text (``budget=1s,rollout=heuristic,explore=0.7``)."""
+        budget = f"{self.simulations}" if self.simulations is not None else f"{self.seconds:g}s"
+        return f"budget={budget},rollout={self.rollout},explore={self.explore:g}"
+
+
+def parse_budget(value: str) -> tuple[float | None, int | None]:
+    """``1s`` -> (1.0, None); ``200`` -> (None, 200); a BotSpecError otherwise."""
+    text = value.strip()
+    try:
+        if text.endswith("s"):
+            seconds = float(text[:-1])
+            if not 0 < seconds <= MAX_SECONDS or not math.isfinite(seconds):
+                raise ValueError
+            return seconds, None
+        count = int(text)
+        if not 1 <= count <= MAX_SIMULATIONS:
+            raise ValueError
+        return None, count
+    except ValueError:
+        raise BotSpecError(
+            f"search budget {value!r}: allowed: <seconds>s with 0 < seconds <= {MAX_SECONDS:g} "
+            f"(e.g. 1s) or a number of simulations 1..{MAX_SIMULATIONS} (e.g. 200)"
+        ) from None
+
+
+def parse_settings(items: list[str]) -> SearchSettings:
+    """The settings of ``search:ITEM,ITEM``; a BotSpecError names a wrong key or value."""
+    seconds: float | None = DEFAULT_SECONDS
+    simulations: int | None = None
+    rollout, explore = "heuristic", 0.7
+    seen: set[str] = set()
+    for item in items:
+        key, sep, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or key not in SEARCH_KEYS:
+            raise BotSpecError(
+                f"search setting {item.strip()!r}: allowed keys {', '.join(SEARCH_KEYS)}; "
+                f"{SETTINGS_HELP}"
+            )
+        if key in seen:
+            raise BotSpecError(f"search setting {key} given twice; {SETTINGS_HELP}")
+        seen.add(key)
+        if key == "budget":
+            seconds, simulations = parse_budget(value)
+        elif key == "rollout":
+            rollout = check_rollout(value)
+        else:
+            explore = parse_explore(value)
+    return SearchSettings(seconds, simulations, rollout, explore)
+
+
+def check_rollout(value: str) -> str:
+    """A rollout policy spec: any bot spec but a search (checked when the bot is
+    built against its env; here only that it names something)."""
+    from .policies import parse_spec
+
+    if not value or value.startswith("search"):
+        raise BotSpecError(
+            f"search rollout {value!r}: allowed: heuristic, random or a checkpoint spec "
+            "(a search cannot roll out with a search)"
+        )
+    parse_spec(value)
+    return value
+
+
+def parse_explore(value: str) -> float:
+    """The UCB constant, 0..10."""
+    try:
+        number = float(value)
+        if not 0 <= number <= 10:
+            raise ValueError
+    except ValueError:
+        raise BotSpecError(f"search explore {value!r}: allowed: a number from 0 to 10") from None
+    return number
+
+
+def load_resampler(env_id: str) -> Callable[..., Any]:
+    """The env's registered resampler; a BotSpecError when it registers none."""
+    spec = entry(env_id).resampler
+    if spec is None:
+        searchable = [e for e, item in sorted(ENVS.items()) if item.resampler]
+        raise BotSpecError(
+            f"{env_id} registers no resampler (EnvEntry.resampler), so the search bot "
+            f"cannot play it; envs with one: {', '.join(searchable)}"
+        )
+    module, name = spec.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def light_copy(env: Any) -> Any:
+    """A copy of a raw env whose AEC bookkeeping (agents, rewards, flags, selection)
+    is its own; the engine is shared until the resampler installs a new one (it
+    never changes the engine it reads), and configuration and observer are shared
+    (the resampler resets the observer's caches for the new engine)."""
+    other = copy.copy(env)
+    for name, value in vars(env).items():
+        if isinstance(value, (list, set)):
+            setattr(other, name, type(value)(value))
+        elif isinstance(value, dict):
+            setattr(other, name, dict(value))
+    return other
+
+
+class SearchBot:
+    """Determinized Monte Carlo search for one seat (see the module docstring)."""
+
+    def __init__(
+        self,
+        env_id: str,
+        env_options: dict[str, Any],
+        settings: SearchSettings,
+        seed: int | None = None,
+    ) -> None:
+        from .policies import make_participant
+
+        self.settings = settings
+        self.rng = make_rng(seed)
+        self.resample = load_resampler(env_id)
+        self.rollout = make_participant(settings.rollout, env_id, env_options)
+        self.table: tuple[Any, str] | None = None
+        self.last_simulations = 0
+        """Simulations of the last move searched (0 for a forced move)."""
+
+    def see_table(self, raw: Any, agent: str) -> None:
+        """Show the bot the table it plays at (the raw env) and its seat."""
+        self.table = (raw, agent)
+
+    def act(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> int:
+        legal = legal_from_mask(observation)
+        if self.table is None:
+            raise BotSpecError(
+                "a search bot plays only where the harness shows it the table "
+                "(see_table(raw_env, agent) before act)"
+            )
+        self.last_simulations = 0
+        if len(legal) == 1:
+            return int(legal[0])
+        raw, agent = self.table
+        return self._search(raw, agent, [int(a) for a in legal], observation, view)
+
+    # ---- the search ----
+
+    def _search(
+        self,
+        raw: Any,
+        agent: str,
+        legal: list[int],
+        observation: dict[str, np.ndarray],
+        view: dict[str, Any],
+    ) -> int:
+        """UCB over candidate moves, one resampled rollout per simulation."""
+        base = raw.clone()
+        seat = raw.possible_agents.index(agent)
+        bots = {a: self.rollout.new_bot(self._seed()) for a in raw.possible_agents}
+        prior = int(bots[agent].act(observation, view))
+        started = time.perf_counter()
+        visits: dict[int, int] = {}
+        values: dict[int, float] = {}
+        total = self.settings.simulations
+        candidates = self._candidates(legal, prior, total)
+        done = 0
+        while total is None or done < total:
+            move = self._select(candidates, visits, values, done)
+            value = self._simulate(base, seat, agent, move, bots)
+            visits[move] = visits.get(move, 0) + 1
+            values[move] = values.get(move, 0.0) + value
+            done += 1
+            if total is None:  # a time budget: as many as the first one says fit
+                seconds = self.settings.seconds or DEFAULT_SECONDS
+                each = max(time.perf_counter() - started, 1e-6)
+                total = max(1, min(MAX_SIMULATIONS, int(seconds / each)))
+                candidates = self._candidates(legal, prior, total)
+        self.last_simulations = done
+        return self._choose(visits, values, prior)
+
+    def _seed(self) -> int:
+        return int(self.rng.integers(0, 2**63))
+
+    def _candidates(self, legal: list[int], prior: int, total: int | None) -> list[int]:
+        """Every legal move, or the rollout policy's choice and a seeded sample of
+        the others when the budget gives fewer than CANDIDATE_VISITS each."""
+        if total is None or total >= CANDIDATE_VISITS * len(legal):
+            return [prior, *[a for a in legal if a != prior]]
+        others = [a for a in legal if a != prior]
+        keep = max(0, total // CANDIDATE_VISITS - 1)
+        picked = self.rng.permutation(np.asarray(others, dtype=np.int64))[:keep]
+        return [prior, *sorted(int(a) for a in picked)]
+
+    def _select(
+        self, candidates: list[int], visits: dict[int, int], values: dict[int, float], done: int
+    ) -> int:
+        """The first untried candidate, else the best UCB1 score."""
+        for move in candidates:
+            if move not in visits:
+                return move
+        log_total = math.log(max(done, 1))
+        explore = self.settings.explore
+
+        def score(move: int) -> float:
+            n = visits[move]
+            return values[move] / n + explore * math.sqrt(log_total / n)
+
+        return max(candidates, key=score)
+
+    def _simulate(self, base: Any, seat: int, agent: str, move: int, bots: dict[str, Bot]) -> float:
+        """One determinization: resample, play ``move``, roll out; the seat's win share."""
+        sim = self.resample(light_copy(base), seat, self.rng)
+        sim.step(move)
+        steps = 0
+        while sim.agents and steps < MAX_ROLLOUT_STEPS:
+            current = sim.agent_selection
+            if sim.terminations[current] or sim.truncations[current]:
+                sim.step(None)
+                continue
+            bot = bots[current]
+            sim.step(int(bot.act(sim.observe(current), sim.view(current))))
+            steps += 1
+        return win_share(sim.game, seat)
+
+    @staticmethod
+    def _choose(visits: dict[int, int], values: dict[int, float], prior: int) -> int:
+        """Most simulated; ties: the higher mean, then the rollout policy's choice."""
+        return max(visits, key=lambda m: (visits[m], values[m] / visits[m], m == prior))
+
+
+def win_share(game: Any, seat: int) -> float:
+    """``seat``'s share of the win: 1/k when it is one of k seats with the best
+    score (the engine's winners once over; the score sheet of a cut-short game)."""
+    if game.is_over():
+        winners = game.winners()
+    else:
+        scores = game.scores()
+        best = max(scores)
+        winners = [s for s, v in enumerate(scores) if v == best]
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+def search_factory(
+    settings: SearchSettings, env_id: str, env_options: dict[str, Any]
+) -> Callable[[int], SearchBot]:
+    """A factory of search bots for one env (one per seat and game, each seeded);
+    builds one first so a wrong rollout or an env without resampler fails here."""
+    SearchBot(env_id, env_options, settings, 0)
+
+    def new_bot(seed: int) -> SearchBot:
+        return SearchBot(env_id, env_options, settings, seed)
+
+    return new_bot
