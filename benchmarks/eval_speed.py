@@ -90,7 +90,7 @@ def measure(deals: int, jobs: int, players_text: str) -> dict[str, Any]:
         paths.append({"name": name, "seconds": seconds, "cpu_seconds": cpu})
         print(f"  {name}: {result.games} games in {seconds:.1f} s, {cpu:.1f} CPU-s", flush=True)
     return {
-        "command": "python benchmarks/eval_speed.py " + " ".join(sys.argv[1:]),
+        "command": " ".join(["python benchmarks/eval_speed.py", *sys.argv[1:]]),
         "commit": git_commit(),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "load_average": os.getloadavg(),

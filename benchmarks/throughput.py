@@ -504,7 +504,7 @@ def measure(args: argparse.Namespace, tree: Any | None) -> dict[str, Any]:
         if server is not None:
             server.close()
     return {
-        "command": "python benchmarks/throughput.py " + " ".join(sys.argv[1:]),
+        "command": " ".join(["python benchmarks/throughput.py", *sys.argv[1:]]),
         "commit": git_commit(),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "seconds": args.seconds,

@@ -660,7 +660,7 @@ def main() -> None:
             results.append(run_game(game, args, Path(folder), tree))
             print_game(results[-1])
     run = {
-        "command": "python benchmarks/train_throughput.py " + " ".join(sys.argv[1:]),
+        "command": " ".join(["python benchmarks/train_throughput.py", *sys.argv[1:]]),
         "commit": git_commit(),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "wall_seconds": time.perf_counter() - started,
