@@ -679,10 +679,11 @@ class FlockState(pyspiel.State):
                 "so resample_from_infostate is not available for it"
             )
         seed = int(float(probability_sampler()) * 2**53)
-        other = self.clone()
-        other.core.env = resample(copy_env(self.core.env), player_id, np.random.default_rng(seed))
+        other = self.clone()  # its env is its own: the resampler may change it
+        other.core.env = resample(other.core.env, player_id, np.random.default_rng(seed))
         other.core.env._history = []
         other.core.deal_seed = None
+        other.core.shared.observer_engine = None  # a resampler may rebuild the observer
         return other  # type: ignore[no-any-return]
 
 

@@ -323,13 +323,51 @@ def test_copy_env_leaves_the_original_alone() -> None:
 
 
 def test_resampling_without_a_resampler_says_so() -> None:
-    missing = [e for e in ENV_IDS if not getattr(ENVS[e], "resampler", None)]
-    if not missing:
-        pytest.skip("every game registers a resampler")
-    game = pyspiel.load_game(game_name(missing[0]))
+    game = pyspiel.load_game("flockgym_asrus", {"num_players": 3})
+    game.shared.resampler = None  # as for a game that registers none
     state = game.new_initial_state()
-    with pytest.raises(NotImplementedError, match="registers no resampler"):
+    with pytest.raises(NotImplementedError) as err:
         state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert str(err.value) == (
+        "asrus_v0 registers no resampler (EnvEntry.resampler), so "
+        "resample_from_infostate is not available for it"
+    )
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_resampled_states_keep_what_the_seat_knows(env_id: str) -> None:
+    """Through the game's registered resampler: the drawn state gives the seat
+    the same information state, tensors and legal moves, differs from the true
+    state (at least its generator), leaves the true state alone, and plays on."""
+    if not getattr(ENVS[env_id], "resampler", None):
+        pytest.skip(f"{env_id} registers no resampler")
+    game = pyspiel.load_game(game_name(env_id), {**SHORT[env_id], "num_players": 3, "seed": 5})
+    rnd = random.Random(5)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    checked = 0
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                _random_move(state, rnd)
+                continue
+            if rnd.random() < 0.2:
+                seat = state.current_player()
+                before = state.core.env.state_dict()
+                drawn = state.resample_from_infostate(seat, sampler)
+                assert drawn.information_state_string(seat) == state.information_state_string(seat)
+                assert drawn.information_state_tensor(seat) == state.information_state_tensor(seat)
+                assert drawn.observation_string(seat) == state.observation_string(seat)
+                assert drawn.legal_actions() == state.legal_actions()
+                assert drawn.core.env.state_dict()["game"] != before["game"]
+                assert state.core.env.state_dict() == before
+                for _ in range(30):
+                    if drawn.is_terminal():
+                        break
+                    _random_move(drawn, rnd)
+                checked += 1
+            _random_move(state, rnd)
+    assert checked >= 5
 
 
 MCTS_OPTIONS = {
