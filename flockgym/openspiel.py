@@ -15,8 +15,8 @@ The bridge is generic: a new registered env is bridged without new code.
 * Game parameters are the env's options whose default is a bool, an int, a float
   or a string (``num_players``, ``reward``, ``max_steps``, the game's own), checked
   by the env itself (an error names the option and its allowed values), plus
-  ``seed``: the k-th ``new_initial_state()`` of a game object is dealt from
-  ``derive_seed(seed, k)``.
+  ``seed``: the k-th state of a game object that is used is dealt from
+  ``derive_seed(seed, k)`` (``state.deal_seed``).
 * Chance: an engine that rolls its dice through ``roll_die(seat, sides,
   purpose)`` (the Arena) gets an explicit chance node for every die, with its
   exact probabilities (``1/sides`` a face); everything else (shuffles, deals,
@@ -29,8 +29,9 @@ The bridge is generic: a new registered env is bridged without new code.
 * ``returns()`` sums the env's step rewards per seat, ``action_to_string`` and
   ``string_to_action`` are the env's action strings, ``clone()`` copies the engine
   (its generator included) and the AEC bookkeeping.
-* ``resample_from_infostate`` uses the resampler a game registers
-  (``EnvEntry.resampler``, ``"module:function"``) when there is one.
+* ``resample_from_infostate`` calls the resampler the game registers
+  (``EnvEntry.resampler``, ``"module:function"``, called as ``function(env,
+  seat, rng)``), so OpenSpiel's ISMCTS searches what the seat knows.
 """
 
 from __future__ import annotations
