@@ -150,7 +150,7 @@ BAD_NEW_GAMES = [
     ({"env": "asrus_v0", "seats": [HUMAN, {"kind": "alien"}, RANDOM, RANDOM, RANDOM]}, 400,
      "seats[1].kind: 'alien'; allowed: 'human', 'bot'"),
     ({"env": "asrus_v0", "seats": [HUMAN, {"kind": "bot", "bot": "x"}, RANDOM, RANDOM, RANDOM]},
-     400, "seats[1].bot: 'x'; allowed: random, heuristic, model"),
+     400, "seats[1].bot: 'x'; allowed: random, heuristic, search, model"),
     ({"env": "asrus_v0", "seats": [HUMAN, {"kind": "bot", "bot": "model",
       "model": "../../etc/passwd"}, RANDOM, RANDOM, RANDOM]}, 400, "unknown model '../../etc"),
     ({"env": "asrus_v0", "seats": [HUMAN, {"kind": "bot", "bot": "model",

@@ -508,3 +508,18 @@ def test_the_form_defaults_to_the_strongest_shipped_bot_and_says_what_each_is(
     page.click("#setup-rules")
     page.wait_for_selector("#rules-body h3")
     assert RULES_SENTENCE["skybirds_v0"] in page.inner_text("#rules-body")
+
+
+def test_the_page_shows_that_a_search_bot_is_thinking(page, server: str):
+    """A search bot thinks up to a second a move; meanwhile the prompt says who is
+    thinking (class ``thinking``), and the class goes once the move is in."""
+    open_setup(page, server, "astrobirdz_v0", ["human", "bot:search"])
+    page.click("#start")
+    page.wait_for_selector("#table .zone")
+    rng = random.Random(3)
+    deadline = time.monotonic() + GAME_SECONDS
+    while not page.is_visible("#prompt.thinking"):
+        assert time.monotonic() < deadline, "no bot move was shown as thinking"
+        click_through(page, rng, stop_after=1)
+    assert "is thinking" in page.inner_text("#prompt")
+    page.wait_for_selector("#prompt:not(.thinking)", timeout=30_000)
