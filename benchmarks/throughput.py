@@ -76,7 +76,7 @@ GOALS: dict[str, list[tuple[str, float]]] = {
     "arena_v0": [("open_spiel backgammon", 1.0)],
     "skybirds_v0": [("connect_four_v3", 3.0), ("rlcard doudizhu", 10.0)],
 }
-"""Speed goals (issue 34): at least this many times the named peer's steps per
+"""Speed goals: at least this many times the named peer's steps per
 CPU-second, in one run."""
 
 PEERS = [

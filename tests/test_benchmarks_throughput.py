@@ -1,4 +1,4 @@
-"""benchmarks/throughput.py and train_throughput.py: the goals of issue 34, the
+"""benchmarks/throughput.py and train_throughput.py: the speed goals, the
 tables docs/scale.md states (rendered from saved runs), and the baseline
 subprocess that imports another tree's ``flockgym``."""
 
@@ -56,7 +56,7 @@ def run_of(measurements: list[tuple[str, int, int, float, float]]) -> dict:
     }
 
 
-def test_the_goals_are_the_issues(throughput: ModuleType) -> None:
+def test_the_goals_are_the_stated_ones(throughput: ModuleType) -> None:
     assert throughput.GOALS == {
         "asrus_v0": [("connect_four_v3", 5.0)],
         "astrobirdz_v0": [("open_spiel oh_hell 4p", 3.0)],
@@ -118,7 +118,7 @@ def has(module: str) -> bool:
     ],
 )
 def test_docs_scale_states_the_saved_runs(script: str, saved: str, marker: str) -> None:
-    """docs/scale.md's issue-34 tables are ``--table`` of the runs saved under
+    """docs/scale.md's throughput tables are ``--table`` of the runs saved under
     benchmarks/results (a new run: save it with --json and paste its --table)."""
     path = BENCHMARKS / "results" / saved
     if script == "train_throughput":
