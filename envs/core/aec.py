@@ -157,6 +157,17 @@ class FlockAECEnv(AECEnv):
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
         self.game: GameEngine | None = None
         self._penalized: int | None = None
+        self._live = False
+        """True while the game runs and nobody is done (no end, cap or penalty):
+        then every agent is in ``agents`` with no termination or truncation, and
+        ``step``/``last`` skip the checks that only matter once it ends. Set by
+        the deal and a load, cleared by ``_finish_if_over`` and ``_penalize``."""
+        cls = type(self)
+        self._plain_observe = (
+            cls.observe is FlockAECEnv.observe and cls.action_mask is FlockAECEnv.action_mask
+        )
+        """``last`` builds the observation inline unless a subclass overrides
+        ``observe`` or ``action_mask`` (then it calls them, as PettingZoo does)."""
         self._rewards_nonzero = True
         self._steps = 0
         self._history_start: tuple[str, Any, Any] | None = None
@@ -263,11 +274,73 @@ class FlockAECEnv(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._rewards_nonzero = True
+        self._live = True
         self._on_new_game()
         self._finish_if_over(self.game.scores())
         self.agent_selection = self._selection_after(0)
 
     def step(self, action: Any) -> None:
+        """PettingZoo's ``step``: the running game's path first (the hot loop of
+        training and the benchmarks), each check made once; the general path
+        (dead steps, penalties, a game that ended) is :meth:`_step_general`."""
+        if not self._live:
+            self._step_general(action)
+            return
+        agent = self.agent_selection
+        game = self.game
+        assert game is not None  # live implies a dealt game
+        seat = self._seat_of[agent]
+        num_actions = self.num_actions
+        self._cumulative_rewards[agent] = 0.0  # before the checks, as PettingZoo's envs do
+        if (
+            type(action) is int  # the common case; others go through the full checks
+            and 0 <= action < num_actions
+            and game.legal_mask(num_actions)[action]
+        ):
+            action_id: int = action
+        else:
+            checked = self._validated_action_id(agent, action)
+            if checked is None:
+                self._step_general(action)  # the penalty: the general path
+                return
+            action_id = checked
+        rewards_set = True
+        if self.options["reward"] == "score":
+            before = game.scores()
+            game.apply_action(action_id)
+            self._steps += 1
+            deltas = score_deltas(before, game.scores())
+            self.rewards = {a: deltas[s] for s, a in enumerate(self.possible_agents)}
+        else:
+            game.apply_action(action_id)
+            self._steps += 1
+            if self._rewards_nonzero:
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+            else:
+                rewards_set = False
+        max_steps = self.max_steps
+        if (
+            game.is_over()
+            or (max_steps is not None and self._steps >= max_steps)
+            or game.is_truncated()
+        ):
+            self._finish_if_over(game.scores())
+            rewards_set = True
+        self._history.append((agent, action))
+        next_seat = game.current_player()
+        if next_seat == NO_PLAYER or self._penalized is not None:
+            next_seat = (seat + 1) % self.num_players
+        self.agent_selection = self.possible_agents[next_seat]
+        if rewards_set:
+            self._rewards_nonzero = any(self.rewards.values())
+            if self._rewards_nonzero:
+                self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _step_general(self, action: Any) -> None:
+        """``step`` with every check: a dead agent's step, an illegal action, a
+        game that is over or cut short (the path the running game bypasses)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -305,6 +378,35 @@ class FlockAECEnv(AECEnv):
                 self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``; while the game runs it builds the observation
+        of the agent to act inline (the same dict :meth:`observe` returns)."""
+        agent = self.agent_selection
+        assert agent is not None
+        if not observe:
+            observation = None
+        elif self._live and self._plain_observe:
+            game = self.game
+            assert game is not None
+            seat = self._seat_of[agent]
+            if game.current_player() == seat:
+                mask = game.legal_mask(self.num_actions).copy()
+            else:
+                mask = np.zeros(self.num_actions, dtype=np.int8)
+            observation = {
+                "observation": self._encode_observation(seat).copy(),
+                "action_mask": mask,
+            }
+        else:
+            observation = self.observe(agent)
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         mask = self.action_mask(agent)  # asks for reset first, or names the agents
@@ -448,6 +550,7 @@ class FlockAECEnv(AECEnv):
         self._skip_agent_selection = bookkeeping["skip_agent_selection"]
         self._steps = bookkeeping["steps"]
         self._rewards_nonzero = True
+        self._live = self._penalized is None and not (game.is_over() or self.is_truncated())
         self._history_start, self._history = ("state", snapshot, None), []
         self._on_new_game()
 
@@ -748,6 +851,7 @@ class FlockAECEnv(AECEnv):
     def _penalize(self, seat: int) -> None:
         """End the game: -1 to the offender, 0 to the others (TerminateIllegalWrapper)."""
         self._penalized = seat
+        self._live = False
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.rewards[agent_name(seat)] = -1.0
         self.terminations = dict.fromkeys(self.agents, True)
@@ -771,6 +875,7 @@ class FlockAECEnv(AECEnv):
             for seat, value in enumerate(final):
                 agent = agent_name(seat)
                 self.rewards[agent] = self.rewards.get(agent, 0.0) + value
+        self._live = False
         self.terminations = dict.fromkeys(self.agents, over)
         self.truncations = dict.fromkeys(self.agents, truncated)
 
