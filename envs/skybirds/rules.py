@@ -522,10 +522,28 @@ def valid_moves(hand: tuple[int, ...], bits: int, table: Table) -> list[Move]:
     """Every move that uses exactly the bonuses ``bits`` against ``table``
     (judged once per distinct (size, value, icons), then the moves having them)."""
     shapes, mods = split_bonuses(bits)
+    if not shapes:
+        return _plain_fitting(hand, mods, table)
     good = {e for e in shape_effects(hand, shapes) if fits(e[0], e[1], e[2], mods, table)}
     if not good:
         return []
     return [m for m in shape_moves(hand, shapes) if m[3:] in good]
+
+
+def _plain_fitting(hand: tuple[int, ...], mods: int, table: Table) -> list[Move]:
+    """:func:`valid_moves` of the plain sets (modifier tokens only, the commonest
+    token move): the moves of :func:`_plain` in its order, each judged as it is
+    met, since a set's effect is its own and few hands recur (listing every set
+    first and filtering cost twice as much)."""
+    g = 1 if hand[0] else 0
+    lead = (0,) * g
+    out: list[Move] = []
+    for v in range(1, 11):
+        icon = MEDALLIONS[v]
+        for k in range(1, min(hand[v], MAX_SQUADRON - g) + 1):
+            if fits(k + g, v, k * icon, mods, table):
+                out.append((lead + (v,) * k, 0, 0, k + g, v, k * icon))
+    return out
 
 
 @lru_cache(maxsize=1 << 12)

@@ -13,7 +13,17 @@ from skybirds_helpers import engine, legal, play
 from flockgym.envs import skybirds_v0
 from flockgym.envs.skybirds.actions import SET_ID
 from flockgym.envs.skybirds.observer import SkybirdsObserver, view
-from flockgym.envs.skybirds.rules import SkybirdsGame, _follow_candidates
+from flockgym.envs.skybirds.rules import (
+    EQUAL,
+    MEDAL,
+    SIZE,
+    TWO_MEDALS,
+    SkybirdsGame,
+    _follow_candidates,
+    fits,
+    shape_moves,
+    valid_moves,
+)
 
 HANDS = {
     0: "1 1 2 5 5 5 7 9 10 3",
@@ -117,3 +127,23 @@ def test_a_following_turn_checks_the_hand_against_the_tables_candidates():
     game = dealt()
     play(game, 0, "5 5")
     assert legal(game) == ["6 6", "8 8", "9", "pass"]
+
+
+def test_plain_token_moves_are_every_plain_set_that_fits_in_order():
+    """valid_moves of the plain shape (modifier tokens only) judges each set as
+    it is met: the same moves in the same order as listing every set and
+    keeping those that fit."""
+    rng = np.random.default_rng(0)
+    deck = [1, 5, 5, 5, 5, 5, 5, 3, 3, 2, 1]
+    tables = [None] + [(s, m, v) for s in range(1, 7) for m in range(4) for v in range(0, 11, 2)]
+    bits = [0, MEDAL, TWO_MEDALS, EQUAL, SIZE]
+    bits += [MEDAL | SIZE, TWO_MEDALS | EQUAL, MEDAL | EQUAL | SIZE]
+    checked = 0
+    for _ in range(25):
+        hand = tuple(int(rng.integers(0, c + 1)) for c in deck)
+        for mods in bits:
+            for table in tables:
+                expected = [m for m in shape_moves(hand, 0) if fits(m[3], m[4], m[5], mods, table)]
+                assert valid_moves(hand, mods, table) == expected
+                checked += bool(expected)
+    assert checked > 1000
