@@ -161,6 +161,8 @@ class AstrobirdzObserver:
         self.shown_phase = -1
         """The phase the store shows; differs from the engine's when it is stale."""
         self._trick_trump = -1
+        self._tricks_shown = 0
+        """Finished tricks of this turn the store shows (see :meth:`_write_new_tricks`)."""
         self._change_numbers: frozenset[int] = frozenset()
         self._change_to = -1
         self.hand_scale = float(data.MAX_HAND)
@@ -244,7 +246,7 @@ class AstrobirdzObserver:
             store[lo : lo + self.n * self.slot] = 0.0
             lo = self.led_at
             store[lo : lo + data.NUM_COLOURS] = 0.0
-            self._write_finished(game)
+            self._write_new_tricks(game)
             self._set_trick_trump(game.trump)
         elif kind == EV_GUESS:
             _, seat, tricks = event
@@ -280,6 +282,27 @@ class AstrobirdzObserver:
             ones += [slot + c for c in cards]
             ones.append(slot + NC + game.holders[index])
         store[ones] = 1.0
+        self._tricks_shown = len(game.finished)
+        lo = at["tricks_won"]
+        store[lo : lo + n] = [game.tricks_won(s) / self.hand_scale for s in range(n)]
+
+    def _write_new_tricks(self, game: AstrobirdzGame) -> None:
+        """Add the tricks finished since the store last showed them (their cards,
+        holders and the cards played) and rewrite the tricks won. Within a turn
+        tricks are only added; a change of holder (the AstroBoard's move) or a
+        new turn makes the engine ask for a rebuild, which writes them all."""
+        store, at, n = self.store, self.store_at, self.n
+        finished = game.finished
+        played = at["played"]
+        ones: list[int] = []
+        for index in range(self._tricks_shown, len(finished)):
+            slot = self.tricks_at + index * self.slot
+            cards = finished[index]
+            ones += [slot + c for c in cards]
+            ones += [played + c for c in cards]
+            ones.append(slot + NC + game.holders[index])
+        store[ones] = 1.0
+        self._tricks_shown = len(finished)
         lo = at["tricks_won"]
         store[lo : lo + n] = [game.tricks_won(s) / self.hand_scale for s in range(n)]
 

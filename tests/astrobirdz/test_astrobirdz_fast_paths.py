@@ -20,6 +20,7 @@ from flockgym.envs.astrobirdz.bots import (
     lead_win_chance,
     no_hit,
 )
+from flockgym.envs.astrobirdz.observer import AstrobirdzObserver
 from flockgym.envs.astrobirdz.rules import trick_winner
 
 
@@ -147,3 +148,28 @@ def play_digest(options: dict, games: int) -> str:
 @pytest.mark.parametrize(("options", "games", "expected"), GAMES)
 def test_heuristic_games_are_move_for_move_as_before(options, games, expected):
     assert play_digest(options, games) == expected
+
+
+@pytest.mark.parametrize("every", [1, 5, 13])
+def test_observations_after_several_tricks_unseen_equal_a_rebuild(every):
+    """The store adds finished tricks as they come: observed only every
+    ``every`` moves (several tricks, turns and AstroBoard moves in between),
+    every seat's observation is the one written from scratch."""
+    for options, seed in (({"num_players": 4}, 1), ({"num_players": 5, "pass_cards": True}, 2)):
+        env = make("astrobirdz_v0", **options)
+        env.reset(seed=seed)
+        raw = env.unwrapped
+        game = raw.astrobirdz
+        reference = AstrobirdzObserver(options["num_players"])
+        rng = np.random.default_rng(seed)
+        moves = compared = 0
+        while not game.over:
+            legal = game.legal_actions()
+            game.apply_action(legal[int(rng.integers(len(legal)))])
+            moves += 1
+            if moves % every == 0 or game.over:
+                reference.rebuild(game)
+                for seat in range(options["num_players"]):
+                    assert np.array_equal(raw._encode_observation(seat), reference.encode(seat))
+                compared += 1
+        assert compared == -(-moves // every)
