@@ -272,7 +272,10 @@ class raw_env(FlockAECEnv):
         self.observer.reset_cache()
 
     def _encode_observation(self, seat: int) -> np.ndarray:
-        return self.observer.encode(self.asrus, seat)
+        # self.game, not the checked ``asrus`` property: this runs every step, and
+        # the base calls it only with a dealt game (an AsrusGame, from _new_game
+        # or _game_from_dict).
+        return self.observer.encode(self.game, seat)  # type: ignore[arg-type]
 
     def view(self, agent: str) -> dict[str, Any]:
         return self.observer.view(self.asrus, self.seat_of(agent))

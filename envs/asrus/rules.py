@@ -796,17 +796,15 @@ class AsrusGame(GameEngine):
         self._masks.flags.writeable = False
 
     def apply_action(self, action: int) -> None:
-        seat = self.current_player()
-        if (
-            seat == NO_PLAYER
-            or not 0 <= action < NUM_ACTIONS
-            or not self.legal_masks()[seat, action]
-        ):
+        # current_player() and legal_masks() inlined: this runs every step.
+        seat = NO_PLAYER if self.over else self.committed
+        masks = self._masks if self._masks is not None else self.legal_masks()
+        if seat == NO_PLAYER or not 0 <= action < NUM_ACTIONS or not masks[seat, action]:
             raise ValueError(
                 f"illegal Asrus action {action} for seat {seat}; legal: "
                 f"{[action_text(a) for a in self.legal_actions()]}"
             )
-        self.pending[seat] = Play.from_action(action)
+        self.pending[seat] = PLAYS[action]
         self.committed += 1
         if seat == self.config.num_players - 1:
             self._resolve()
