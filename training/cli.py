@@ -132,7 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         metavar="SPEC,SPEC,...",
         help="bot specs: random, heuristic, path/to/checkpoint.zip (or a run "
-        "folder), optionally @greedy or @sample",
+        "folder), optionally @greedy or @sample; search[:budget=1s,rollout=heuristic] "
+        "(its KEY=VALUE settings follow it, docs/search.md)",
     )
     p.add_argument(
         "--games",

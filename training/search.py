@@ -17,8 +17,9 @@ simulation draws a full state the seat cannot tell apart from the true one
 order, hidden choices, future dice), plays one candidate move in it, then the
 rollout policy for every seat to the end of the game; the value is the seat's
 share of the win. UCB1 picks the candidate of each simulation, starting with
-the rollout policy's own choice; the move played is the most simulated one
-(ties: the higher mean, then the rollout policy's choice). With fewer
+the rollout policy's own choice; the move played is the one with the best mean
+if it beats the rollout policy's choice by more than one standard error of the
+difference, else the rollout policy's choice. With fewer
 simulations than about three per legal move, the candidates are the rollout
 policy's choice and a seeded random sample of the others, so every candidate
 is tried more than once.
@@ -55,6 +56,8 @@ MAX_SECONDS = 60.0
 MAX_SIMULATIONS = 100_000
 MAX_ROLLOUT_STEPS = 20_000
 """A rollout that has not ended after this many steps is scored as it stands."""
+CONFIDENCE = 1.0
+"""Standard errors by which a move must beat the rollout policy's choice."""
 CANDIDATE_VISITS = 3
 """Simulations per candidate below which the candidate set is narrowed."""
 SETTINGS_HELP = (
@@ -298,8 +301,19 @@ class SearchBot:
 
     @staticmethod
     def _choose(visits: dict[int, int], values: dict[int, float], prior: int) -> int:
-        """Most simulated; ties: the higher mean, then the rollout policy's choice."""
-        return max(visits, key=lambda m: (visits[m], values[m] / visits[m], m == prior))
+        """The best mean, if it beats the rollout policy's choice by more than
+        CONFIDENCE standard errors of the difference (a win share's standard
+        deviation is at most 1/2); else the rollout policy's choice. Without the
+        test, a few noisy simulations of a poor move can outvote a good one."""
+
+        def mean(move: int) -> float:
+            return values[move] / visits[move]
+
+        best = max(visits, key=lambda m: (mean(m), visits[m], m == prior))
+        if best == prior or prior not in visits:
+            return best
+        margin = CONFIDENCE * 0.5 * math.sqrt(1 / visits[best] + 1 / visits[prior])
+        return best if mean(best) - mean(prior) > margin else prior
 
 
 def win_share(game: Any, seat: int) -> float:
