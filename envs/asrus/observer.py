@@ -105,6 +105,15 @@ class AsrusObserver:
         self._special_deck = float(config.special_deck_size)
         """Most specials one player can hold (a scenario may give one player all)."""
         self._at = {name: lo for name, (lo, _) in offsets.items()}
+        self._public_at = tuple(
+            offsets[name][0]
+            for name in (
+                "destination", "destination_card", "deposit", "points", "specials_held",
+                "hand_left", "revealed", "progress",
+            )
+        )  # fmt: skip
+        """The offsets :meth:`_write_public` writes every turn, as one tuple it
+        unpacks into locals (a dict lookup per field costs more)."""
 
     def _rotation(self, seat: int) -> np.ndarray:
         """Gather index: entry i of ``seat``'s vector comes from entry index[i] of
@@ -145,24 +154,30 @@ class AsrusObserver:
         self._source_buffer[: self.size] = self._zeros
         self._write_public(game)
         np.multiply(game.holdings()[:, 1:], self._private_scale, out=self._private)
-        self._matrix = self._source[self._rotations]
+        self._matrix = self._source.take(self._rotations)  # a new array: rows handed out stay
         self._row_committed = list(range(self.config.num_players))
         self._turn_game, self._turn_version = game, game.version
 
     def _write_public(self, game: AsrusGame) -> None:
         """What every seat sees alike, per-player fields in absolute seat order,
         written into the (zeroed) public part of the source buffer."""
-        n, at, buf = self.config.num_players, self._at, self._source_buffer
-        total = max(1, sum(game.points) + game.deposit)
-        buf[at["destination"] + game.destination - 1] = 1.0
-        buf[at["destination_card"]] = float(game.destination_card)
-        buf[at["deposit"]] = game.deposit / total
-        points, held = at["points"], at["specials_held"]
-        for seat in range(n):
-            buf[points + seat] = game.points[seat] / total
-            buf[held + seat] = sum(game.specials[seat]) / self._special_deck
+        at, buf = self._at, self._source_buffer
+        destination, destination_card, deposit, points, held, hand_left, revealed, progress = (
+            self._public_at
+        )
+        game_points = game.points
+        total = max(1, sum(game_points) + game.deposit)
+        buf[destination + game.destination - 1] = 1.0
+        buf[destination_card] = float(game.destination_card)
+        buf[deposit] = game.deposit / total
+        deck = self._special_deck
+        for seat, (seat_points, seat_specials) in enumerate(
+            zip(game_points, game.specials, strict=True)
+        ):
+            buf[points + seat] = seat_points / total
+            buf[held + seat] = sum(seat_specials) / deck
         first_hand = game.hands[0]
-        buf[at["hand_left"]] = sum(first_hand) / self._max_hand  # all hands alike
+        buf[hand_left] = sum(first_hand) / self._max_hand  # all hands alike
         result = game.last_result
         if result is not None:
             numbers, specials = at["last_numbers"] - 1, at["last_specials"]
@@ -174,11 +189,10 @@ class AsrusObserver:
             buf[at["last_blackhole"]] = float(result.blackhole)
             if result.outcome.winner is not None:
                 buf[at["last_winner"] + result.outcome.winner] = 1.0
-        revealed = at["revealed"] - 1
+        revealed -= 1
         for number, count in enumerate(game.revealed):
             if count and number:
                 buf[revealed + number] = count / 8.0
-        progress = at["progress"]
         # The round's hand size: cards held (index 0 is no card) + turns played.
         hand_size = max(1, sum(first_hand) - first_hand[0] + game.turn - 1)
         buf[progress] = min(1.0, (game.turn - 1) / hand_size)

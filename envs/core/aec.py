@@ -27,7 +27,7 @@ from .errors import FlockgymError, IllegalActionError, OptionError, StateDictErr
 from .game import NO_PLAYER, GameEngine
 from .options import Option, common_options, resolve_options
 from .rewards import rank_rewards, score_deltas, win_rewards
-from .rng import copy_rng, make_rng
+from .rng import copy_rng, generator_in_state, make_rng
 from .validate import json_problem, short_repr
 
 STATE_FORMAT = "flockgym-state"
@@ -261,7 +261,10 @@ class FlockAECEnv(AECEnv):
     def _deal_from(self, rng: np.random.Generator, scenario: dict[str, Any]) -> None:
         """The new game of :meth:`reset`, dealt from ``rng`` (and remembered as the
         start of the history :meth:`information_state_string` replays)."""
-        start = ("deal", copy_rng(rng), dict(scenario))
+        # The generator's state (a dict of ints), not a copy of the generator:
+        # building a generator costs more than reading its state, and only
+        # information_state_string ever replays the deal (see _replay_start).
+        start = ("deal", rng.bit_generator.state, dict(scenario))
         self.game = self._new_game(rng, dict(scenario))
         self._history_start, self._history = start, []
         self._penalized = None
@@ -617,7 +620,7 @@ class FlockAECEnv(AECEnv):
         if kind == "state":
             replica.load_state_dict(payload)
         else:
-            replica._deal_from(copy_rng(payload), scenario)
+            replica._deal_from(generator_in_state(payload), scenario)
         return replica
 
     def _validated_aec(self, aec: Any, game: GameEngine) -> dict[str, Any]:

@@ -28,6 +28,14 @@ def copy_rng(rng: np.random.Generator) -> np.random.Generator:
     return copy
 
 
+def generator_in_state(state: dict[str, Any]) -> np.random.Generator:
+    """A PCG64 generator set to ``state`` (a ``bit_generator.state`` this process
+    read, so trusted: :func:`rng_from_dict` checks a saved one)."""
+    rng = np.random.Generator(np.random.PCG64())
+    rng.bit_generator.state = state
+    return rng
+
+
 def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
     """The generator's bit-generator state as plain JSON types."""
     return dict(rng.bit_generator.state)
