@@ -145,3 +145,27 @@ def test_a_loaded_finished_game_takes_dead_steps(env_id: str) -> None:
     live_agents = len(b.agents)
     b.step(None)
     assert len(b.agents) == live_agents - 1
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_is_legal_id_agrees_with_the_mask(env_id: str) -> None:
+    """The engine's one-action legality check (asked before every step) against
+    its mask, for every action id, through whole games and after the end."""
+    env = fast(env_id)
+    rng = np.random.default_rng(4)
+    checked = 0
+    for seed in range(2):
+        env.reset(seed=seed)
+        while env.agents:
+            game = env.game
+            assert game is not None
+            n = env.num_actions
+            expected = game.legal_mask(n).astype(bool).tolist()
+            assert [game.is_legal_id(a, n) for a in range(n)] == expected
+            checked += 1
+            _, _, terminated, truncated, _ = env.last(observe=False)
+            if terminated or truncated:
+                env.step(None)
+            else:
+                env.step(int(rng.choice(np.flatnonzero(env.action_mask(env.agent_selection)))))
+    assert checked > 20

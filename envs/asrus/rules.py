@@ -817,11 +817,24 @@ class AsrusGame(GameEngine):
         self._masks = masks.reshape(self.config.num_players, NUM_ACTIONS).view(np.int8)
         self._masks.flags.writeable = False
 
+    def is_legal_id(self, action: int, num_actions: int) -> bool:
+        """The mask entry read through the flat byte view (a numpy scalar index
+        costs several times more; the env asks this before every step)."""
+        if self.over:
+            return False
+        if self._masks_flat is None:
+            self._build_tables()
+        assert self._masks_flat is not None
+        return bool(self._masks_flat[NUM_ACTIONS * self.committed + action])
+
     def apply_action(self, action: int) -> None:
-        # current_player() and legal_masks() inlined: this runs every step.
+        # current_player() and the mask lookup inlined: this runs every step.
         seat = NO_PLAYER if self.over else self.committed
-        masks = self._masks if self._masks is not None else self.legal_masks()
-        if seat == NO_PLAYER or not 0 <= action < NUM_ACTIONS or not masks[seat, action]:
+        if (
+            seat == NO_PLAYER
+            or not 0 <= action < NUM_ACTIONS
+            or not self.is_legal_id(action, NUM_ACTIONS)
+        ):
             raise ValueError(
                 f"illegal Asrus action {action} for seat {seat}; legal: "
                 f"{[action_text(a) for a in self.legal_actions()]}"

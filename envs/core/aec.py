@@ -298,7 +298,7 @@ class FlockAECEnv(AECEnv):
         if (
             type(action) is int  # the common case; others go through the full checks
             and 0 <= action < num_actions
-            and game.legal_mask(num_actions)[action]
+            and game.is_legal_id(action, num_actions)
         ):
             action_id: int = action
         else:

@@ -43,6 +43,12 @@ class GameEngine(ABC):
         mask[self.legal_actions()] = 1
         return mask
 
+    def is_legal_id(self, action: int, num_actions: int) -> bool:
+        """Whether action id ``action`` (an int in ``0..num_actions-1``) is legal
+        for the seat to act: what the env asks before every step. Engines may
+        override it with a cheaper lookup; it must agree with :meth:`legal_mask`."""
+        return bool(self.legal_mask(num_actions)[action])
+
     @abstractmethod
     def apply_action(self, action: int) -> None:
         """Apply a legal action of the seat to act. Raises ``ValueError`` if illegal."""
