@@ -29,6 +29,7 @@ and resolves the turn when the last one commits.
 from __future__ import annotations
 
 import bisect
+import copy
 import itertools
 import math
 import operator
@@ -96,6 +97,14 @@ HOLDING_WIDTH = 22
 """Columns of :meth:`AsrusGame.holdings`: the always-1 slot, 15 numbers, 6 specials."""
 _NO_SLOTS = bytes(NUM_SLOTS)
 """A number's mask row cleared (13 zero bytes), written through ``_masks_flat``."""
+
+_DERIVED = frozenset(
+    {
+        "_legal_cache", "_masks", "_holdings", "_masks_rw", "_holdings_rw",
+        "_holdings_flat", "_masks_flat",
+    }
+)  # fmt: skip
+"""AsrusGame fields computed from the hands (rebuilt on demand, never copied)."""
 
 _TURN_RULES: dict[tuple[str, str, str], TurnRules] = {}
 """Each combination's :class:`TurnRules`, built once (see ``AsrusConfig.turn_rules``)."""
@@ -650,6 +659,21 @@ class AsrusGame(GameEngine):
     element write through it costs a third of numpy's indexed write."""
     _masks_flat: memoryview[int] | None = field(default=None, repr=False, compare=False)
     """``_masks_rw`` as one flat byte memoryview (seat * 195 + action)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> AsrusGame:
+        """A deep copy without the derived tables (holdings, masks and their
+        flat views, the legal-list cache): the copy rebuilds them from its own
+        hands when first asked. Memoryviews cannot be copied, and a copied
+        read-only mask would not follow the copy's moves."""
+        other = object.__new__(type(self))
+        memo[id(self)] = other
+        fields = other.__dict__
+        for name, value in vars(self).items():
+            if name in _DERIVED:
+                fields[name] = {} if name == "_legal_cache" else None
+            else:
+                fields[name] = copy.deepcopy(value, memo)
+        return other
 
     @property
     def num_players(self) -> int:  # type: ignore[override]
