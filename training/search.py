@@ -10,6 +10,8 @@ Spec: ``search`` or ``search:KEY=VALUE,KEY=VALUE`` (``docs/search.md``):
   ``heuristic`` (default), ``random``, or a checkpoint spec (``asrus/ppo_5p``,
   ``path/to/ckpt.zip``, ``@greedy`` or ``@sample``).
 * ``explore``: the UCB exploration constant (default 0.7; 0..10).
+* ``confidence``: how many standard errors a move's mean must beat the rollout
+  policy's choice by to be played instead (default 2; 0..10).
 
 Algorithm (perfect-information Monte Carlo with UCB at the root): each
 simulation draws a full state the seat cannot tell apart from the true one
@@ -18,8 +20,8 @@ order, hidden choices, future dice), plays one candidate move in it, then the
 rollout policy for every seat to the end of the game; the value is the seat's
 share of the win. UCB1 picks the candidate of each simulation, starting with
 the rollout policy's own choice; the move played is the one with the best mean
-if it beats the rollout policy's choice by more than one standard error of the
-difference, else the rollout policy's choice. With fewer
+if it beats the rollout policy's choice by more than ``confidence`` (default 2)
+standard errors of the difference, else the rollout policy's choice. With fewer
 simulations than about three per legal move, the candidates are the rollout
 policy's choice and a seeded random sample of the others, so every candidate
 is tried more than once.
@@ -49,22 +51,22 @@ from flockgym.envs.core.rng import make_rng
 
 from .errors import BotSpecError
 
-SEARCH_KEYS = ("budget", "rollout", "explore")
+SEARCH_KEYS = ("budget", "rollout", "explore", "confidence")
 DEFAULT_SECONDS = 1.0
 """Default think time a move: at most 1 s on one core, so a person can play it."""
 MAX_SECONDS = 60.0
 MAX_SIMULATIONS = 100_000
 MAX_ROLLOUT_STEPS = 20_000
 """A rollout that has not ended after this many steps is scored as it stands."""
-CONFIDENCE = 1.0
-"""Standard errors by which a move must beat the rollout policy's choice."""
+CONFIDENCE = 2.0
+"""Default standard errors by which a move must beat the rollout policy's choice."""
 CANDIDATE_VISITS = 3
 """Simulations per candidate below which the candidate set is narrowed."""
 SETTINGS_HELP = (
     "search settings are KEY=VALUE items after 'search:', separated by commas: "
     "budget=<seconds>s (e.g. 1s, 0.1s; at most 60) or budget=<simulations> (e.g. 200; "
     "1..100000), rollout=heuristic|random|<checkpoint spec> (e.g. asrus/ppo_5p), "
-    "explore=<UCB constant 0..10>"
+    "explore=<UCB constant 0..10>, confidence=<standard errors 0..10>"
 )
 
 
@@ -78,11 +80,16 @@ class SearchSettings:
     """Simulations a move: the deterministic budget (None for a time budget)."""
     rollout: str = "heuristic"
     explore: float = 0.7
+    confidence: float = CONFIDENCE
+    """Standard errors by which a move must beat the rollout policy's choice."""
 
     def describe(self) -> str:
-        """The settings as spec text (``budget=1s,rollout=heuristic,explore=0.7``)."""
+        """The settings as spec text (``budget=1s,rollout=heuristic,explore=0.7,confidence=2``)."""
         budget = f"{self.simulations}" if self.simulations is not None else f"{self.seconds:g}s"
-        return f"budget={budget},rollout={self.rollout},explore={self.explore:g}"
+        return (
+            f"budget={budget},rollout={self.rollout},explore={self.explore:g},"
+            f"confidence={self.confidence:g}"
+        )
 
 
 def parse_budget(value: str) -> tuple[float | None, int | None]:
@@ -109,7 +116,7 @@ def parse_settings(items: list[str]) -> SearchSettings:
     """The settings of ``search:ITEM,ITEM``; a BotSpecError names a wrong key or value."""
     seconds: float | None = DEFAULT_SECONDS
     simulations: int | None = None
-    rollout, explore = "heuristic", 0.7
+    rollout, explore, confidence = "heuristic", 0.7, CONFIDENCE
     seen: set[str] = set()
     for item in items:
         key, sep, value = item.partition("=")
@@ -126,9 +133,11 @@ def parse_settings(items: list[str]) -> SearchSettings:
             seconds, simulations = parse_budget(value)
         elif key == "rollout":
             rollout = check_rollout(value)
+        elif key == "explore":
+            explore = parse_number(value, key)
         else:
-            explore = parse_explore(value)
-    return SearchSettings(seconds, simulations, rollout, explore)
+            confidence = parse_number(value, key)
+    return SearchSettings(seconds, simulations, rollout, explore, confidence)
 
 
 def check_rollout(value: str) -> str:
@@ -145,14 +154,14 @@ def check_rollout(value: str) -> str:
     return value
 
 
-def parse_explore(value: str) -> float:
-    """The UCB constant, 0..10."""
+def parse_number(value: str, key: str) -> float:
+    """The UCB constant or the confidence, 0..10."""
     try:
         number = float(value)
         if not 0 <= number <= 10:
             raise ValueError
     except ValueError:
-        raise BotSpecError(f"search explore {value!r}: allowed: a number from 0 to 10") from None
+        raise BotSpecError(f"search {key} {value!r}: allowed: a number from 0 to 10") from None
     return number
 
 
@@ -299,10 +308,9 @@ class SearchBot:
             steps += 1
         return win_share(sim.game, seat)
 
-    @staticmethod
-    def _choose(visits: dict[int, int], values: dict[int, float], prior: int) -> int:
+    def _choose(self, visits: dict[int, int], values: dict[int, float], prior: int) -> int:
         """The best mean, if it beats the rollout policy's choice by more than
-        CONFIDENCE standard errors of the difference (a win share's standard
+        ``confidence`` standard errors of the difference (a win share's standard
         deviation is at most 1/2); else the rollout policy's choice. Without the
         test, a few noisy simulations of a poor move can outvote a good one."""
 
@@ -312,7 +320,7 @@ class SearchBot:
         best = max(visits, key=lambda m: (mean(m), visits[m], m == prior))
         if best == prior or prior not in visits:
             return best
-        margin = CONFIDENCE * 0.5 * math.sqrt(1 / visits[best] + 1 / visits[prior])
+        margin = self.settings.confidence * 0.5 * math.sqrt(1 / visits[best] + 1 / visits[prior])
         return best if mean(best) - mean(prior) > margin else prior
 
 

@@ -18,7 +18,7 @@ from flockgym.training.search import SearchBot, SearchSettings, parse_settings
 def test_a_bare_search_spec_has_the_default_settings() -> None:
     spec = parse_spec("search")
     assert spec.kind == "search"
-    assert spec.search == SearchSettings(1.0, None, "heuristic", 0.7)
+    assert spec.search == SearchSettings(1.0, None, "heuristic", 0.7, 2.0)
 
 
 def test_settings_parse_budget_in_seconds_or_simulations() -> None:
@@ -38,8 +38,8 @@ def test_a_list_of_specs_keeps_the_search_settings_together() -> None:
 @pytest.mark.parametrize(
     ("text", "names"),
     [
-        ("search:depth=3", "allowed keys budget, rollout, explore"),
-        ("search:budget", "allowed keys budget, rollout, explore"),
+        ("search:depth=3", "allowed keys budget, rollout, explore, confidence"),
+        ("search:budget", "allowed keys budget, rollout, explore, confidence"),
         ("search:budget=0s", "<seconds>s with 0 < seconds <= 60"),
         ("search:budget=61s", "<seconds>s with 0 < seconds <= 60"),
         ("search:budget=0", "simulations 1..100000"),
@@ -47,7 +47,8 @@ def test_a_list_of_specs_keeps_the_search_settings_together() -> None:
         ("search:budget=1s,budget=2s", "search setting budget given twice"),
         ("search:rollout=search", "a search cannot roll out with a search"),
         ("search:rollout=nothing", "unknown bot spec 'nothing'"),
-        ("search:explore=-1", "a number from 0 to 10"),
+        ("search:explore=-1", "search explore '-1': allowed: a number from 0 to 10"),
+        ("search:confidence=11", "search confidence '11': allowed: a number from 0 to 10"),
     ],
 )
 def test_a_wrong_setting_is_refused_naming_what_is_allowed(text: str, names: str) -> None:
@@ -58,7 +59,7 @@ def test_a_wrong_setting_is_refused_naming_what_is_allowed(text: str, names: str
 
 def test_settings_describe_themselves_as_spec_text() -> None:
     settings = parse_settings(["budget=50", "rollout=random"])
-    assert settings.describe() == "budget=50,rollout=random,explore=0.7"
+    assert settings.describe() == "budget=50,rollout=random,explore=0.7,confidence=2"
 
 
 def test_a_search_bot_needs_the_table() -> None:
@@ -99,9 +100,9 @@ def test_it_plays_legal_moves_to_the_end_and_repeats_given_its_seed(env_id: str)
 
 def test_it_beats_the_random_bot_in_a_small_seeded_match() -> None:
     """Astrobirdz at 2 players, 6 seeded games with 8 simulations a move: the
-    search bot wins 6 of them (exact, since everything is seeded)."""
+    search bot wins 5 of them (exact, since everything is seeded)."""
     wins = 0
     for seed in range(6):
         _, scores = play("astrobirdz_v0", ["random"], seed=seed, budget=8)
         wins += scores["player_0"] > scores["player_1"]
-    assert wins == 6
+    assert wins == 5
