@@ -64,8 +64,8 @@ def test_a_stale_table_is_found_and_rendered_anew() -> None:
     page = f"intro\n{BEGIN}\n| an old table |\n{END}\nafter\n"
     rendered = render_page(page, training_table(claims), "training.md")
     assert rendered == f"intro\n{BEGIN}\n{training_table(claims)}\n{END}\nafter\n"
-    assert "| `asrus/ppo_5p` | 5 players | 3,000,320 | 42.1% ± 2.3% alone among" in rendered
-    assert "| `asrus/ppo_5p` | 5 players | 42.1% alone among heuristic bots (fair share 20%) |" in (
+    assert "| `asrus/ppo_5p` | 5 players | 1,251,328 | 51.6% ± 2.2% alone among" in rendered
+    assert "| `asrus/ppo_5p` | 5 players | 51.6% alone among heuristic bots (fair share 20%) |" in (
         readme_table(claims)
     )
     with pytest.raises(ValueError, match="needs one"):

@@ -184,13 +184,16 @@ def test_dry_run_of_a_shipped_checkpoint(tmp_path: Path, capsys) -> None:
     out = tmp_path / "again"
     assert main(["reproduce", "asrus/ppo_5p", "--dry-run", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "(shipped): seed 0, 3000000 steps of asrus_v0" in printed
+    assert "(shipped): seed 0, 1251328 steps of asrus_v0" in printed
     assert (
-        "recorded command: flockgym train configs/asrus/ppo.yaml --set "
-        "output.name=asrus-ppo-5p-seed0\n" in printed
+        "recorded command: flockgym train configs/asrus/ppo.yaml --set vec_env=batched "
+        "--set batched.engine=vector --set n_envs=256 --set algo.n_steps=8 "
+        "--set eval.every=100000000 --set total_steps=3000000 "
+        "--set output.name=asrus-ppo-5p-vec-seed0\n" in printed
     )
-    assert "recorded wall time: 44 min 0 s\n" in printed
-    assert "warning: the run was recorded at commit 59462040e8127f84c9fcfbccd97a75343e697cf0" in (
+    assert "recorded wall time: 5 min 51 s\n" in printed
+    assert "the checkpoint is of step 1251328, before the config's total_steps 3000000" in printed
+    assert "warning: the run was recorded at commit 8d948e06e1ef0ac21711cc21e8057d99868a32be" in (
         printed
     )
     assert "dry run: nothing trained" in printed
