@@ -13,6 +13,8 @@ from types import ModuleType
 
 import pytest
 
+from flockgym.envs import make
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
 
@@ -97,9 +99,13 @@ def test_the_tables_give_both_rates_and_judge_the_goal_per_core(throughput: Modu
 
 
 def test_a_short_run_measures_cpu_time_beside_wall_time(throughput: ModuleType) -> None:
+    # A flockgym env always; the peers where their packages are installed (the
+    # env-only install of `make test-min` has neither pygame nor pyspiel).
+    ours = throughput.run_aec("asrus_v0", lambda: make("asrus_v0"), 0.05, 0)
     m = throughput.run_open_spiel_backgammon(0.05, 0) if has("pyspiel") else None
-    c4 = throughput.peer_runners()[0](0.05, 0)
-    for measured in [m, c4]:
+    peers = throughput.peer_runners()
+    c4 = peers[0](0.05, 0) if peers else None
+    for measured in [ours, m, c4]:
         if measured is None:
             continue
         assert measured.steps > 0 and measured.games >= 1

@@ -80,6 +80,7 @@ def test_a_stated_tournament_rerun_gives_the_committed_json(
 ) -> None:
     """The README's command, run again (into tmp_path, one process), measures
     exactly what the committed JSON says."""
+    pytest.importorskip("torch")  # eval plays the checkpoints: the train extra
     monkeypatch.chdir(ROOT)  # the commands name the checkpoints relative to the checkout
     argv = eval_commands()[out]
     argv = [a if a != out else str(tmp_path / "out") for a in argv]
