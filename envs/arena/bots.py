@@ -41,7 +41,7 @@ from ..core.rng import make_rng
 from .actions import ActionLayout
 from .data import load_box
 from .dice import distribution
-from .observer import box_tables
+from .observer import bot_view, box_tables
 
 TROPHY_COST = 0.15
 """What a trophy is worth kept: each is +2 on a later roll."""
@@ -245,6 +245,14 @@ class ArenaHeuristicBot:
         if choice in legal:
             return choice
         return int(self.rng.choice(sorted(legal)))  # never reached when the view is complete
+
+    def act_on_env(self, env: Any, agent: str, observation: dict[str, np.ndarray]) -> int:
+        """The move :meth:`act` makes with ``env.view(agent)``, from a view of only
+        the keys this bot reads (:func:`.observer.bot_view`, the same values):
+        self-play calls it instead of building the whole view for the bot."""
+        game = env.arena
+        view = bot_view(game, env.seat_of(agent), env.possible_agents)
+        return self.act(observation, view)
 
     # ---- dispatch -------------------------------------------------------------------------
 

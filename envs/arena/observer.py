@@ -764,91 +764,19 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
     dice), in words, ids and card names, as JSON types: enough to draw the
     board (space ids, squares, the graph, what lies on each space) from it alone."""
     box = g.box
-    c_count = box.num_cards
-    static, card_names, medal_names, space_names = _view_tables(box)
-    needs = _card_needs(g)
+    _, card_names, medal_names, space_names = _view_tables(box)
 
     def who(s: int) -> str | None:
         return agents[s] if s >= 0 else None
 
-    here: list[list[str]] = [[] for _ in static]
-    for s, pos in enumerate(g.positions):
-        if pos >= 0:
-            here[pos].append(agents[s])
-    space_item, gym_at = g.space_item, g.gym_at
-    spaces = []
-    for sid, template, at, nxt, holds_cards, corner in static:
-        entry = template.copy()  # a new dict with its own new lists: the caller's to keep
-        entry["at"], entry["next"], entry["players"] = list(at), list(nxt), here[sid]
-        if holds_cards:
-            item = space_item[sid]
-            if 0 <= item < c_count:
-                entry["card"] = card_names[item]
-                entry["challenge"] = needs[item]
-            elif item >= c_count:
-                entry["medal_card"] = medal_names[item - c_count]
-                entry["challenge"] = box.medal_target
-        elif corner >= 0:
-            gym = gym_at[corner]
-            entry["corner"], entry["gym"] = corner + 1, box.gyms[gym].name
-            entry["gym_trophies"], entry["gym_power_cards"] = (
-                g.gym_trophies[corner],
-                g.gym_cards[gym],
-            )
-        spaces.append(entry)
-    held_medal_cards: list[list[str]] = [[] for _ in agents]
-    for k, h in enumerate(g.medal_holder):
-        if h >= 0:
-            held_medal_cards[h].append(medal_names[k])
-    players: dict[str, dict[str, Any]] = {}
+    spaces = _space_entries(g, agents)
+    players = _player_entries(g, agents)
     # the reset scenario's keys, by agent (the same objects as in ``players``)
-    scenario: dict[str, dict[str, Any]] = {key: {} for key in SCENARIO_VIEW_KEYS}
-    gym_names = [gym.name for gym in box.gyms]
-    for s, agent in enumerate(agents):
-        char = box.characters[g.characters[s]]
-        form = g.forms[s]
-        worlds = sorted(g.worlds_of[s])
-        medals = g.medals[s]
-        player = players[agent] = {
-            "character": char.name,
-            "form": FORMS[form],
-            "bonus": dict(char.bonus_in(form).__dict__),
-            "position": g.positions[s],
-            "trophies": g.trophies[s],
-            "star_cluster_trophies": g.bonus_trophies[s],
-            "medals": [MEDALS[i] for i in range(3) if medals[i]],
-            "maneuvers": [card_names[c] for c in sorted(g.maneuvers_of[s])],
-            "worlds": [card_names[c] for c in worlds],
-            "defended_worlds": [card_names[c] for c in worlds if g.defended[c] == s],
-            "gym_powers": [
-                gym_names[gym] for gym, count in enumerate(g.powers[s]) for _ in range(count)
-            ],
-            "medal_cards": held_medal_cards[s],
-            "lost_turns": g.lost_turns[s],
-            "upside_down": g.upside_down[s],
-            "dark_matter_turns": g.dark[s],
-            "first_turn": g.first_turn[s],
-            "start_corner": g.start_corner[s],
-            "roll_prep": {
-                "bonus": g.roll_bonus[s],
-                "gold_reading": g.roll_gold[s],
-                "extra_dice": g.roll_extra[s],
-                "medal_dice": [medal_names[k] for k in g.roll_cards[s]],
-            },
-        }
-        for key, field_ in SCENARIO_VIEW_KEYS.items():
-            scenario[key][agent] = player[field_]
-    challenge = None
-    if g.ch_kind:
-        challenge = {
-            "kind": g.ch_kind,
-            "challenger": agents[g.turn_seat],
-            "defender": who(g.ch_defender),
-            "item": box.medal_cards[g.ch_item].name if g.ch_kind == "medal"
-            else box.cards[g.ch_item].name,
-            "need": None if g.ch_kind == "standard" else g.challenge_need(g.ch_kind, g.ch_item),
-            "spent": list(g.ch_spent),
-        }  # fmt: skip
+    scenario: dict[str, dict[str, Any]] = {
+        key: {agent: player[field_] for agent, player in players.items()}
+        for key, field_ in SCENARIO_VIEW_KEYS.items()
+    }
+    challenge = _challenge_entry(g, agents)
     return {
         "game": "arena",
         "agent": agents[seat],
@@ -899,6 +827,124 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
         "over": g.over,
         "winners": [agents[s] for s in g.winners_] if g.over else [],
         "win_reason": g.win_reason or None,
+        "options": {
+            "max_rounds": g.config.max_rounds,
+            "world_challenge": g.config.world_challenge,
+            "dark_matter": g.config.dark_matter,
+            "data": g.config.data,
+        },
+    }
+
+
+def _space_entries(g: ArenaGame, agents: list[str]) -> list[dict[str, Any]]:
+    """The view's ``board.spaces``: each space's entry, new dicts and lists."""
+    box = g.box
+    c_count = box.num_cards
+    static, card_names, medal_names, _ = _view_tables(box)
+    needs = _card_needs(g)
+    here: list[list[str]] = [[] for _ in static]
+    for s, pos in enumerate(g.positions):
+        if pos >= 0:
+            here[pos].append(agents[s])
+    space_item, gym_at = g.space_item, g.gym_at
+    spaces = []
+    for sid, template, at, nxt, holds_cards, corner in static:
+        entry = template.copy()  # a new dict with its own new lists: the caller's to keep
+        entry["at"], entry["next"], entry["players"] = list(at), list(nxt), here[sid]
+        if holds_cards:
+            item = space_item[sid]
+            if 0 <= item < c_count:
+                entry["card"] = card_names[item]
+                entry["challenge"] = needs[item]
+            elif item >= c_count:
+                entry["medal_card"] = medal_names[item - c_count]
+                entry["challenge"] = box.medal_target
+        elif corner >= 0:
+            gym = gym_at[corner]
+            entry["corner"], entry["gym"] = corner + 1, box.gyms[gym].name
+            entry["gym_trophies"], entry["gym_power_cards"] = (
+                g.gym_trophies[corner],
+                g.gym_cards[gym],
+            )
+        spaces.append(entry)
+    return spaces
+
+
+def _player_entries(g: ArenaGame, agents: list[str]) -> dict[str, dict[str, Any]]:
+    """The view's ``players``: each agent's entry."""
+    box = g.box
+    _, card_names, medal_names, _ = _view_tables(box)
+    held_medal_cards: list[list[str]] = [[] for _ in agents]
+    for k, h in enumerate(g.medal_holder):
+        if h >= 0:
+            held_medal_cards[h].append(medal_names[k])
+    players: dict[str, dict[str, Any]] = {}
+    gym_names = [gym.name for gym in box.gyms]
+    for s, agent in enumerate(agents):
+        char = box.characters[g.characters[s]]
+        form = g.forms[s]
+        worlds = sorted(g.worlds_of[s])
+        medals = g.medals[s]
+        players[agent] = {
+            "character": char.name,
+            "form": FORMS[form],
+            "bonus": dict(char.bonus_in(form).__dict__),
+            "position": g.positions[s],
+            "trophies": g.trophies[s],
+            "star_cluster_trophies": g.bonus_trophies[s],
+            "medals": [MEDALS[i] for i in range(3) if medals[i]],
+            "maneuvers": [card_names[c] for c in sorted(g.maneuvers_of[s])],
+            "worlds": [card_names[c] for c in worlds],
+            "defended_worlds": [card_names[c] for c in worlds if g.defended[c] == s],
+            "gym_powers": [
+                gym_names[gym] for gym, count in enumerate(g.powers[s]) for _ in range(count)
+            ],
+            "medal_cards": held_medal_cards[s],
+            "lost_turns": g.lost_turns[s],
+            "upside_down": g.upside_down[s],
+            "dark_matter_turns": g.dark[s],
+            "first_turn": g.first_turn[s],
+            "start_corner": g.start_corner[s],
+            "roll_prep": {
+                "bonus": g.roll_bonus[s],
+                "gold_reading": g.roll_gold[s],
+                "extra_dice": g.roll_extra[s],
+                "medal_dice": [medal_names[k] for k in g.roll_cards[s]],
+            },
+        }
+    return players
+
+
+def _challenge_entry(g: ArenaGame, agents: list[str]) -> dict[str, Any] | None:
+    """The view's ``challenge``: the challenge under way, or None."""
+    if not g.ch_kind:
+        return None
+    box = g.box
+    return {
+        "kind": g.ch_kind,
+        "challenger": agents[g.turn_seat],
+        "defender": agents[g.ch_defender] if g.ch_defender >= 0 else None,
+        "item": box.medal_cards[g.ch_item].name if g.ch_kind == "medal"
+        else box.cards[g.ch_item].name,
+        "need": None if g.ch_kind == "standard" else g.challenge_need(g.ch_kind, g.ch_item),
+        "spent": list(g.ch_spent),
+    }  # fmt: skip
+
+
+def bot_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
+    """The keys of :func:`game_view` the heuristic bot reads, with the same values
+    (built by the same helpers), and none of the rest: a bot deciding in training
+    need not pay for card places, rolls and records it never reads."""
+    return {
+        "agent": agents[seat],
+        "phase": PHASE_NAMES[g.phase],
+        "task": g.task or None,
+        "on_turn": None if g.over else agents[g.turn_seat],
+        "steps_left": g.steps_left,
+        "players": _player_entries(g, agents),
+        "turn": g.rounds + 1,
+        "board": {"spaces": _space_entries(g, agents), "corners": list(g.box.corners)},
+        "challenge": _challenge_entry(g, agents),
         "options": {
             "max_rounds": g.config.max_rounds,
             "world_challenge": g.config.world_challenge,
