@@ -18,8 +18,10 @@ of every game move in waves: at each wave, every game waiting for an
 opponent's move contributes one decision, the decisions of each policy are
 made in one forward pass (:meth:`~.policies.Policy.act_batch`, on float64
 weights for small nets), bots that read the structured ``view`` get it and the others do
-not. The learner's observations and masks are built once per step, not once
-for the observation and again for ``action_masks()``.
+not; a bot with an ``act_on_env(env, agent, observation)`` method is called with
+the raw env instead, to read only what it needs (it must move as ``act`` would).
+The learner's observations and masks are built once per step, not once for the
+observation and again for ``action_masks()``.
 
 Two engines play the games:
 
@@ -249,6 +251,10 @@ class ScalarGames:
                 observation = slot.raw.observe(agent)
             else:
                 observation = {"action_mask": slot.raw.action_mask(agent)}
+            fast = getattr(bot, "act_on_env", None)
+            if fast is not None:  # a bot that builds only the parts of the view it reads
+                actions[k] = fast(slot.raw, agent, observation)
+                continue
             view = slot.raw.view(agent) if slot.opponents_read_view else {}
             if isinstance(bot, PolicyBot):
                 row = (k, bot.network_input(observation, view), observation["action_mask"], bot)
