@@ -157,20 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="folder for tournament.json and tournament.md (default runs/eval/<env>-<time>)",
     )
-    p.add_argument(
-        "--jobs",
-        type=int_at_least(1),
-        default=1,
-        metavar="N",
-        help="processes that play the deals (same results for every N; default 1)",
-    )
-    p.add_argument(
-        "--engine",
-        choices=("auto", "scalar", "vector"),
-        default="auto",
-        help="auto: the env's vectorised engine where it has one that seats every player "
-        "(Asrus; the same games, several times faster), else one env per game (default)",
-    )
+    add_jobs_argument(p)
+    add_engine_argument(p)
     p.add_argument(
         "--no-progress",
         action="store_true",
@@ -234,19 +222,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="folder for compare.json and compare.md (default runs/compare/<env>-<time>)",
     )
-    p.add_argument(
-        "--jobs",
-        type=int_at_least(1),
-        default=1,
-        metavar="N",
-        help="processes that play the deals (same results for every N; default 1)",
-    )
-    p.add_argument(
-        "--engine",
-        choices=("auto", "scalar", "vector"),
-        default="auto",
-        help="as for eval: the env's vectorised engine where it has one (the same games)",
-    )
+    add_jobs_argument(p)
+    add_engine_argument(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(run=run_compare)
 
@@ -421,13 +398,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ENV_ID",
         help=f"only this env (repeatable; default every one: {', '.join(list_envs())})",
     )
-    p.add_argument(
-        "--jobs",
-        type=int_at_least(1),
-        default=1,
-        metavar="N",
-        help="processes that play the deals (same results for every N; default 1)",
-    )
+    add_jobs_argument(p)
     p.set_defaults(run=run_baselines)
 
     p = sub.add_parser(
@@ -485,6 +456,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar over the grid")
     p.set_defaults(run=run_benchmark)
     return parser
+
+
+def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
+    """``--jobs N``: the same flag, bound and words for every command that plays deals."""
+    parser.add_argument(
+        "--jobs",
+        type=int_at_least(1),
+        default=1,
+        metavar="N",
+        help="processes that play the deals (same results for every N; default 1)",
+    )
+
+
+def add_engine_argument(parser: argparse.ArgumentParser) -> None:
+    """``--engine``: which engine plays a tournament's deals (eval and compare)."""
+    parser.add_argument(
+        "--engine",
+        choices=("auto", "scalar", "vector"),
+        default="auto",
+        help="auto: the env's vectorised engine where it has one that seats every player "
+        "(Asrus; the same games, several times faster), else one env per game (default)",
+    )
 
 
 def add_option_argument(parser: argparse.ArgumentParser) -> None:
