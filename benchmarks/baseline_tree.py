@@ -140,3 +140,16 @@ def check_imported(tree: BaselineTree, where: str) -> None:
             f"the baseline subprocess imported flockgym.envs from {where}, not from the "
             f"worktree of {tree.ref} ({expected}): its numbers would not be the baseline's"
         )
+
+
+def checkout_commit() -> str:
+    """This checkout's commit (with ``+changes`` when the tree differs from it): what
+    every saved benchmark run records as the code it measured."""
+    root = Path(__file__).resolve().parent.parent
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+        return done.stdout.strip()
+
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    return git("rev-parse", "--short", "HEAD") + ("+changes" if dirty else "")

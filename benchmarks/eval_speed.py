@@ -20,11 +20,12 @@ import argparse
 import json
 import os
 import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from baseline_tree import checkout_commit  # benchmarks/: the script's own folder
 
 from flockgym.training.evaluate import tournament
 from flockgym.training.policies import make_participant
@@ -58,18 +59,6 @@ def summary(run: dict[str, Any]) -> str:
     )
 
 
-def git_commit() -> str:
-    """This checkout's commit (with ``+changes`` when the tree differs from it)."""
-    root = Path(__file__).resolve().parent.parent
-
-    def git(*args: str) -> str:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
-        return done.stdout.strip()
-
-    dirty = git("status", "--porcelain", "--untracked-files=no")
-    return git("rev-parse", "--short", "HEAD") + ("+changes" if dirty else "")
-
-
 def measure(deals: int, jobs: int, players_text: str) -> dict[str, Any]:
     """The four paths one after the other, timed, their standings compared."""
     players = [make_participant(spec, "asrus_v0") for spec in players_text.split(",")]
@@ -91,7 +80,7 @@ def measure(deals: int, jobs: int, players_text: str) -> dict[str, Any]:
         print(f"  {name}: {result.games} games in {seconds:.1f} s, {cpu:.1f} CPU-s", flush=True)
     return {
         "command": " ".join(["python benchmarks/eval_speed.py", *sys.argv[1:]]),
-        "commit": git_commit(),
+        "commit": checkout_commit(),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "load_average": os.getloadavg(),
         "cores": os.cpu_count(),

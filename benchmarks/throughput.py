@@ -59,6 +59,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from baseline_tree import checkout_commit  # benchmarks/: the script's own folder
 
 from flockgym.envs import entry, list_envs, make
 
@@ -472,18 +473,6 @@ def print_run(run: dict[str, Any]) -> None:
     print("\n" + table(run))
 
 
-def git_commit() -> str:
-    """This checkout's commit (with ``+changes`` when the tree differs from it)."""
-    root = Path(__file__).resolve().parent.parent
-
-    def git(*args: str) -> str:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
-        return done.stdout.strip()
-
-    dirty = git("status", "--porcelain", "--untracked-files=no")
-    return git("rev-parse", "--short", "HEAD") + ("+changes" if dirty else "")
-
-
 def measure(args: argparse.Namespace, tree: Any | None) -> dict[str, Any]:
     """One interleaved run of the envs, their baseline (with ``tree``) and the peers."""
     env_ids = args.env or list_envs()
@@ -505,7 +494,7 @@ def measure(args: argparse.Namespace, tree: Any | None) -> dict[str, Any]:
             server.close()
     return {
         "command": " ".join(["python benchmarks/throughput.py", *sys.argv[1:]]),
-        "commit": git_commit(),
+        "commit": checkout_commit(),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "seconds": args.seconds,
         "rounds": args.rounds,

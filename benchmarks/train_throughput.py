@@ -79,6 +79,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from baseline_tree import checkout_commit  # benchmarks/: the script's own folder
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from flockgym.training import maskable, sparse
@@ -565,18 +566,6 @@ def print_game(result: dict[str, Any]) -> None:
         )
 
 
-def git_commit() -> str:
-    """This checkout's commit (with ``+changes`` when the tree differs from it)."""
-    root = Path(__file__).resolve().parent.parent
-
-    def git(*args: str) -> str:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
-        return done.stdout.strip()
-
-    dirty = git("status", "--porcelain", "--untracked-files=no")
-    return git("rev-parse", "--short", "HEAD") + ("+changes" if dirty else "")
-
-
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -661,7 +650,7 @@ def main() -> None:
             print_game(results[-1])
     run = {
         "command": " ".join(["python benchmarks/train_throughput.py", *sys.argv[1:]]),
-        "commit": git_commit(),
+        "commit": checkout_commit(),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "wall_seconds": time.perf_counter() - started,
         "load_average": os.getloadavg(),

@@ -20,6 +20,8 @@ SAVED = ROOT / "benchmarks" / "results" / "eval_speed.json"
 @pytest.fixture(scope="module")
 def eval_speed() -> ModuleType:
     pytest.importorskip("torch")
+    if str(SCRIPT.parent) not in sys.path:  # the script imports its neighbour baseline_tree
+        sys.path.insert(0, str(SCRIPT.parent))
     spec = importlib.util.spec_from_file_location("bench_eval_speed", SCRIPT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
