@@ -167,8 +167,19 @@ def spec_errors(err: ValidationError) -> str:
             field = section.model_fields[str(loc[-1])]
             lines.append(f"missing key {key} ({field.description})")
         else:
-            lines.append(f"{key} = {problem['input']!r:.80}: {problem['msg']}")
+            lines.append(f"{key} = {problem['input']!r:.80}: {problem['msg']}{expected_at(loc)}")
     return "; ".join(lines)
+
+
+def expected_at(loc: tuple[Any, ...]) -> str:
+    """What belongs at ``loc``, for a value of the wrong shape: an item of games or
+    learners is a mapping with its section's keys; a top-level key, its description."""
+    if len(loc) == 2 and isinstance(loc[1], int) and str(loc[0]) in SPEC_SECTIONS:
+        keys = ", ".join(SPEC_SECTIONS[str(loc[0])].model_fields)
+        return f" (each item of {loc[0]} is a mapping with keys {keys})"
+    if len(loc) == 1 and str(loc[0]) in BenchmarkSpec.model_fields:
+        return f" ({loc[0]}: {BenchmarkSpec.model_fields[str(loc[0])].description})"
+    return ""
 
 
 def load_spec(path: str | Path) -> BenchmarkSpec:
@@ -405,7 +416,7 @@ def evaluate_run(run: Run, spec: BenchmarkSpec) -> dict[str, Any]:
         "eval_deals": spec.eval_deals,
         "eval_seed": spec.eval_seed,
         "scores": scores,
-        "seconds": round(time.monotonic() - started, 1),
+        "seconds": round(time.monotonic() - started, 3),
     }
     write_text_atomic(run.run_dir / EVAL_FILE, json.dumps(evaluation, indent=2) + "\n")
     return evaluation
@@ -697,7 +708,7 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
             seconds = time.monotonic() - t0
             trained_now += seconds
             before = 0.0 if status == "restart" else recorded(r.run_dir, TRAIN_FILE, "seconds")
-            record = {"seconds": round((before or 0.0) + seconds, 1)}
+            record = {"seconds": round((before or 0.0) + seconds, 3)}
             write_text_atomic(r.run_dir / TRAIN_FILE, json.dumps(record) + "\n")
         saved = read_evaluation(r, ladders[r.run_dir], spec)
         evaluations[r.run_dir] = saved if saved is not None else evaluate_run(r, spec)

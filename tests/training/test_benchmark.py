@@ -108,7 +108,16 @@ def test_the_tiny_spec_runs_resumes_and_reports(
             "invalid benchmark spec: unknown key colour; allowed keys here: name, budget, "
             "seeds, games, learners, eval_deals, eval_seed, bootstrap_reps, checkpoint_every",
         ),
-        ({"budget": 0}, "budget = 0: Input should be greater than or equal to 1"),
+        (
+            {"budget": 0},
+            "budget = 0: Input should be greater than or equal to 1 (budget: learner steps "
+            "per run (total_steps))",
+        ),
+        (
+            {"games": ["chess_v0"]},
+            "games[0] = 'chess_v0': Input should be a valid dictionary or instance of "
+            "GameSpec (each item of games is a mapping with keys env, options, set)",
+        ),
         ({"seeds": [1, 1]}, "seeds = [1, 1]: Value error, allowed: distinct integers >= 0"),
         (
             {"games": [{"env": "chess_v0"}]},
