@@ -100,9 +100,14 @@ def can_train(game: ArenaGame, seat: int) -> bool:
     """On a gym with a gym power card left, except the starting corner's gym on
     the first turn."""
     here = game.positions[seat]
-    if game.first_turn[seat] and here == game.start_corner[seat]:
-        return False
-    return game.gym_cards[game._corner_gym(here)] > 0
+    return gym_card_allowed(game, seat, here) and game.gym_cards[game._corner_gym(here)] > 0
+
+
+def gym_card_allowed(game: ArenaGame, seat: int, corner: int) -> bool:
+    """Setup step 12: "He does not get to use the power of that gym on that first
+    turn": no gym power card of the starting corner's gym on the first turn, on
+    every path that hands one out (training, Nova Debris 5-6, Nebula Slide 8)."""
+    return not (game.first_turn[seat] and corner == game.start_corner[seat])
 
 
 def challengeable(game: ArenaGame, target: int) -> bool:

@@ -488,7 +488,8 @@ def _slide_gym(g: ArenaGame, space: int) -> None:
     if g.gym_trophies[corner] > 0:
         g.gym_trophies[corner] -= 1
         g.trophies[seat] += 1
-    challenges.take_gym_card(g, seat, g.gym_at[corner])
+    if challenges.gym_card_allowed(g, seat, space):
+        challenges.take_gym_card(g, seat, g.gym_at[corner])
     g._end_turn()
 
 
@@ -508,7 +509,7 @@ def _turn_back(g: ArenaGame, target: int) -> None:
 
 def _nova_gym(g: ArenaGame, space: int) -> None:
     g.positions[g.actor] = space
-    if g.gym_cards[g._corner_gym(space)] > 0:
+    if g.gym_cards[g._corner_gym(space)] > 0 and challenges.gym_card_allowed(g, g.actor, space):
         g._decide(GYM_CARD, g.actor)
     else:
         g._end_turn()
