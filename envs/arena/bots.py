@@ -497,6 +497,11 @@ class ArenaHeuristicBot:
             options.append((self.landing_value(v, here), v.id("stay")))
         choice = max(options)[1]
         if choice == v.id("slide"):
+            # a transform power first: the slide roll becomes a d8 (7 and 8 are good)
+            use = v.id("use")
+            powers = sorted(a for a in legal if use <= a < use + len(v.box["gyms"]))
+            if powers:
+                return powers[0]
             self.slides = (self._turn(v), self.slides_this_turn(v) + 1)
         return choice
 

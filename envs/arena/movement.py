@@ -7,7 +7,8 @@ trophies are spent: functions over an :class:`.rules.ArenaGame`.
 * After it (``move_spend``): spend trophies, +2 each, or a movement gym power.
 * Moving (``move``): one space at a time; a choice only at a fork, on a space
   with a player who can be challenged (``stop``), and at a Nebula Slide end
-  (``slide``; on the last step also ``stay``). Each gym moved onto or past
+  (``slide``; on the last step also ``stay``; an Astrobirdz holding a
+  transform power may ``use`` it first, so the slide roll is a d8). Each gym moved onto or past
   gives a trophy while it has any.
 * Before a challenge or defence roll (``challenge_spend`` /
   ``defend_spend``): gym powers and medal dice of that kind, then ``spend k``.
@@ -227,7 +228,23 @@ def move_options(game: ArenaGame) -> list[int]:
             out.append(layout.slide)
             if game.steps_left == 0:
                 out.append(layout.stay)
+            out += slide_powers(game, seat)
     return out
+
+
+def slide_powers(game: ArenaGame, seat: int) -> list[int]:
+    """The ``use`` actions offered at a Nebula Slide end: a power is usable "at
+    any time", and the only one that changes the slide roll is a transform power
+    (an Astrobirdz becomes a Berzerkerbirdz: the d6 becomes a d8, whose 7 and 8
+    exist only there). The other powers change no roll of the slide."""
+    if game.forms[seat] != ASTROBIRDZ or not any(game.powers[seat]):
+        return []
+    gyms = game.box.gyms
+    return [
+        game.layout.use + gym
+        for gym, held in enumerate(game.powers[seat])
+        if held and gyms[gym].power.kind == "transform"
+    ]
 
 
 def apply_move(game: ArenaGame, action: int) -> None:
@@ -242,6 +259,9 @@ def apply_move(game: ArenaGame, action: int) -> None:
         challenges.begin_action(game)
     elif action == layout.slide:
         encounters.go_through_slide(game)
+    elif action >= layout.use:  # a transform power at a slide end (see slide_powers)
+        _use_power(game, game.turn_seat, action - layout.use, "slide")
+        game._decide(MOVE, game.turn_seat)
     else:  # stay
         challenges.begin_action(game)
 

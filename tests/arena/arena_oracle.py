@@ -26,7 +26,7 @@ def legal_strings(view: dict[str, Any], box: Box) -> set[str]:
     if phase in CONTEXT:
         return _spend(view, box, CONTEXT[phase])
     if phase == "move":
-        return _move(view)
+        return _move(view, box)
     if phase == "action":
         return _action(view, box)
     if phase == "gym_card":
@@ -85,7 +85,7 @@ def _spend(view: dict[str, Any], box: Box, ctx: str) -> set[str]:
     return out
 
 
-def _move(view: dict[str, Any]) -> set[str]:
+def _move(view: dict[str, Any], box: Box) -> set[str]:
     me = _me(view)
     here = _space(view, me["position"])
     steps, entered = view["steps_left"], view["entered"]
@@ -98,6 +98,10 @@ def _move(view: dict[str, Any]) -> set[str]:
         out.add("slide")
         if steps == 0:
             out.add("stay")
+        if me["form"] == "astrobirdz":  # a transform power before the slide roll
+            for gym in box.gyms:
+                if gym.power.kind == "transform" and gym.name in me["gym_powers"]:
+                    out.add(f"use {gym.name}")
     return out
 
 
