@@ -295,10 +295,19 @@ def gain_card(game: ArenaGame, seat: int, card: int) -> None:
     if space >= 0:
         fill_space(game, space)
     if game.box.cards[card].is_world:
-        if len(game.worlds_of[seat]) >= game.box.win_worlds:
+        game.worlds_won[seat] += 1
+        if fifth_world_count(game, seat) >= game.box.win_worlds:
             game._finish([seat], "five worlds")
     else:
         _after_maneuver(game, seat)
+
+
+def fifth_world_count(game: ArenaGame, seat: int) -> int:
+    """The count the five-worlds victory reads: worlds held now, or (option
+    ``fifth_world="won"``) worlds gained over the game, kept or not."""
+    if game.config.fifth_world == "won":
+        return game.worlds_won[seat]
+    return len(game.worlds_of[seat])
 
 
 def _after_maneuver(game: ArenaGame, seat: int) -> None:

@@ -240,6 +240,9 @@ def _nova_1(game: ArenaGame, seat: int) -> None:
     _to_exit(game, seat)
     if form == ASTROBIRDZ:
         game.forms[seat] = BERZERKERBIRDZ
+    elif form == INVAZORZ and game.config.nova_invazorz == "become":
+        _pick_or_end(game, PICK_CHARACTER, seat, "nova_become")
+        return
     elif form == INVAZORZ and any(f == BERZERKERBIRDZ for f in game.forms):
         game._decide(PICK_PLAYER, seat, "nova_turn_back")
         return
@@ -605,6 +608,9 @@ TASKS: dict[str, Task] = {
     "nova_turn_back": Task(PICK_PLAYER, "player", _berzerkerbirdz_players, _turn_back,
                            optional=True,
                            text="Nova Debris Field 1-2: a Berzerkerbirdz to turn back (or end)"),
+    "nova_become": Task(PICK_CHARACTER, "become", become_candidates, _become,
+                        text="Nova Debris Field 1-2 (an Invazorz, option nova_invazorz="
+                        "'become'): the Berzerkerbirdz to become"),
     "nova_gym": Task(PICK_SPACE, "to", _corners, _nova_gym,
                      text="Nova Debris Field 5-6: the gym to go to"),
     "black_hole_inside": Task(PICK_SPACE, "to", _inside_spaces, _move_then_act,

@@ -5,7 +5,7 @@
 | Import | ``from flockgym.envs import arena_v0`` |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 (default 4) |
 | Actions | ``Discrete(239 + 51n)`` with the shipped box (443 at 4 players) |
-| Observation | ``Box(0, 1, (718 + 157n,), float32)`` + ``action_mask`` int8 (1346 at 4 players) |
+| Observation | ``Box(0, 1, (719 + 158n,), float32)`` + ``action_mask`` int8 (1351 at 4 players) |
 | Parallel | ``arena_v0.parallel_env()``: PettingZoo's turn-based AEC-to-parallel conversion |
 
 Each player is a character on a board of two one-way loops: gyms in the
@@ -38,6 +38,11 @@ Options
   is its number + 2, as for maneuvers; ``"printed"``: the number itself.
 - ``dark_matter`` (``"two"``): dark-matter dice read 2 whatever the medals;
   ``"medals"``: a medal reads that 2 as it would a rolled 2.
+- ``nova_invazorz`` (``"turn_back"``): Nova Debris Field 1-2 lets an
+  Invazorz turn one Berzerkerbirdz back; ``"become"``: the Invazorz becomes a
+  Berzerkerbirdz of its choice (the rulebook read literally).
+- ``fifth_world`` (``"held"``): the five-worlds victory counts worlds held
+  now; ``"won"``: worlds won over the game, kept or not.
 - ``data`` (``None``): path of another box file (YAML, as ``arena.yaml``); a
   malformed file is an ``OptionError`` naming the entry and the field.
 
@@ -89,7 +94,7 @@ cards, G gyms, H characters):
 | field | size | encoding |
 | --- | --- | --- |
 | phase | 12 | one-hot phase (order below; all zero once over) |
-| task | 25 | one-hot: what a pick is for (the task names of ``docs/rules/arena.md``) |
+| task | 26 | one-hot: what a pick is for (the task names of ``docs/rules/arena.md``) |
 | round | 1 | full rounds played / max_rounds |
 | supply | 1 | trophies in the supply / 40 |
 | medal_supply | 3 | bronze, silver, gold left / 6 |
@@ -107,6 +112,7 @@ cards, G gyms, H characters):
 | trophies | 2n | per seat: trophies; Star Cluster trophies (/ 40) |
 | medals | 3n | per seat: bronze, silver, gold |
 | status | 3n | per seat: a turn to lose; dark matter turns / 3; first turn |
+| worlds_won | n | per seat: worlds gained over the game / 5 (at most 1) |
 | gym_powers | Gn | per seat: power cards held per gym / 2 |
 | roles | 5n | per seat: on turn; to act; defender; forced target; placed by a pick |
 | roll_prep | 3n | per seat: gym bonus, gold reading, extra dice for the coming roll |
@@ -149,6 +155,8 @@ from .data import FORMS, MEDALS, Box, BoxError
 from .observer import ArenaObserver, game_view, observation_size, render_text
 from .rules import (
     DARK_MATTER_MODES,
+    FIFTH_WORLD_MODES,
+    NOVA_INVAZORZ_MODES,
     WORLD_CHALLENGES,
     ArenaConfig,
     ArenaGame,
@@ -169,6 +177,13 @@ GAME_OPTIONS: tuple[Option, ...] = (
            choices=WORLD_CHALLENGES),
     Option("dark_matter", "two", "dark-matter dice: 'two' (every die reads 2, medals or "
            "not) or 'medals' (a medal reads that 2 as a rolled 2)", choices=DARK_MATTER_MODES),
+    Option("nova_invazorz", "turn_back", "Nova Debris Field 1-2 for an Invazorz: "
+           "'turn_back' (stays an Invazorz, may turn one Berzerkerbirdz back) or 'become' "
+           "(becomes a Berzerkerbirdz of its choice, as read literally)",
+           choices=NOVA_INVAZORZ_MODES),
+    Option("fifth_world", "held", "the five-worlds victory: 'held' (a fifth world held "
+           "now) or 'won' (a fifth world won over the game, kept or not)",
+           choices=FIFTH_WORLD_MODES),
     Option("data", None, "path of another box file (YAML like the shipped arena.yaml: "
            "a regular .yaml/.yml file of at most 1 MiB); None: the shipped box",
            check=_path_ok, allowed="None or a file path (str)",
@@ -186,6 +201,8 @@ def config_from_options(options: dict[str, Any]) -> ArenaConfig:
         max_rounds=options["max_rounds"],
         world_challenge=options["world_challenge"],
         dark_matter=options["dark_matter"],
+        nova_invazorz=options["nova_invazorz"],
+        fifth_world=options["fifth_world"],
         data=options["data"],
     )
     try:
@@ -300,6 +317,7 @@ class raw_env(FlockAECEnv):
     option_samples: ClassVar[tuple[dict[str, Any], ...]] = (
         {},
         {"world_challenge": "printed", "dark_matter": "medals"},
+        {"nova_invazorz": "become", "fifth_world": "won"},
         {"max_rounds": 3, "world_challenge": "offset", "dark_matter": "two"},
         {"max_rounds": 1},
         {"data": str(data.DEFAULT_PATH), "max_rounds": 8},

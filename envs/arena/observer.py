@@ -126,6 +126,8 @@ def field_table(box: Box, n: int) -> list[Field]:
         Field("medals", "seat", 3, "bronze, silver, gold held"),
         Field("status", "seat", 3, "a turn to lose (upside down); dark matter turns left / "
               "its most; first turn not yet played"),
+        Field("worlds_won", "seat", 1, "world cards gained over the game, kept or not / "
+              "the five of the five-worlds victory (at most 1)"),
         Field("gym_powers", "seat", g, "gym power cards held per gym / cards per gym"),
         Field("roles", "seat", 5, "on turn; to act; defender of the challenge; the target "
               "an effect forces a challenge on; the player a pick places"),
@@ -327,6 +329,7 @@ class ArenaObserver:
         self._p_positions = [-1] * self.n
         none = None
         self._p_trophies = self._p_bonus = self._p_roll_bonus = self._p_roll_gold = none
+        self._p_worlds_won: list[int] | None = None
         self._p_roll_extra = self._p_dark = self._p_first = self._p_lost = none
         self._p_forms = self._p_characters = self._p_medals = self._p_powers = none
         self._p_holder = self._p_defended = self._p_medal_holder = self._p_medal_space = none
@@ -387,6 +390,10 @@ class ArenaObserver:
             self._write_positions(g)
         if g.trophies != self._p_trophies or g.bonus_trophies != self._p_bonus:
             self._write_trophies(g)
+        if g.worlds_won != self._p_worlds_won:
+            self._p_worlds_won = g.worlds_won.copy()
+            win = self.box.win_worlds
+            self._put(self.at["worlds_won"], (min(1.0, w / win) for w in g.worlds_won))
         rare = (
             g.roll_bonus, g.roll_gold, g.roll_extra, g.dark, g.first_turn, g.lost_turns,
             g.forms, g.characters, g.medals, g.powers, g.card_holder, g.defended,
@@ -831,6 +838,8 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
             "max_rounds": g.config.max_rounds,
             "world_challenge": g.config.world_challenge,
             "dark_matter": g.config.dark_matter,
+            "nova_invazorz": g.config.nova_invazorz,
+            "fifth_world": g.config.fifth_world,
             "data": g.config.data,
         },
     }
@@ -904,6 +913,7 @@ def _player_entries(g: ArenaGame, agents: list[str]) -> dict[str, dict[str, Any]
             "upside_down": g.upside_down[s],
             "dark_matter_turns": g.dark[s],
             "first_turn": g.first_turn[s],
+            "worlds_won": g.worlds_won[s],
             "start_corner": g.start_corner[s],
             "roll_prep": {
                 "bonus": g.roll_bonus[s],
@@ -949,6 +959,8 @@ def bot_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
             "max_rounds": g.config.max_rounds,
             "world_challenge": g.config.world_challenge,
             "dark_matter": g.config.dark_matter,
+            "nova_invazorz": g.config.nova_invazorz,
+            "fifth_world": g.config.fifth_world,
             "data": g.config.data,
         },
     }

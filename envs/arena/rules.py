@@ -87,6 +87,8 @@ _MASKS: dict[tuple[int, ...], np.ndarray] = {}
 KEEP_ROLLS = 8
 """Rolls the log always keeps (the observation's recent rolls)."""
 DARK_MATTER_MODES = ("two", "medals")
+NOVA_INVAZORZ_MODES = ("turn_back", "become")
+FIFTH_WORLD_MODES = ("held", "won")
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,13 @@ class ArenaConfig:
     dark_matter: str = "two"
     """'two': dark-matter dice read 2 whatever medals say (ruling); 'medals':
     a medal still reads that 2 as a rolled 2."""
+    nova_invazorz: str = "turn_back"
+    """Nova Debris Field 1-2 for an Invazorz: 'turn_back' (it stays an Invazorz
+    and may turn one Berzerkerbirdz back; ruling) or 'become' (read literally,
+    it "isn't a Berzerkerbirdz" and becomes one of its choice)."""
+    fifth_world: str = "held"
+    """The five-worlds victory counts worlds 'held' now (ruling) or worlds 'won'
+    over the game (every world gained, kept or not)."""
     data: str | None = None
     """Path of the box file; None: the shipped ``arena.yaml``."""
 
@@ -124,11 +133,16 @@ class ArenaConfig:
                 f"world_challenge={short_repr(self.world_challenge)} is not allowed; allowed: "
                 f"{', '.join(WORLD_CHALLENGES)}"
             )
-        if self.dark_matter not in DARK_MATTER_MODES:
-            raise ValueError(
-                f"dark_matter={short_repr(self.dark_matter)} is not allowed; allowed: "
-                f"{', '.join(DARK_MATTER_MODES)}"
-            )
+        for name, allowed in (
+            ("dark_matter", DARK_MATTER_MODES),
+            ("nova_invazorz", NOVA_INVAZORZ_MODES),
+            ("fifth_world", FIFTH_WORLD_MODES),
+        ):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(
+                    f"{name}={short_repr(value)} is not allowed; allowed: {', '.join(allowed)}"
+                )
 
     @functools.cached_property
     def box(self) -> Box:
@@ -170,6 +184,8 @@ class ArenaGame(GameEngine):
     dark: list[int] = field(default_factory=list)
     """Dark matter: how many more of the player's turn ends it lasts (0: none)."""
     first_turn: list[bool] = field(default_factory=list)
+    worlds_won: list[int] = field(default_factory=list)
+    """World cards each seat has gained over the game (option ``fifth_world``)."""
     start_corner: list[int] = field(default_factory=list)
     # the box on the board
     supply: int = 0
@@ -557,6 +573,7 @@ class ArenaGame(GameEngine):
             "upside_down": list(self.upside_down),
             "dark": list(self.dark),
             "first_turn": list(self.first_turn),
+            "worlds_won": list(self.worlds_won),
             "start_corner": list(self.start_corner),
             "supply": self.supply,
             "medal_supply": list(self.medal_supply),

@@ -205,6 +205,7 @@ def _give_scenario_items(game: ArenaGame, sc: Scenario) -> None:
                 challenges.award_medal(game, seat, level)
     for seat in range(game.num_players):
         challenges.check_medals(game, seat)
+    game.worlds_won = [len(w) for w in game.worlds_of]
     for seat, gyms in sc.gym_powers.items():
         for g in gyms:
             if game.gym_cards[g] <= 0:

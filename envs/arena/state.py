@@ -192,6 +192,7 @@ def validate_state(d: Any, expected: ArenaConfig | None = None) -> ArenaGame:
     game.upside_down = f.bools("upside_down", n)
     game.dark = f.ints("dark", n, 0, box.dark_matter_turns + 1)
     game.first_turn = f.bools("first_turn", n)
+    game.worlds_won = f.ints("worlds_won", n, 0, 10**9)
     game.start_corner = f.ints("start_corner", n, -1, s_max)
     game.supply = f.integer("supply", 0, box.trophies)
     game.medal_supply = f.ints("medal_supply", 3, 0, max(box.medal_supply))
@@ -415,6 +416,9 @@ def consistency_problems(g: ArenaGame) -> list[str]:
         if invazorz != (g.forms[seat] == INVAZORZ):
             out.append(f"game.forms[{seat}]: {FORMS[g.forms[seat]]} does not fit character "
                        f"{box.characters[g.characters[seat]].name}")  # fmt: skip
+        if g.worlds_won[seat] < len(g.worlds_of[seat]):
+            out.append(f"game.worlds_won[{seat}]: fewer worlds won than the "
+                       f"{len(g.worlds_of[seat])} held")  # fmt: skip
         if g.start_corner[seat] != -1 and g.start_corner[seat] not in box.corners:
             out.append(f"game.start_corner[{seat}]: must be -1 or a corner {box.corners}")
         if g.upside_down[seat] != (g.lost_turns[seat] > 0):

@@ -364,7 +364,7 @@ def test_docstring_observation_table_lists_every_field_in_order():
     rows = re.findall(r"^\| (\w+)(?:, (\w+))? \| [^|]+ \| ", doc.split("Observation\n---")[1], re.M)
     names = [n for row in rows for n in row if n and n != "field"]
     assert names == [f.name for f in field_table(BOX, 4)]
-    assert observation_size(BOX, 4) == 718 + 157 * 4
+    assert observation_size(BOX, 4) == 719 + 158 * 4
 
 
 def test_docstring_action_segments_in_order():
