@@ -3,7 +3,7 @@
 The sizes come from the box (S spaces, C = maneuver + world cards, K medal
 cards, G gyms, H characters, T trophies) and the number of players n. With the
 shipped box (S=50, C=50, K=12, G=8, H=18, T=40) and 4 players the space has
-443 ids:
+461 ids:
 
 | segment | size | ids (4p) | string |
 | --- | --- | --- | --- |
@@ -25,6 +25,7 @@ shipped box (S=50, C=50, K=12, G=8, H=18, T=40) and 4 players the space has
 | become | H | 405..422 | ``become Mecha-Invazorz Destructarian Graptarg`` |
 | use | G | 423..430 | ``use Halfpipe Hall`` |
 | add | K | 431..442 | ``add Stunt Die`` |
+| wish | H | 443..460 | ``wish Spaceboardzerka`` |
 
 What each means:
 
@@ -47,8 +48,11 @@ What each means:
 * ``player_j``: the other player an effect names.
 * ``become name``: the character to become (an Astrobirdz name means its
   Berzerkerbirdz card).
-* ``use gym``: use a gym power card of that gym. ``add name``: add that medal
+* ``use gym``: use a gym power card of that gym (before a roll it changes; a
+  transform power also at a Nebula Slide end). ``add name``: add that medal
   card's extra die to the coming roll.
+* ``wish name``: at setup, the character this seat wishes for (hidden from the
+  other seats until every seat without a character has wished).
 
 The challenge-player and player segments are relative to the actor (k = 1..n-1
 seats to the left, so a policy sees "my left neighbour" the same way from
@@ -61,7 +65,7 @@ from .data import Box
 
 SEGMENTS = ("corner", "roll", "spend", "to", "stop", "slide", "stay", "train", "challenge",
             "challenge_medal", "challenge_player", "end", "pick", "place", "player", "become",
-            "use", "add")  # fmt: skip
+            "use", "add", "wish")  # fmt: skip
 
 
 class ActionLayout:
@@ -71,7 +75,7 @@ class ActionLayout:
     >>> from flockgym.envs.arena.data import default_box
     >>> layout = ActionLayout(default_box(), 4)
     >>> layout.size, layout.to_string(0, layout.spend + 2), layout.to_string(3, layout.player)
-    (443, 'spend 2', 'player_0')
+    (461, 'spend 2', 'player_0')
     """
 
     def __init__(self, box: Box, num_players: int) -> None:
@@ -96,6 +100,7 @@ class ActionLayout:
             "become": box.num_characters,
             "use": len(box.gyms),
             "add": len(box.medal_cards),
+            "wish": box.num_characters,
         }
         self.offsets: dict[str, int] = {}
         at = 0
@@ -109,7 +114,7 @@ class ActionLayout:
         self.challenge, self.challenge_medal = o["challenge"], o["challenge_medal"]
         self.challenge_player, self.end, self.pick = o["challenge_player"], o["end"], o["pick"]
         self.place, self.player, self.become = o["place"], o["player"], o["become"]
-        self.use, self.add = o["use"], o["add"]
+        self.use, self.add, self.wish = o["use"], o["add"], o["wish"]
 
     def segment_of(self, action: int) -> tuple[str, int]:
         """``(segment, index inside it)`` of an action id."""
@@ -170,6 +175,8 @@ class ActionLayout:
             return f"become {box.characters[i].name}"
         if seg == "use":
             return f"use {box.gyms[i].name}"
+        if seg == "wish":
+            return f"wish {box.characters[i].name}"
         return f"add {box.medal_cards[i].name}"
 
     def from_string(self, actor: int, text: str) -> int:
@@ -187,7 +194,8 @@ class ActionLayout:
                 "'challenge maneuver <name>', 'challenge world <name>', 'challenge medal', "
                 "'challenge player_<k> maneuver|world <name>', 'end', 'pick <card name>', "
                 "'place <space>', 'player_<k>' (another player, 0.."
-                f"{n - 1}), 'become <character>', 'use <gym>', 'add <medal card>'"
+                f"{n - 1}), 'become <character>', 'use <gym>', 'add <medal card>', "
+                "'wish <character>'"
             ) from None
 
     def _parse(self, actor: int, cleaned: str) -> int:
@@ -210,6 +218,8 @@ class ActionLayout:
             return off["pick"] + box.card_named[rest]
         if verb == "become":
             return off["become"] + box.character_named[rest]
+        if verb == "wish":
+            return off["wish"] + box.character_named[rest]
         if verb == "use":
             return off["use"] + box.gym_named[rest]
         if verb == "add":
@@ -242,13 +252,16 @@ class ActionLayout:
 
 def is_public_move(layout: ActionLayout, action: int) -> bool:
     """Whether every seat reads ``action`` when it is made (what the play server's
-    move log and terminal narration show of the other seats' moves): always in the
-    Arena. Everything on its board is public (positions, cards held, trophies,
-    medals, gym powers, medal cards held, every roll); only the medal stack's
-    order is not, and no move names it.
+    move log and terminal narration show of the other seats' moves): every move
+    but a character wish. Everything on the board is public (positions, cards
+    held, trophies, medals, gym powers, medal cards held, every roll); a wish is
+    hidden until every seat without a character has wished (then the characters
+    given and the open roll-offs tell them), and the medal stack's order is
+    never shown (no move names it).
 
     >>> from flockgym.envs.arena.data import default_box
-    >>> is_public_move(ActionLayout(default_box(), 2), 0)
-    True
+    >>> layout = ActionLayout(default_box(), 2)
+    >>> is_public_move(layout, 0), is_public_move(layout, layout.wish)
+    (True, False)
     """
-    return True
+    return action < layout.wish

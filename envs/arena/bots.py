@@ -22,6 +22,10 @@ action mask only:
   a table makes it lose one.
 * Table picks: the best card, the richest or leading opponent to hit, the space
   with the best prospects.
+* **Wishes for a character the board favours**: the one most of the cards
+  dealt onto the board name (a homeworld counts twice, a favourite trick
+  once), an Astrobirdz before an Invazorz on a tie (it can become a
+  Berzerkerbirdz, with d8 dice), then the box's order.
 * **Slides at most** :data:`SLIDES_PER_TURN` **times a turn.** A player holding
   nothing for the table to take can only roll the 6 (a whole new turn from any
   space), and the best space to start that turn from is next to a slide end:
@@ -258,6 +262,8 @@ class ArenaHeuristicBot:
 
     def _choose(self, v: View, legal: set[int]) -> int:
         phase = v.raw["phase"]
+        if phase == "wish":
+            return self._wish(v, legal)
         if phase == "corner":
             return self._corner(v, legal)
         if phase == "pre_roll":
@@ -441,6 +447,26 @@ class ArenaHeuristicBot:
         return best(start, steps, entered)
 
     # ---- phases ---------------------------------------------------------------------------
+
+    def _wish(self, v: View, legal: set[int]) -> int:
+        """The character the board favours (see the module docstring)."""
+        named: dict[str, float] = {}
+        for space in v.spaces:
+            card = space.get("card")
+            if card:
+                weight = 2.0 if v.cards[card]["kind"] == "world" else 1.0
+                who = v.cards[card]["character"]
+                named[who] = named.get(who, 0.0) + weight
+        characters = v.box["characters"]
+        best, best_action = -1.0, min(legal)
+        for i, name in enumerate(characters):
+            action = v.id("wish", i)
+            if action not in legal:
+                continue
+            score = named.get(name, 0.0) + (0.0 if characters[name]["invazorz"] else 0.5)
+            if score > best:
+                best, best_action = score, action
+        return best_action
 
     def _corner(self, v: View, legal: set[int]) -> int:
         corners = v.raw["board"]["corners"]

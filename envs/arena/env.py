@@ -4,8 +4,8 @@
 | --- | --- |
 | Import | ``from flockgym.envs import arena_v0`` |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 (default 4) |
-| Actions | ``Discrete(239 + 51n)`` with the shipped box (443 at 4 players) |
-| Observation | ``Box(0, 1, (719 + 158n,), float32)`` + ``action_mask`` int8 (1351 at 4 players) |
+| Actions | ``Discrete(257 + 51n)`` with the shipped box (461 at 4 players) |
+| Observation | ``Box(0, 1, (738 + 159n,), float32)`` + ``action_mask`` int8 (1374 at 4 players) |
 | Parallel | ``arena_v0.parallel_env()``: PettingZoo's turn-based AEC-to-parallel conversion |
 
 Each player is a character on a board of two one-way loops: gyms in the
@@ -19,6 +19,12 @@ or challenge for the card on the space or a card of a player there. A fifth
 world, or defending a third world, wins at once; otherwise the most worlds
 after ``max_rounds`` full rounds. The full rules, the reconstructed box (board,
 every card) and every ruling are in ``docs/rules/arena.md``.
+
+Setup begins with the characters: every seat the ``characters`` option does not
+name wishes for one (``wish <name>``, in seat order), hidden from the other
+seats until all have wished; a character wished by several is rolled off on d6
+in the open (the highest picks, ties roll again) and the losers wish again
+among the characters left. Then the starting corners, then the first player.
 
 A turn is several steps of the same agent: one step per real choice (a
 decision with a single legal action is taken by the env). Defending a
@@ -79,6 +85,7 @@ Actions
 | become | 18 | ``become Spaceboardzerka`` | the character to become |
 | use | 8 | ``use Halfpipe Hall`` | use a gym power card |
 | add | 12 | ``add Stunt Die`` | add a medal card's extra die |
+| wish | 18 | ``wish Spaceboardzerka`` | setup: the character wished for (hidden) |
 
 Segments in this order; ids in :mod:`flockgym.envs.arena.actions`. Player
 segments are relative (k = 1..n-1 seats to the left); their strings name the
@@ -93,7 +100,7 @@ cards, G gyms, H characters):
 
 | field | size | encoding |
 | --- | --- | --- |
-| phase | 12 | one-hot phase (order below; all zero once over) |
+| phase | 13 | one-hot phase (order below; all zero once over) |
 | task | 26 | one-hot: what a pick is for (the task names of ``docs/rules/arena.md``) |
 | round | 1 | full rounds played / max_rounds |
 | supply | 1 | trophies in the supply / 40 |
@@ -112,6 +119,8 @@ cards, G gyms, H characters):
 | trophies | 2n | per seat: trophies; Star Cluster trophies (/ 40) |
 | medals | 3n | per seat: bronze, silver, gold |
 | status | 3n | per seat: a turn to lose; dark matter turns / 3; first turn |
+| wished | n | per seat: has wished for a character this round of setup (not what) |
+| own_wish | H | one-hot: the character the observer itself wished for (its own only) |
 | worlds_won | n | per seat: worlds gained over the game / 5 (at most 1) |
 | gym_powers | Gn | per seat: power cards held per gym / 2 |
 | roles | 5n | per seat: on turn; to act; defender; forced target; placed by a pick |
@@ -127,7 +136,7 @@ cards, G gyms, H characters):
 | task_card | C | one-hot: the card a pick is about |
 
 Phases in order: corner, pre_roll, move_spend, move, action, challenge_spend,
-defend_spend, pick_card, pick_space, pick_player, pick_character, gym_card.
+defend_spend, pick_card, pick_space, pick_player, pick_character, gym_card, wish.
 The medal stack's order is face down: it is never shown.
 
 Rewards: option ``reward`` = ``win`` (default, at game end), ``score`` (each

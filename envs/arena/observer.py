@@ -1,8 +1,10 @@
 """The Arena's observation vector (field by field), its view and its text board.
 
 Everything in the Arena is public except the order of the face-down medal
-stack (and a test's forced dice), so every seat's observation shows the same
-table, arranged from the observer's seat: "per seat" fields list the observer
+stack (and a test's forced dice) and, during setup, the other seats' character
+wishes, so every seat's observation shows the same table, arranged from the
+observer's seat (each seat's own wish is a ``self`` field, gathered from that
+seat's block only): "per seat" fields list the observer
 first, then its left neighbour, and so on; a card's or medal card's holder is
 named the same way.
 
@@ -45,7 +47,8 @@ the agent's previous step)."""
 @dataclass(frozen=True)
 class Field:
     """One observation field. ``kind``: ``pub`` (the same for every observer),
-    ``seat`` (one block per seat, observer first), ``card`` / ``medal`` /
+    ``seat`` (one block per seat, observer first), ``self`` (the observer's own
+    block only: what the others may not see), ``card`` / ``medal`` /
     ``space`` / ``corner`` (one block per card, medal card, board space or
     corner; holder columns name seats observer first)."""
 
@@ -126,6 +129,10 @@ def field_table(box: Box, n: int) -> list[Field]:
         Field("medals", "seat", 3, "bronze, silver, gold held"),
         Field("status", "seat", 3, "a turn to lose (upside down); dark matter turns left / "
               "its most; first turn not yet played"),
+        Field("wished", "seat", 1, "setup: has wished for a character this round (what "
+              "for is hidden from the others)"),
+        Field("own_wish", "self", h, "setup: one-hot the character the observer wished "
+              "for this round (its own wish only)"),
         Field("worlds_won", "seat", 1, "world cards gained over the game, kept or not / "
               "the five of the five-worlds victory (at most 1)"),
         Field("gym_powers", "seat", g, "gym power cards held per gym / cards per gym"),
@@ -255,7 +262,7 @@ class ArenaObserver:
         at = 0
         for f in self.fields:
             self.at[f.name] = at
-            if f.kind == "seat":
+            if f.kind in ("seat", "self"):
                 at += n * f.width
             elif f.name == "space_named":
                 at += box.num_spaces * n
@@ -272,6 +279,8 @@ class ArenaObserver:
             if f.kind == "seat":
                 for s in rot:
                     idx.extend(range(base + s * f.width, base + (s + 1) * f.width))
+            elif f.kind == "self":
+                idx.extend(range(base + o * f.width, base + (o + 1) * f.width))
             elif f.name in ("card_holder", "medal_holder"):
                 for item in range(item_count(box, f)):
                     row = base + item * f.width
@@ -330,6 +339,7 @@ class ArenaObserver:
         none = None
         self._p_trophies = self._p_bonus = self._p_roll_bonus = self._p_roll_gold = none
         self._p_worlds_won: list[int] | None = None
+        self._p_wishes: list[int] | None = None
         self._p_roll_extra = self._p_dark = self._p_first = self._p_lost = none
         self._p_forms = self._p_characters = self._p_medals = self._p_powers = none
         self._p_holder = self._p_defended = self._p_medal_holder = self._p_medal_space = none
@@ -390,6 +400,8 @@ class ArenaObserver:
             self._write_positions(g)
         if g.trophies != self._p_trophies or g.bonus_trophies != self._p_bonus:
             self._write_trophies(g)
+        if g.wishes != self._p_wishes:
+            self._write_wishes(g)
         if g.worlds_won != self._p_worlds_won:
             self._p_worlds_won = g.worlds_won.copy()
             win = self.box.win_worlds
@@ -465,6 +477,18 @@ class ArenaObserver:
                 if pos >= 0:
                     st[base + s * spaces + pos] = 1.0
         self._p_positions = g.positions.copy()
+
+    def _write_wishes(self, g: ArenaGame) -> None:
+        """Who has wished (every seat sees it) and each seat's own wish (in its
+        own block of the ``self`` field: no other seat's vector gathers it)."""
+        st, h = self.store, self.box.num_characters
+        wished, own = self.at["wished"], self.at["own_wish"]
+        st[own : own + self.n * h] = 0.0
+        for s, char in enumerate(g.wishes):
+            st[wished + s] = 1.0 if char >= 0 else 0.0
+            if char >= 0:
+                st[own + s * h + char] = 1.0
+        self._p_wishes = g.wishes.copy()
 
     def _write_trophies(self, g: ArenaGame) -> None:
         st, base, total = self.store, self.at["trophies"], self.box.trophies
@@ -594,8 +618,10 @@ class ArenaObserver:
         base = self.at["identity"]
         st[base : base + self.n * width] = 0.0
         for s in range(self.n):
-            st[base + s * width + g.forms[s]] = 1.0
-            st[base + s * width + 3 + g.characters[s]] = 1.0
+            if g.forms[s] >= 0:  # (none before its character is settled at setup)
+                st[base + s * width + g.forms[s]] = 1.0
+            if g.characters[s] >= 0:
+                st[base + s * width + 3 + g.characters[s]] = 1.0
 
     def _write_cards(self, g: ArenaGame) -> None:
         """Rewrite the rows of the cards whose holder, defended mark or space changed
@@ -646,7 +672,7 @@ class ArenaObserver:
         box, st, n = self.box, self.store, self.n
         item_at, need_at = self.at["space_item"], self.at["space_need"]
         named_at = self.at["space_named"]
-        names = [box.characters[c].name for c in g.characters]
+        names = [box.characters[c].name if c >= 0 else None for c in g.characters]
         c_count = box.num_cards
         printed = g.config.world_challenge == "printed"
         old = self._p_items
@@ -780,7 +806,11 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
     players = _player_entries(g, agents)
     # the reset scenario's keys, by agent (the same objects as in ``players``)
     scenario: dict[str, dict[str, Any]] = {
-        key: {agent: player[field_] for agent, player in players.items()}
+        key: {
+            agent: player[field_]
+            for agent, player in players.items()
+            if player[field_] is not None  # (no character yet during setup's wishes)
+        }
         for key, field_ in SCENARIO_VIEW_KEYS.items()
     }
     challenge = _challenge_entry(g, agents)
@@ -796,6 +826,8 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
         "task_player": who(g.task_args[0]) if g.task == "wormhole_place" and g.task_args else None,
         "to_act": None if g.over else agents[g.actor],
         "on_turn": None if g.over else agents[g.turn_seat],
+        "wish": _own_wish(g, seat),
+        "wish_choices": _wish_choices(g, seat),
         "round": g.rounds,
         "max_rounds": g.config.max_rounds,
         "first_player": agents[g.first_player],
@@ -845,6 +877,23 @@ def game_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
     }
 
 
+def _own_wish(g: ArenaGame, seat: int) -> str | None:
+    """The character ``seat`` wished for this round of setup's wishes (its own
+    only: the others' stay hidden until all have wished), or None."""
+    wish = g.wishes[seat]
+    return g.box.characters[wish].name if wish >= 0 else None
+
+
+def _wish_choices(g: ArenaGame, seat: int) -> list[str]:
+    """During setup's wishes, the characters ``seat`` may wish for (public: the
+    characters taken and its scenario form); empty otherwise."""
+    from .setup import wish_pool  # setup is below the rules: imported on use
+
+    if g.over or g.phase != Phase.WISH or g.characters[seat] >= 0:
+        return []
+    return [g.box.characters[c].name for c in wish_pool(g, seat)]
+
+
 def _space_entries(g: ArenaGame, agents: list[str]) -> list[dict[str, Any]]:
     """The view's ``board.spaces``: each space's entry, new dicts and lists."""
     box = g.box
@@ -890,14 +939,15 @@ def _player_entries(g: ArenaGame, agents: list[str]) -> dict[str, dict[str, Any]
     players: dict[str, dict[str, Any]] = {}
     gym_names = [gym.name for gym in box.gyms]
     for s, agent in enumerate(agents):
-        char = box.characters[g.characters[s]]
+        char = box.characters[g.characters[s]] if g.characters[s] >= 0 else None
         form = g.forms[s]
         worlds = sorted(g.worlds_of[s])
         medals = g.medals[s]
         players[agent] = {
-            "character": char.name,
-            "form": FORMS[form],
-            "bonus": dict(char.bonus_in(form).__dict__),
+            "character": char.name if char else None,
+            "form": FORMS[form] if form >= 0 else None,
+            "bonus": dict(char.bonus_in(form).__dict__) if char else None,
+            "wished": g.wishes[s] >= 0,
             "position": g.positions[s],
             "trophies": g.trophies[s],
             "star_cluster_trophies": g.bonus_trophies[s],
@@ -950,6 +1000,7 @@ def bot_view(g: ArenaGame, seat: int, agents: list[str]) -> dict[str, Any]:
         "phase": PHASE_NAMES[g.phase],
         "task": g.task or None,
         "on_turn": None if g.over else agents[g.turn_seat],
+        "wish_choices": _wish_choices(g, seat),
         "steps_left": g.steps_left,
         "players": _player_entries(g, agents),
         "turn": g.rounds + 1,
@@ -1117,6 +1168,11 @@ def render_text(view: dict[str, Any]) -> str:
         if p["dark_matter_turns"]:
             extras.append(f"dark matter {p['dark_matter_turns']}")
         you = " (you)" if agent == view["agent"] else ""
+        if p["character"] is None:
+            wish = view["wish"] if agent == view["agent"] else None
+            said = f"wished for {wish}" if wish else "has wished" if p["wished"] else "to wish"
+            lines.append(f"{mark} {agent}{you}: no character yet ({said})")
+            continue
         lines.append(
             f"{mark} {agent}{you}: {p['character']} ({p['form']}) on {p['position']}  "
             f"trophies {p['trophies']}  medals {','.join(p['medals']) or '-'}  "

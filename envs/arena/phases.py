@@ -31,17 +31,19 @@ class Phase(IntEnum):
     """what a Nebula Slide or AstroPortal result asks for (see ``task``)"""
     GYM_CARD = 11
     """Nova Debris Field 5-6: take a gym power card here, or not"""
-    OVER = 12
+    WISH = 12
+    """wish for a character (setup; hidden from the others until all have wished)"""
+    OVER = 13
 
 
 (CORNER, PRE_ROLL, MOVE_SPEND, MOVE, ACTION, CHALLENGE_SPEND, DEFEND_SPEND, PICK_CARD,
- PICK_SPACE, PICK_PLAYER, PICK_CHARACTER, GYM_CARD, OVER) = range(13)  # fmt: skip
+ PICK_SPACE, PICK_PLAYER, PICK_CHARACTER, GYM_CARD, WISH, OVER) = range(14)  # fmt: skip
 """The phases as plain ints, for the engine's hot paths (an IntEnum member
 lookup costs several times an int comparison); ``Phase`` names them."""
 
 PHASE_NAMES = ("corner", "pre_roll", "move_spend", "move", "action", "challenge_spend",
                "defend_spend", "pick_card", "pick_space", "pick_player", "pick_character",
-               "gym_card", "over")  # fmt: skip
+               "gym_card", "wish", "over")  # fmt: skip
 SPEND_PHASES = frozenset((PRE_ROLL, MOVE_SPEND, CHALLENGE_SPEND, DEFEND_SPEND))
 PICK_PHASES = frozenset((PICK_CARD, PICK_SPACE, PICK_PLAYER, PICK_CHARACTER))
 

@@ -74,6 +74,7 @@ from .phases import (
     OVER,
     PHASE_NAMES,
     SPEND_PHASES,
+    WISH,
     Phase,
 )
 from .setup import Scenario
@@ -184,6 +185,9 @@ class ArenaGame(GameEngine):
     dark: list[int] = field(default_factory=list)
     """Dark matter: how many more of the player's turn ends it lasts (0: none)."""
     first_turn: list[bool] = field(default_factory=list)
+    wishes: list[int] = field(default_factory=list)
+    """Setup: the character each seat without one wished for this round (-1: not
+    yet), hidden from the other seats until every such seat has wished."""
     worlds_won: list[int] = field(default_factory=list)
     """World cards each seat has gained over the game (option ``fifth_world``)."""
     start_corner: list[int] = field(default_factory=list)
@@ -439,6 +443,8 @@ class ArenaGame(GameEngine):
             return list(range(self.layout.corner, self.layout.corner + len(self.box.corners)))
         if phase == GYM_CARD:
             return [self.layout.train, self.layout.end]
+        if phase == WISH:
+            return [self.layout.wish + c for c in setup.wish_pool(self, self.actor)]
         return encounters.task_options(self)
 
     def _apply(self, action: int) -> None:
@@ -455,6 +461,8 @@ class ArenaGame(GameEngine):
             corner = self.box.corners[action - self.layout.corner]
             self.positions[self.actor] = self.start_corner[self.actor] = corner
             setup.next_corner_chooser(self)
+        elif phase == WISH:
+            setup.apply_wish(self, action - self.layout.wish)
         elif phase == GYM_CARD:
             if action == self.layout.train:
                 challenges.take_gym_card(
@@ -559,8 +567,9 @@ class ArenaGame(GameEngine):
         return {
             "config": self.config.to_dict(),
             "rng": rng_to_dict(self.rng),
-            "characters": [box.characters[c].name for c in self.characters],
-            "forms": [FORMS[f] for f in self.forms],
+            "characters": [box.characters[c].name if c >= 0 else None for c in self.characters],
+            "forms": [FORMS[f] if f >= 0 else None for f in self.forms],
+            "wishes": [box.characters[c].name if c >= 0 else None for c in self.wishes],
             "positions": list(self.positions),
             "trophies": list(self.trophies),
             "bonus_trophies": list(self.bonus_trophies),

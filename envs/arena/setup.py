@@ -2,14 +2,18 @@
 characters, trophies, the cards on their spaces, the gyms and their power cards, the medal
 stack, a scenario's pieces, the starting corners and the first player.
 
-1. Characters: a scenario's first; every other seat wishes for one at random
-   (of its scenario form) and seats wishing for the same one roll a d6 for it
-   (the highest picks, ties roll again); the others wish again.
-2. 2 trophies per player, 5 per gym, the rest in the supply.
-3. 4 of the gyms on the corners (shuffled) with their gym power cards; the
+1. 2 trophies per player, 5 per gym, the rest in the supply.
+2. 4 of the gyms on the corners (shuffled) with their gym power cards; the
    world and maneuver cards shuffled onto their spaces (a scenario's held
    cards and placed cards first; the rest stay in the box); the medal cards in
    a shuffled stack.
+3. Characters: a scenario's first; every other seat wishes for one (phase
+   ``wish``, in seat order, of its scenario form if it names one), hidden from
+   the others until all have wished; seats wishing for the same one roll a d6
+   for it in the open (the highest picks, ties roll again); the others wish
+   again among the characters left. (The board is dealt before the wishes so
+   that the whole setup is one state a state dict saves: the seats see it
+   when they wish.)
 4. The players without a position choose a corner in seat order; then every
    player rolls a d6 for the first player (ties roll again).
 """
@@ -21,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from . import challenges
 from .data import ASTROBIRDZ, FORMS, INVAZORZ
-from .phases import BOARD, BOX, CORNER, IN_STACK
+from .phases import BOARD, BOX, CORNER, IN_STACK, WISH
 
 if TYPE_CHECKING:
     from .rules import ArenaGame
@@ -66,7 +70,7 @@ def set_up(game: ArenaGame, sc: Scenario) -> None:
     game.medal_supply = list(box.medal_supply)
     game.maneuvers_of = [[] for _ in range(n)]
     game.worlds_of = [[] for _ in range(n)]
-    _choose_characters(game, sc)
+    _given_characters(game, sc)
     _deal_board(game, sc)
     _give_scenario_items(game, sc)
     for seat, space in sc.positions.items():
@@ -79,13 +83,12 @@ def set_up(game: ArenaGame, sc: Scenario) -> None:
             f"turn={sc.turn} starts after the last round; allowed: 1..{game.config.max_rounds}"
         )
     game.preset_first = -1 if sc.first_player is None else sc.first_player
-    next_corner_chooser(game)
+    next_wisher(game)
 
 
-def _choose_characters(game: ArenaGame, sc: Scenario) -> None:
-    """Scenario characters first; every other seat wishes for a character at
-    random (of its scenario form), and players wishing for the same one roll
-    a d6 for it (highest picks, ties re-roll); the others wish again."""
+def _given_characters(game: ArenaGame, sc: Scenario) -> None:
+    """The scenario's characters (and forms); the other seats have none yet
+    (character -1; form -1, or the scenario's form, which limits their wishes)."""
     box, n = game.box, game.num_players
     given = dict(sc.characters)
     if len(set(given.values())) != len(given):
@@ -97,34 +100,73 @@ def _choose_characters(game: ArenaGame, sc: Scenario) -> None:
                 f"player_{seat}: character {box.characters[char].name} cannot be in form "
                 f"{FORMS[form]}"
             )
-    chosen = dict(given)
-    while len(chosen) < n:
-        wishes: dict[int, list[int]] = {}
-        for seat in range(n):
-            if seat in chosen:
-                continue
-            pool = _character_pool(game, sc.forms.get(seat), set(chosen.values()))
-            if not pool:
-                raise ValueError(f"no character is left for player_{seat}")
-            wish = pool[int(game.rng.integers(len(pool)))]
-            wishes.setdefault(wish, []).append(seat)
-        for char, seats in sorted(wishes.items()):
-            chosen[roll_off(game, seats, "character")] = char
-    game.characters = [chosen[s] for s in range(n)]
+    game.characters = [given.get(s, -1) for s in range(n)]
     game.forms = [
-        sc.forms.get(s, INVAZORZ if box.characters[c].invazorz else ASTROBIRDZ)
-        for s, c in enumerate(game.characters)
+        sc.forms.get(s, natural_form(game, given[s]) if s in given else -1) for s in range(n)
     ]
+    game.wishes = [-1] * n
+    taken = set(given.values())
+    for seat in range(n):
+        if seat not in given and not wish_pool(game, seat, taken):
+            raise ValueError(f"no character is left for player_{seat}")
 
 
-def _character_pool(game: ArenaGame, form: int | None, taken: set[int]) -> list[int]:
-    """The characters not taken yet, of ``form`` if the scenario names one."""
-    box = game.box
+def natural_form(game: ArenaGame, char: int) -> int:
+    """The form a character card starts in: Invazorz, or Astrobirdz."""
+    return INVAZORZ if game.box.characters[char].invazorz else ASTROBIRDZ
+
+
+def wish_pool(game: ArenaGame, seat: int, taken: set[int] | None = None) -> list[int]:
+    """The characters ``seat`` may wish for: not taken yet, of its scenario form
+    if it has one (an Astrobirdz name stands for its Berzerkerbirdz card too)."""
+    box, form = game.box, game.forms[seat]
+    if taken is None:
+        taken = {c for c in game.characters if c >= 0}
     return [
         c.id
         for c in box.characters
-        if c.id not in taken and (form is None or c.invazorz == (form == INVAZORZ))
+        if c.id not in taken and (form < 0 or c.invazorz == (form == INVAZORZ))
     ]
+
+
+def next_wisher(game: ArenaGame) -> None:
+    """The next seat without a character and without a wish wishes (in seat
+    order); once all have, the wishes are settled; once every seat has a
+    character, the corners are chosen."""
+    characters, wishes = game.characters, game.wishes
+    for seat in range(game.num_players):
+        if characters[seat] < 0 and wishes[seat] < 0:
+            game._decide(WISH, seat)
+            return
+    if any(c < 0 for c in characters):
+        settle_wishes(game)
+        next_wisher(game)
+        return
+    next_corner_chooser(game)
+
+
+def apply_wish(game: ArenaGame, char: int) -> None:
+    """The seat to act wishes for ``char`` (kept hidden until all have wished)."""
+    game.wishes[game.actor] = char
+    next_wisher(game)
+
+
+def settle_wishes(game: ArenaGame) -> None:
+    """Every seat without a character has wished: the wishes are revealed; a
+    character wished by one seat goes to it, one wished by several is rolled
+    off on d6 in the open (purpose ``character <name>``; the highest picks, ties
+    roll again); the losers wish again among the characters left."""
+    box = game.box
+    wanted: dict[int, list[int]] = {}
+    for seat, char in enumerate(game.wishes):
+        if char >= 0:
+            wanted.setdefault(char, []).append(seat)
+    for char, seats in sorted(wanted.items()):
+        winner = roll_off(game, seats, f"character {box.characters[char].name}")
+        game.characters[winner] = char
+        if game.forms[winner] < 0:
+            game.forms[winner] = natural_form(game, char)
+    game.wishes = [-1] * game.num_players
 
 
 def roll_off(game: ArenaGame, seats: list[int], purpose: str) -> int:

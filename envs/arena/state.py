@@ -42,6 +42,7 @@ from .phases import (
     OVER,
     PHASE_NAMES,
     PICK_PHASES,
+    WISH,
 )
 from .rules import (
     CHALLENGE_KINDS,
@@ -167,13 +168,14 @@ def validate_state(d: Any, expected: ArenaConfig | None = None) -> ArenaGame:
     n, c, k = config.num_players, box.num_cards, len(box.medal_cards)
     s_max = box.num_spaces - 1
     game = ArenaGame(config=config, rng=rng_from_dict(f.get("rng")))
-    game.characters = f.names("characters", f.listing("characters", n), box.character_named,
-                              "character", "characters")  # fmt: skip
+    game.characters = _optional_characters(f, "characters", n, box)
+    game.wishes = _optional_characters(f, "wishes", n, box)
     game.forms = []
     for i, form in enumerate(f.listing("forms", n)):
-        if form not in FORMS:
-            f.fail(f"forms[{i}]", f"must be one of {', '.join(FORMS)}, got {short_repr(form, 60)}")
-        game.forms.append(FORMS.index(form))
+        if form is not None and form not in FORMS:
+            f.fail(f"forms[{i}]", f"must be one of {', '.join(FORMS)} or null (no character "
+                   f"yet), got {short_repr(form, 60)}")  # fmt: skip
+        game.forms.append(-1 if form is None else FORMS.index(form))
     game.positions = f.ints("positions", n, -1, s_max)
     game.trophies = f.ints("trophies", n, 0, box.trophies)
     game.bonus_trophies = f.ints("bonus_trophies", n, 0, box.trophies)
@@ -283,6 +285,19 @@ def validate_state(d: Any, expected: ArenaConfig | None = None) -> ArenaGame:
     if problems:
         raise StateDictError(problems[0])
     return game
+
+
+def _optional_characters(f: _Fields, key: str, n: int, box: Box) -> list[int]:
+    """A list of n character names or nulls (-1: no character, no wish yet)."""
+    out = []
+    for i, name in enumerate(f.listing(key, n)):
+        if name is None:
+            out.append(-1)
+        elif not isinstance(name, str) or name.lower() not in box.character_named:
+            f.fail(f"{key}[{i}]", f"{short_repr(name, 60)} is not a character of the box (or null)")
+        else:
+            out.append(box.character_named[name.lower()])
+    return out
 
 
 CHALLENGE_RECORD = ("challenger", "kind", "item", "defender", "dice", "modifier", "need",
@@ -409,12 +424,17 @@ def consistency_problems(g: ArenaGame) -> list[str]:
         if held + g.gym_cards[gym] != want:
             out.append(f"game.gym_cards[{gym}]: {box.gyms[gym].name} power cards add up to "
                        f"{held + g.gym_cards[gym]}, should be {want}")  # fmt: skip
-    if len(set(g.characters)) != n:
+    chosen = [c for c in g.characters if c >= 0]
+    if len(set(chosen)) != len(chosen):
         out.append("game.characters: two players have the same character")
+    out += _wish_problems(g)
     for seat in range(n):
+        if g.characters[seat] < 0:
+            continue
         invazorz = box.characters[g.characters[seat]].invazorz
-        if invazorz != (g.forms[seat] == INVAZORZ):
-            out.append(f"game.forms[{seat}]: {FORMS[g.forms[seat]]} does not fit character "
+        if g.forms[seat] < 0 or invazorz != (g.forms[seat] == INVAZORZ):
+            form = FORMS[g.forms[seat]] if g.forms[seat] >= 0 else None
+            out.append(f"game.forms[{seat}]: {form} does not fit character "
                        f"{box.characters[g.characters[seat]].name}")  # fmt: skip
         if g.worlds_won[seat] < len(g.worlds_of[seat]):
             out.append(f"game.worlds_won[{seat}]: fewer worlds won than the "
@@ -429,6 +449,33 @@ def consistency_problems(g: ArenaGame) -> list[str]:
         ):
             out.append(f"game.roll_cards[{seat}]: medal dice added must be held, once each")
     out += _phase_problems(g)
+    return out
+
+
+def _wish_problems(g: ArenaGame) -> list[str]:
+    """Setup's wishes: only in phase wish, only by seats without a character (in
+    seat order up to the actor), each for a character it may wish for."""
+    from .setup import wish_pool  # setup imports the game's modules: on use
+
+    out: list[str] = []
+    wishing = g.phase == WISH and not g.over
+    if not wishing:
+        if any(c < 0 for c in g.characters):
+            out.append("game.characters: every seat has a character after setup's wishes")
+        if any(w >= 0 for w in g.wishes):
+            out.append("game.wishes: wishes are kept only during setup's wishes")
+        return out
+    actor = g.actor
+    if not 0 <= actor < g.num_players or g.characters[actor] >= 0 or g.wishes[actor] >= 0:
+        return ["game.actor: the wisher is a seat without a character or a wish"]
+    for seat, char in enumerate(g.wishes):
+        waiting = g.characters[seat] < 0
+        if (char >= 0) != (waiting and seat < actor):
+            out.append(f"game.wishes[{seat}]: the seats without a character wish in seat "
+                       f"order: before the actor each has wished, from it on none has")  # fmt: skip
+        elif char >= 0 and char not in wish_pool(g, seat):
+            out.append(f"game.wishes[{seat}]: {g.box.characters[char].name} is taken or not "
+                       "of the seat's form")  # fmt: skip
     return out
 
 
@@ -448,10 +495,12 @@ def _phase_problems(g: ArenaGame) -> list[str]:
         return [f"game.actor: must be a seat 0..{n - 1} while the game goes on, got {g.actor}"]
     if g.rounds >= g.config.max_rounds:
         out.append(f"game.rounds: must be below max_rounds={g.config.max_rounds} while playing")
-    corner_phase = g.phase == CORNER
+    corner_phase = g.phase in (CORNER, WISH)
     for seat, pos in enumerate(g.positions):
         if pos == -1 and not corner_phase:
             out.append(f"game.positions[{seat}]: every fingerboard is on the board after setup")
+    if g.phase == WISH:
+        return out
     if corner_phase:
         if g.positions[g.actor] != -1 or any(p == -1 for p in g.positions[: g.actor]):
             out.append("game.actor: the corner chooser is the first seat without a position")

@@ -23,6 +23,11 @@ def legal_strings(view: dict[str, Any], box: Box) -> set[str]:
     phase = view["phase"]
     if phase == "corner":
         return {f"corner {i}" for i in range(1, len(box.corners) + 1)}
+    if phase == "wish":  # any character no seat has, of the seat's scenario form if any
+        taken = {p["character"] for p in view["players"].values()}
+        form = _me(view)["form"]
+        return {f"wish {c.name}" for c in box.characters if c.name not in taken
+                and (form is None or c.invazorz == (form == "invazorz"))}  # fmt: skip
     if phase in CONTEXT:
         return _spend(view, box, CONTEXT[phase])
     if phase == "move":
@@ -176,7 +181,7 @@ def _pick(view: dict[str, Any], box: Box) -> set[str]:
         return set(others)
     if task == "wormhole_place":
         return {f"place {s['id']}" for s in spaces}
-    if task == "star_cluster_become":
+    if task in ("star_cluster_become", "nova_become"):
         taken = {view["players"][a]["character"] for a in others}
         want_invazorz = me["form"] != "invazorz"
         return {f"become {c.name}" for c in box.characters

@@ -198,7 +198,7 @@ CORRUPTIONS = [
     (["trophies", 0], "2", r"game.trophies\[0\]: must be an integer"),
     (["trophies", 0], 39, r"game.supply: trophies add up to"),
     (["characters", 2], "Nobody", r"game.characters\[2\]: 'Nobody' is not a character"),
-    (["characters", 1], None, r"game.characters\[1\]"),
+    (["characters", 1], None, r"game.characters: every seat has a character after setup"),
     (["forms", 0], "dragon", r"game.forms\[0\]: must be one of"),
     (["card_holder", 0], 7, r"game.card_holder\[0\]: must be an integer -3..3"),
     (["card_holder", 3], -2, r"game.card_space\[3\]|game.space_item"),

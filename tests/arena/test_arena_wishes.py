@@ -1,0 +1,178 @@
+"""Setup step 3: "Each player selects a character card ... If more than one
+player wants a particular character, each rolls a 6-sided die to determine who
+gets it, and the highest number gets to pick." Each seat without a character
+wishes for one (phase ``wish``), hidden from the others until all have wished;
+duplicates roll off on d6 in the open; the losers wish again among the
+characters left. Forced dice throughout."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from arena_helpers import BOX, act, acts, legal, phase
+
+from flockgym.envs import arena_v0, make
+from flockgym.envs.arena.actions import is_public_move
+from flockgym.envs.arena.bots import ArenaHeuristicBot
+from flockgym.envs.arena.data import BERZERKERBIRDZ, INVAZORZ
+from flockgym.envs.arena.observer import field_table, item_count
+from flockgym.envs.arena.rules import ArenaConfig, ArenaGame, StateDictError, new_game
+
+SPACE, SKY, MAG = "Spaceboardzerka", "Skyboardzerka", "Magboardzerka"
+
+
+def char(name: str) -> int:
+    return BOX.character_named[name.lower()]
+
+
+def roll_offs(g) -> list[tuple[int, str, int]]:
+    return [(r[0], r[1], r[3]) for r in g.roll_log if r[1].startswith("character")]
+
+
+def test_distinct_wishes_give_each_seat_its_character_without_a_roll():
+    g = new_game(ArenaConfig(num_players=3), seed=0)
+    assert phase(g) == "wish" and g.actor == 0
+    acts(g, f"wish {SPACE}", f"wish {SKY}", f"wish {MAG}")
+    assert g.characters == [char(SPACE), char(SKY), char(MAG)] and roll_offs(g) == []
+    assert phase(g) == "corner" and g.wishes == [-1, -1, -1]
+
+
+def test_a_shared_wish_is_rolled_off_highest_picks_ties_roll_again_losers_wish_again():
+    g = new_game(ArenaConfig(num_players=3), seed=0, dice=[4, 6, 6, 2, 5])
+    acts(g, f"wish {SPACE}", f"wish {SPACE}", f"wish {SPACE}")
+    # 4, 6, 6: players 1 and 2 tie on top and roll again: 2, 5
+    assert roll_offs(g) == [(0, f"character {SPACE}", 4), (1, f"character {SPACE}", 6),
+                            (2, f"character {SPACE}", 6), (1, f"character {SPACE}", 2),
+                            (2, f"character {SPACE}", 5)]  # fmt: skip
+    assert g.characters == [-1, -1, char(SPACE)]
+    # the losers wish again, player_0 first, among the characters left
+    assert phase(g) == "wish" and g.actor == 0 and f"wish {SPACE}" not in legal(g)
+    assert len(legal(g)) == BOX.num_characters - 1
+    g.forced = [1, 3]
+    acts(g, f"wish {SKY}", f"wish {SKY}")
+    assert g.characters == [-1, char(SKY), char(SPACE)]
+    act(g, f"wish {MAG}")  # player_0 alone now
+    assert g.characters == [char(MAG), char(SKY), char(SPACE)] and phase(g) == "corner"
+
+
+def test_two_clashes_in_one_round_roll_in_character_order():
+    g = new_game(ArenaConfig(num_players=4), seed=0, dice=[2, 5, 6, 1])
+    acts(g, f"wish {SKY}", f"wish {SPACE}", f"wish {SKY}", f"wish {SPACE}")
+    # Spaceboardzerka (id lower) first: players 1 and 3 roll 2, 5; then Skyboardzerka: 0, 2
+    assert char(SPACE) < char(SKY)
+    assert [(s, r) for s, _, r in roll_offs(g)] == [(1, 2), (3, 5), (0, 6), (2, 1)]
+    assert g.characters[0] == char(SKY) and g.characters[3] == char(SPACE)
+    assert g.characters[1] == g.characters[2] == -1 and g.actor == 1
+
+
+def test_scenario_characters_skip_the_phase_and_forms_limit_the_wishes():
+    g = new_game(ArenaConfig(num_players=3), seed=0, characters={0: char(SPACE)},
+                 forms={1: INVAZORZ, 2: BERZERKERBIRDZ})  # fmt: skip
+    assert phase(g) == "wish" and g.actor == 1
+    assert {BOX.characters[a - g.layout.wish].invazorz for a in g.legal_actions()} == {True}
+    act(g, "wish Mecha-Invazorz Gearlord Kranx")
+    assert f"wish {SPACE}" not in legal(g)  # taken by the scenario
+    assert all(not BOX.characters[a - g.layout.wish].invazorz for a in g.legal_actions())
+    act(g, f"wish {SKY}")
+    assert g.forms == [0, INVAZORZ, BERZERKERBIRDZ] and phase(g) == "corner"
+    g = new_game(ArenaConfig(num_players=2), seed=0, characters={0: char(SPACE), 1: char(SKY)})
+    assert phase(g) == "corner" and roll_offs(g) == []
+
+
+def test_a_wish_is_hidden_from_the_others_until_all_have_wished():
+    env = arena_v0.env(num_players=3)
+    env.reset(seed=0)
+    raw = env.unwrapped
+    before = {a: env.observe(a)["observation"].copy() for a in ("player_1", "player_2")}
+    view_before = {a: raw.view(a) for a in ("player_1", "player_2")}
+    env.step(raw.string_to_action("player_0", f"wish {SPACE}"))
+    v0, v1 = raw.view("player_0"), raw.view("player_1")
+    assert v0["wish"] == SPACE and v1["wish"] is None
+    assert v1["players"]["player_0"]["wished"] and v1["players"]["player_0"]["character"] is None
+    assert SPACE in v1["wish_choices"]  # nothing tells player_1 it is wished for
+    # the same move with another wish: every other seat's view and vector are the same
+    other = arena_v0.env(num_players=3)
+    other.reset(seed=0)
+    other.step(other.unwrapped.string_to_action("player_0", f"wish {SKY}"))
+    for agent in ("player_1", "player_2"):
+        assert other.unwrapped.view(agent) == raw.view(agent)
+        assert np.array_equal(
+            other.observe(agent)["observation"], env.observe(agent)["observation"]
+        )
+        assert not np.array_equal(before[agent], env.observe(agent)["observation"])  # "wished"
+        assert view_before[agent]["players"]["player_0"]["wished"] is False
+    assert not np.array_equal(other.observe("player_0")["observation"],
+                              env.observe("player_0")["observation"])  # fmt: skip
+    assert not is_public_move(raw.layout, raw.string_to_action("player_0", f"wish {SPACE}"))
+
+
+def test_the_own_wish_field_is_the_observers_only():
+    env = arena_v0.env(num_players=3)
+    env.reset(seed=0)
+    raw = env.unwrapped
+    env.step(raw.string_to_action("player_0", f"wish {SPACE}"))
+    box, n = raw.box, 3
+    offset = 0
+    for f in field_table(box, n):
+        if f.name == "own_wish":
+            break
+        offset += f.width * (n if f.kind == "seat" else item_count(box, f))
+    width = box.num_characters
+    own = env.observe("player_0")["observation"][offset : offset + width]
+    assert np.flatnonzero(own).tolist() == [char(SPACE)]
+    for agent in ("player_1", "player_2"):
+        assert not env.observe(agent)["observation"][offset : offset + width].any()
+
+
+def test_roll_offs_are_open_and_the_text_view_shows_the_phase():
+    env = make("arena_v0", num_players=2, render_mode="ansi").unwrapped
+    env.reset(seed=0, options={"dice": [2, 5]})
+    env.step(env.string_to_action("player_0", f"wish {SPACE}"))
+    text = env.render()
+    assert "player_0 (you): no character yet (wished for Spaceboardzerka)" in text or (
+        "player_1 (you): no character yet (to wish)" in text)  # fmt: skip
+    env.step(env.string_to_action("player_1", f"wish {SPACE}"))
+    rolls = env.view("player_0")["last_rolls"]
+    assert [(r["player"], r["purpose"], r["result"]) for r in rolls] == [
+        ("player_0", f"character {SPACE}", 2), ("player_1", f"character {SPACE}", 5),
+    ]  # fmt: skip
+    assert env.view("player_0")["players"]["player_1"]["character"] == SPACE
+    assert "player_0" in env.render()
+
+
+def test_a_state_dict_in_the_middle_of_the_wishes_round_trips_and_is_checked():
+    g = new_game(ArenaConfig(num_players=3), seed=0)
+    act(g, f"wish {SPACE}")
+    saved = json.loads(json.dumps(g.to_dict()))
+    assert saved["wishes"] == [SPACE, None, None] and saved["characters"] == [None] * 3
+    again = ArenaGame.from_dict(saved)
+    assert again.wishes == g.wishes and again.legal_actions() == g.legal_actions()
+    for key, value, message in (
+        ("wishes", [None, None, None], r"game.wishes\[0\]: the seats without a character wish"),
+        ("wishes", [SPACE, SKY, None], r"game.actor: the wisher is a seat without a character"),
+        ("wishes", ["Nobody", None, None], r"game.wishes\[0\]: 'Nobody' is not a character"),
+        ("characters", [SPACE, None, None], r"game.wishes\[0\]"),
+        ("phase", "corner", r"game.characters: every seat has a character"),
+    ):
+        bad = dict(saved, **{key: value})
+        with pytest.raises(StateDictError, match=message):
+            ArenaGame.from_dict(bad)
+
+
+def test_the_heuristic_wishes_for_a_character_the_board_names_most():
+    env = arena_v0.env(num_players=2)
+    env.reset(seed=4)
+    raw = env.unwrapped
+    bot = ArenaHeuristicBot(0)
+    action = bot.act(env.observe("player_0"), raw.view("player_0"))
+    name = raw.action_to_string("player_0", action).removeprefix("wish ")
+    counts = {}
+    for space in raw.view("player_0")["board"]["spaces"]:
+        if space.get("card"):
+            card = BOX.cards[BOX.card_named[space["card"].lower()]]
+            counts[card.character] = counts.get(card.character, 0) + (2 if card.is_world else 1)
+    best = max(counts.get(c.name, 0) + (0 if c.invazorz else 0.5) for c in BOX.characters)
+    chosen = BOX.characters[char(name)]
+    assert counts.get(name, 0) + (0 if chosen.invazorz else 0.5) == best
