@@ -176,3 +176,23 @@ def test_the_heuristic_wishes_for_a_character_the_board_names_most():
     best = max(counts.get(c.name, 0) + (0 if c.invazorz else 0.5) for c in BOX.characters)
     chosen = BOX.characters[char(name)]
     assert counts.get(name, 0) + (0 if chosen.invazorz else 0.5) == best
+
+
+def test_the_resampler_redraws_the_other_seats_unrevealed_wishes_only():
+    from flockgym.envs.arena.resample import resample
+
+    env = make("arena_v0", num_players=4).unwrapped
+    env.reset(seed=0, options={"characters": {"player_3": MAG}})
+    env.step(env.string_to_action("player_0", f"wish {SPACE}"))
+    env.step(env.string_to_action("player_1", f"wish {SKY}"))
+    assert env.game.wishes == [char(SPACE), char(SKY), -1, -1]
+    rng = np.random.default_rng(5)
+    seen: dict[int, int] = {}
+    for _ in range(400):
+        drawn = resample(env.clone(), 1, rng).game
+        assert drawn.wishes[1:] == [char(SKY), -1, -1]  # its own kept; none made
+        assert drawn.wishes[0] != char(MAG)  # taken: never wished for
+        seen[drawn.wishes[0]] = seen.get(drawn.wishes[0], 0) + 1
+    assert sorted(seen) == [c.id for c in BOX.characters if c.name != MAG]
+    assert min(seen.values()) >= 5 and max(seen.values()) <= 43  # 400/17 = 23.5 +- 4 sd
+    assert env.game.wishes == [char(SPACE), char(SKY), -1, -1]  # the true state is untouched
