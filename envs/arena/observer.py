@@ -1240,7 +1240,11 @@ def narrate_changes(
         was = old["players"][agent]
         if p["position"] != was["position"] and p["position"] >= 0:
             lines.append(f"{who(agent)} to {space_text(spaces[p['position']])}")
-        if p["form"] != was["form"] or p["character"] != was["character"]:
+        if p["wished"] and not was["wished"]:
+            lines.append(f"{who(agent)} wishes for a character (hidden until all have wished)")
+        if p["character"] is not None and (
+            p["form"] != was["form"] or p["character"] != was["character"]
+        ):
             lines.append(f"{who(agent)} is now {p['character']} ({p['form']})")
         for medal in p["medals"]:
             if medal not in was["medals"]:

@@ -7,8 +7,10 @@
 // encounter and the dice rolled since this seat last moved; every player's
 // character, form, trophies, medals, maneuver and world cards, gym power cards
 // and medal cards. Spaces are clickable where the move is a space ("to 17",
-// "place 17", "corner 2"), cards where the move names the card. Drawn from the
-// seat's view alone.
+// "place 17", "corner 2"), cards where the move names the card. At setup each
+// seat wishes for a character ("wish Spaceboardzerka"): the seat sees its own
+// wish only, and only that the others have wished. Drawn from the seat's view
+// alone.
 
 import { h, svg } from "../dom.js";
 
@@ -28,6 +30,7 @@ const PHASES = {
   pick_player: "picking a player",
   pick_character: "picking a character",
   gym_card: "at a gym",
+  wish: "wishing for characters",
 };
 const SEAT_COLOURS = 6;
 
@@ -214,6 +217,29 @@ function useChip(state, agent, text, kind, label, ui) {
   return move ? h("button", { ...attrs, type: "button", onclick: () => ui.pick(move) }, label) : h("span", attrs, label);
 }
 
+// A player's character line; before the wishes are settled, whether it has
+// wished (and, for the viewing seat alone, what for).
+function identity(v, agent, p) {
+  if (!p.character) {
+    if (agent === v.agent && v.wish) return `no character yet · wished for ${v.wish}`;
+    return `no character yet · ${p.wished ? "has wished (hidden)" : "to wish"}${p.form ? ` · ${p.form}` : ""}`;
+  }
+  return `${p.character} · ${p.form} · ${p.bonus.kind} +${p.bonus.amount}${p.position >= 0 ? ` · on ${p.position}` : ""}`;
+}
+
+// The setup's character wish: one button per character this seat may wish for.
+function wishZone(state, ui) {
+  const moves = state.legal.filter((m) => m.text.startsWith("wish "));
+  if (!ui.playing || !moves.length) return null;
+  return h(
+    "div",
+    { class: "zone wishes" },
+    h("h4", { text: "Wish for a character" }),
+    h("p", { class: "muted", text: "The others see that you wished, not what for, until everyone has wished; players wishing for the same character roll a d6 for it, and the losers wish again." }),
+    h("div", { class: "chips" }, moves.map((m) => h("button", { type: "button", class: "move", onclick: () => ui.pick(m) }, m.text.slice(5)))),
+  );
+}
+
 function playerBox(state, agent, ui) {
   const v = state.view;
   const p = v.players[agent];
@@ -234,7 +260,7 @@ function playerBox(state, agent, ui) {
     "div",
     { class: `seat-box${agent === v.to_act ? " to-act" : ""}${agent === state.agent ? " me" : ""}`, dataset: { agent } },
     h("h4", {}, h("span", { class: `dot p${seatIndex(agent)}` }), ` ${ui.label(agent)}`, named ? h("button", { type: "button", class: "move name-player", onclick: () => ui.pick(named) }, `choose ${agent}`) : null),
-    h("div", { class: "muted", text: `${p.character} · ${p.form} · ${p.bonus.kind} +${p.bonus.amount}${p.position >= 0 ? ` · on ${p.position}` : ""}` }),
+    h("div", { class: "muted", text: identity(v, agent, p) }),
     h(
       "div",
       {},
@@ -303,6 +329,8 @@ export function draw(root, state, ui) {
     h("div", { class: "board-wrap" }, boardSvg(state, ui)),
   );
   centreBoard(root.querySelector(".board-wrap"), state);
+  const wishes = wishZone(state, ui);
+  if (wishes) root.append(wishes);
   const challenge = challengeZone(v, ui);
   if (challenge) root.append(challenge);
   root.append(h("div", { class: "seats-row" }, state.seats.map((s) => playerBox(state, s.agent, ui))));

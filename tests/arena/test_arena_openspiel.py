@@ -1,0 +1,54 @@
+"""The Arena's character wishes through the OpenSpiel bridge: a wish is hidden
+from the other seats' information states, and the roll-off of a shared wish
+is a run of explicit d6 chance nodes, like every other Arena die."""
+
+from __future__ import annotations
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import flockgym.openspiel  # noqa: E402, F401  (registers the games)
+
+
+def wish(state, player: int, name: str) -> None:
+    action = state.string_to_action(player, f"wish {name}")
+    state.apply_action(action)
+
+
+def test_a_wish_does_not_reach_another_seats_information_state():
+    game = pyspiel.load_game("flockgym_arena", {"num_players": 3})
+    state = game.new_initial_state()
+    assert state.current_player() == 0
+    other = state.clone()
+    wish(state, 0, "Spaceboardzerka")
+    wish(other, 0, "Skyboardzerka")
+    for seat in (1, 2):
+        assert state.information_state_string(seat) == other.information_state_string(seat)
+        assert state.information_state_tensor(seat) == other.information_state_tensor(seat)
+        assert state.observation_string(seat) == other.observation_string(seat)
+        assert state.observation_tensor(seat) == other.observation_tensor(seat)
+    assert state.information_state_string(0) != other.information_state_string(0)
+    assert state.observation_tensor(0) != other.observation_tensor(0)
+
+
+def test_a_shared_wish_rolls_off_on_explicit_d6_chance_nodes():
+    game = pyspiel.load_game("flockgym_arena", {"num_players": 2})
+    state = game.new_initial_state()
+    wish(state, 0, "Spaceboardzerka")
+    wish(state, 1, "Spaceboardzerka")
+    assert state.is_chance_node()
+    assert state.chance_outcomes() == [(f, 1.0 / 6) for f in range(6)]
+    text = state.action_to_string(pyspiel.PlayerId.CHANCE, 2)
+    assert "character Spaceboardzerka" in text and text.endswith(": 3")
+    state.apply_action(2)  # player_0 rolls 3
+    assert state.is_chance_node()
+    state.apply_action(4)  # player_1 rolls 5: it picks
+    assert not state.is_chance_node() and state.current_player() == 0
+    assert state.legal_actions() == sorted(
+        state.string_to_action(0, f"wish {name}")
+        for name in state.core.env.view("player_0")["wish_choices"]
+    )
+    assert state.core.env.view("player_0")["players"]["player_1"]["character"] == (
+        "Spaceboardzerka"
+    )
