@@ -40,14 +40,14 @@ PRIVATE_MOVES: dict[str, tuple[str, ...]] = {
     "asrus_v0": ("",),  # every commitment, until the turn is revealed
     "astrobirdz_v0": ("choose ",),  # cards chosen to discard, pass or trade
     "skybirds_v0": ("give ",),  # the Aces given in a Pre-Campaign swap
-    "arena_v0": (),  # everything on the board is public
+    "arena_v0": ("wish ",),  # a character wish, until every seat has wished
 }
 """Per env, the action strings (by prefix) no other seat may read when they are made;
 every other move of another seat must be shown with its string. Written from the
 rules pages, apart from the server's own table (disclosure.py)."""
 SEAT_FIELDS: dict[str, set[str]] = {
     "skybirds_v0": {"agent", "hand", "pending"},
-    "arena_v0": {"agent", "last_rolls"},
+    "arena_v0": {"agent", "last_rolls", "wish", "wish_choices"},
 }
 """Per env, the only fields in which two seats' views of one table may differ: the
 rest is public and must be the same in every seat's view (envs not listed: not
@@ -193,6 +193,9 @@ def check_private_fields(view: dict[str, Any], game: Any, agent: str) -> None:
         if view["pending"] is not None:
             assert raw.agent_selection == agent and not game.finished
     if game.env_id == "arena_v0":
+        seat = raw.possible_agents.index(agent)
+        wish = raw.game.wishes[seat]  # a seat's own character wish, and no other's
+        assert view["wish"] == (raw.game.box.characters[wish].name if wish >= 0 else None)
         assert all(
             set(roll) == {"player", "purpose", "die", "result"} for roll in view["last_rolls"]
         )

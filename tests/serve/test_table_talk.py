@@ -26,7 +26,7 @@ HIDDEN_PREFIX = {
     "asrus_v0": "",
     "astrobirdz_v0": "choose ",
     "skybirds_v0": "give ",
-    "arena_v0": None,
+    "arena_v0": "wish ",
 }
 """The moves each game makes face down, by the start of their string (``""``:
 all; None: none): the rule play applied by string before the games said it by
@@ -70,7 +70,7 @@ def test_the_public_move_rule_is_the_games_by_segment(env_id: str) -> None:
                 "asrus_v0": len(strings),
                 "astrobirdz_v0": 54,  # the choose segment: one id per card
                 "skybirds_v0": 11,  # the give segment: G and 1..10
-                "arena_v0": 0,
+                "arena_v0": 18,  # the wish segment: one id per character
             }[env_id]
         )
 
