@@ -523,3 +523,26 @@ def test_the_page_shows_that_a_search_bot_is_thinking(page, server: str):
         click_through(page, rng, stop_after=1)
     assert "is thinking" in page.inner_text("#prompt")
     page.wait_for_selector("#prompt:not(.thinking)", timeout=30_000)
+
+
+def test_a_person_wishes_for_an_arena_character_on_the_table(browser, server: str, tmp_path):
+    """The Arena's setup wish is playable by a person: the table draws a button per
+    character the seat may wish for; a click wishes, the seat then sees its own
+    wish (and the bot's seat only that it has wished, until its wish settles)."""
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    try:
+        open_setup(page, server, "arena_v0", ["human", "bot:heuristic"])
+        page.click("#start")
+        page.wait_for_selector("#table .zone.wishes")
+        buttons = page.locator("#table .zone.wishes button.move")
+        assert buttons.count() == 18
+        page.screenshot(path=str(shots_folder(tmp_path) / "play-arena-wish.png"), full_page=True)
+        page.locator("#table .zone.wishes button.move", has_text="Spaceboardzerka").click()
+        page.wait_for_selector("#table .zone.wishes", state="detached")
+        boxes = page.inner_text("#table .seats-row")
+        assert "Spaceboardzerka" in boxes and "[object" not in boxes
+    finally:
+        page.close()
+    assert not errors, errors
