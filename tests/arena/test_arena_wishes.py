@@ -127,19 +127,25 @@ def test_the_own_wish_field_is_the_observers_only():
 
 
 def test_roll_offs_are_open_and_the_text_view_shows_the_phase():
-    env = make("arena_v0", num_players=2, render_mode="ansi").unwrapped
+    from flockgym.envs.arena.observer import game_view, render_text
+
+    env = make("arena_v0", num_players=2).unwrapped
     env.reset(seed=0, options={"dice": [2, 5]})
     env.step(env.string_to_action("player_0", f"wish {SPACE}"))
-    text = env.render()
-    assert "player_0 (you): no character yet (wished for Spaceboardzerka)" in text or (
-        "player_1 (you): no character yet (to wish)" in text)  # fmt: skip
+    agents = env.possible_agents
+    mine = render_text(game_view(env.game, 0, agents))
+    theirs = render_text(game_view(env.game, 1, agents))
+    assert f"player_0 (you): no character yet (wished for {SPACE})" in mine
+    assert "player_0: no character yet (has wished)" in theirs and SPACE not in theirs.split(
+        "on the board")[0]  # fmt: skip
+    assert "> player_1 (you): no character yet (to wish)" in theirs
     env.step(env.string_to_action("player_1", f"wish {SPACE}"))
     rolls = env.view("player_0")["last_rolls"]
     assert [(r["player"], r["purpose"], r["result"]) for r in rolls] == [
         ("player_0", f"character {SPACE}", 2), ("player_1", f"character {SPACE}", 5),
     ]  # fmt: skip
     assert env.view("player_0")["players"]["player_1"]["character"] == SPACE
-    assert "player_0" in env.render()
+    assert f"player_1: {SPACE} (astrobirdz)" in render_text(game_view(env.game, 0, agents))
 
 
 def test_a_state_dict_in_the_middle_of_the_wishes_round_trips_and_is_checked():
