@@ -357,3 +357,8 @@ export function scoreSheet(root, state, ui) {
     ),
   );
 }
+
+// The one move the Arena makes face down: a character wish at setup.
+export function describeHidden() {
+  return "wished for a character (face down until everyone has wished)";
+}
