@@ -109,6 +109,28 @@ def _given_characters(game: ArenaGame, sc: Scenario) -> None:
     for seat in range(n):
         if seat not in given and not wish_pool(game, seat, taken):
             raise ValueError(f"no character is left for player_{seat}")
+    _enough_characters(game, taken)
+
+
+def _enough_characters(game: ArenaGame, taken: set[int]) -> None:
+    """The seats still to wish can all get a character: as many Invazorz (and
+    Astrobirdz) left as seats whose scenario form needs one, and as many left
+    in all as seats to wish (else a late wisher would have nothing to wish for)."""
+    left = [c for c in game.box.characters if c.id not in taken]
+    waiting = [s for s in range(game.num_players) if game.characters[s] < 0]
+    need_invazorz = sum(1 for s in waiting if game.forms[s] == INVAZORZ)
+    need_astrobirdz = sum(1 for s in waiting if game.forms[s] >= 0 and game.forms[s] != INVAZORZ)
+    have_invazorz = sum(1 for c in left if c.invazorz)
+    if (
+        need_invazorz > have_invazorz
+        or need_astrobirdz > len(left) - have_invazorz
+        or len(waiting) > len(left)
+    ):
+        raise ValueError(
+            f"{len(waiting)} players still need a character ({need_invazorz} of them an "
+            f"Invazorz, {need_astrobirdz} an Astrobirdz) but only {len(left)} are left "
+            f"({have_invazorz} Invazorz)"
+        )
 
 
 def natural_form(game: ArenaGame, char: int) -> int:

@@ -202,3 +202,23 @@ def test_the_resampler_redraws_the_other_seats_unrevealed_wishes_only():
     assert sorted(seen) == [c.id for c in BOX.characters if c.name != MAG]
     assert min(seen.values()) >= 5 and max(seen.values()) <= 43  # 400/17 = 23.5 +- 4 sd
     assert env.game.wishes == [char(SPACE), char(SKY), -1, -1]  # the true state is untouched
+
+
+def test_too_few_characters_left_for_the_wishes_is_refused():
+    # (the shipped box always has enough; a box file with few characters may not)
+    from flockgym.envs.arena import setup
+
+    g = new_game(ArenaConfig(num_players=3), seed=0)
+    g.forms = [INVAZORZ, INVAZORZ, -1]
+    last_invazorz = max(c.id for c in BOX.characters if c.invazorz)
+    taken = {c.id for c in BOX.characters if c.id != last_invazorz and c.name != SKY}
+    with pytest.raises(
+        ValueError,
+        match=r"3 players still need a character \(2 of them an "
+        r"Invazorz, 0 an Astrobirdz\) but only 2 are left \(1 Invazorz\)",
+    ):
+        setup._enough_characters(g, taken)
+    g.forms = [INVAZORZ, -1, -1]
+    with pytest.raises(ValueError, match=r"3 players still need a character"):
+        setup._enough_characters(g, taken)  # 3 seats, 2 characters
+    setup._enough_characters(g, taken - {0})  # a third one left: enough
