@@ -343,7 +343,8 @@ class ArenaHeuristicBot:
         trophies = me["trophies"]
         out: list[tuple[float, str, Any]] = [(0.0, "end", None)]
         if sp["kind"] == "gym" and sp["gym_power_cards"] > 0:
-            first_home = me["first_turn"] and me["start_corner"] == space
+            first = me["first_turn"] or v.raw["turn"] == 1  # (new turns inside the first)
+            first_home = first and me["start_corner"] == space
             if not first_home:
                 out.append((TRAIN_SHORT if trophies < 2 else TRAIN_VALUE, "train", None))
         card = sp.get("card")

@@ -105,9 +105,13 @@ def can_train(game: ArenaGame, seat: int) -> bool:
 
 def gym_card_allowed(game: ArenaGame, seat: int, corner: int) -> bool:
     """Setup step 12: "He does not get to use the power of that gym on that first
-    turn": no gym power card of the starting corner's gym on the first turn, on
-    every path that hands one out (training, Nova Debris 5-6, Nebula Slide 8)."""
-    return not (game.first_turn[seat] and corner == game.start_corner[seat])
+    turn": no gym power card of the starting corner's gym during the seat's first
+    turn, on every path that hands one out (training, Nova Debris 5-6, Nebula
+    Slide 8), new turns inside it included (Nebula Slide 6, Space-Time 1-2: they
+    roll as later turns do, but the play order's first turn is not over). Each
+    seat's first turn is in the first round (``rounds == 0``)."""
+    first = game.first_turn[seat] or game.rounds == 0
+    return not (first and corner == game.start_corner[seat])
 
 
 def challengeable(game: ArenaGame, target: int) -> bool:

@@ -122,7 +122,8 @@ def _action(view: dict[str, Any], box: Box) -> set[str]:
     else:
         targets = others_here
         out.add("end")
-        first_turn_home = me["first_turn"] and me["start_corner"] == here["id"]
+        first = me["first_turn"] or view["round"] == 0  # new turns inside it too
+        first_turn_home = first and me["start_corner"] == here["id"]
         if here["kind"] == "gym" and here["gym_power_cards"] > 0 and not first_turn_home:
             out.add("train")
         if here.get("medal_card"):

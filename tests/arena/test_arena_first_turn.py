@@ -82,3 +82,23 @@ def test_wormhole_1_2_to_the_starting_gym_cannot_train_on_the_first_turn():
     g = game(dice=[2, 5, 1], turn=2)
     act(g, "to 0")
     assert legal(g) == ["train", "end"]
+
+
+def test_a_new_turn_inside_the_first_turn_still_gets_no_card_of_the_starting_gym():
+    # Nebula Slide 6 on the first turn: a whole new turn (a later turn's roll), from
+    # space 6, rolls 2 onto the starting corner 8: no training there
+    g = game(dice=[2, 6, 2], turn=1, positions={0: 10, 1: 0})
+    g.start_corner[0] = 8
+    act(g, "slide")
+    assert g.last_encounter == [0, 6]
+    act(g, "to 6")
+    act(g, "to 7")  # (space 6 is an entrance fork: on along the outside)
+    assert g.positions[0] == 8 and g.trophies[0] == 1  # moved onto the gym: its trophy
+    assert turn_over(g) and g.powers[0] == [0] * len(BOX.gyms)  # train was not offered
+    # in a later round the same new turn may train there
+    g = game(dice=[2, 6, 2], turn=2, positions={0: 10, 1: 0})
+    g.start_corner[0] = 8
+    act(g, "slide")
+    act(g, "to 6")
+    act(g, "to 7")
+    assert legal(g) == ["train", "end"]
