@@ -99,12 +99,14 @@ def heuristic_move(bot: ArenaHeuristicBot, game: ArenaGame, agents: list[str]) -
 
 def unseen_copy(game: ArenaGame, seed: int) -> ArenaGame:
     """The game as its players see it, with dice of its own: a copy whose
-    generator is seeded anew and whose face-down medal stack is reshuffled."""
+    generator is seeded anew and whose face-down medal stack is reshuffled
+    (during the character wishes there is no board yet: the new generator deals it)."""
     state = game.to_dict()
     dice = np.random.default_rng(seed)
-    stack = list(state["medal_stack"])
-    dice.shuffle(stack)
-    state["medal_stack"] = stack
+    if state["gym_at"]:
+        stack = list(state["medal_stack"])
+        dice.shuffle(stack)
+        state["medal_stack"] = stack
     state["rng"] = rng_to_dict(dice)
     return ArenaGame.from_dict(state)
 

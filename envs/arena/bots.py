@@ -22,10 +22,9 @@ action mask only:
   a table makes it lose one.
 * Table picks: the best card, the richest or leading opponent to hit, the space
   with the best prospects.
-* **Wishes for a character the board favours**: the one most of the cards
-  dealt onto the board name (a homeworld counts twice, a favourite trick
-  once), an Astrobirdz before an Invazorz on a tie (it can become a
-  Berzerkerbirdz, with d8 dice), then the box's order.
+* **Wishes for the strongest character left**: the board is dealt only after
+  the wishes, so it wishes by the heuristic's own measured win rate per
+  character (:data:`.data.HEURISTIC_CHARACTER_ORDER`).
 * **Slides at most** :data:`SLIDES_PER_TURN` **times a turn.** A player holding
   nothing for the table to take can only roll the 6 (a whole new turn from any
   space), and the best space to start that turn from is next to a slide end:
@@ -43,7 +42,7 @@ import numpy as np
 from ..core.bots import legal_from_mask
 from ..core.rng import make_rng
 from .actions import ActionLayout
-from .data import load_box
+from .data import HEURISTIC_CHARACTER_ORDER, load_box
 from .dice import distribution
 from .observer import bot_view, box_tables
 
@@ -450,24 +449,18 @@ class ArenaHeuristicBot:
     # ---- phases ---------------------------------------------------------------------------
 
     def _wish(self, v: View, legal: set[int]) -> int:
-        """The character the board favours (see the module docstring)."""
-        named: dict[str, float] = {}
-        for space in v.spaces:
-            card = space.get("card")
-            if card:
-                weight = 2.0 if v.cards[card]["kind"] == "world" else 1.0
-                who = v.cards[card]["character"]
-                named[who] = named.get(who, 0.0) + weight
-        characters = v.box["characters"]
-        best, best_action = -1.0, min(legal)
-        for i, name in enumerate(characters):
+        """The strongest character left: the board is not dealt yet, so the wish
+        follows the heuristic's measured win rate per character
+        (``HEURISTIC_CHARACTER_ORDER``); a box's characters missing there come
+        last, in box order."""
+        names = list(v.box["characters"])
+        rank = {name: i for i, name in enumerate(HEURISTIC_CHARACTER_ORDER)}
+        order = sorted(range(len(names)), key=lambda i: (rank.get(names[i], len(rank)), i))
+        for i in order:
             action = v.id("wish", i)
-            if action not in legal:
-                continue
-            score = named.get(name, 0.0) + (0.0 if characters[name]["invazorz"] else 0.5)
-            if score > best:
-                best, best_action = score, action
-        return best_action
+            if action in legal:
+                return action
+        return min(legal)
 
     def _corner(self, v: View, legal: set[int]) -> int:
         corners = v.raw["board"]["corners"]

@@ -917,6 +917,9 @@ def _space_entries(g: ArenaGame, agents: list[str]) -> list[dict[str, Any]]:
             elif item >= c_count:
                 entry["medal_card"] = medal_names[item - c_count]
                 entry["challenge"] = box.medal_target
+        elif corner >= 0 and not gym_at:  # before the deal: no gym there yet
+            entry["corner"], entry["gym"] = corner + 1, None
+            entry["gym_trophies"], entry["gym_power_cards"] = g.gym_trophies[corner], 0
         elif corner >= 0:
             gym = gym_at[corner]
             entry["corner"], entry["gym"] = corner + 1, box.gyms[gym].name

@@ -7,7 +7,9 @@ not what for). The resampler keeps every other field and redraws exactly
 those: the stack's order (uniformly among its permutations: which medal cards
 are in it is public), each other seat's unrevealed wish (uniformly among the
 characters it could have wished for: not taken, of its scenario form) and the
-generator behind every future roll and draw. No knowledge is inferred from play.
+generator behind every future roll and draw. During the wishes the board is
+not dealt yet: there is no stack order to redraw, and the fresh generator
+deals a board nobody knows. No knowledge is inferred from play.
 """
 
 from __future__ import annotations
@@ -17,16 +19,17 @@ from typing import Any
 import numpy as np
 
 from ..core.resample import fresh_generator, install, working_game
-from .setup import wish_pool
+from .setup import dealt, wish_pool
 
 
 def resample(env: Any, seat: int, rng: np.random.Generator) -> Any:
     """Redraw ``env``'s hidden information as ``seat`` sees it; returns ``env``
     holding a new engine. ``env`` is a raw Arena env."""
     game = working_game(env)
-    game.medal_stack = [
-        int(k) for k in rng.permutation(np.asarray(game.medal_stack, dtype=np.int64))
-    ]
+    if dealt(game):
+        game.medal_stack = [
+            int(k) for k in rng.permutation(np.asarray(game.medal_stack, dtype=np.int64))
+        ]
     for other, wish in enumerate(game.wishes):
         if other != seat and wish >= 0:
             pool = wish_pool(game, other)

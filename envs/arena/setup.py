@@ -11,9 +11,10 @@ stack, a scenario's pieces, the starting corners and the first player.
    ``wish``, in seat order, of its scenario form if it names one), hidden from
    the others until all have wished; seats wishing for the same one roll a d6
    for it in the open (the highest picks, ties roll again); the others wish
-   again among the characters left. (The board is dealt before the wishes so
-   that the whole setup is one state a state dict saves: the seats see it
-   when they wish.)
+   again among the characters left. Step 2's random part (which gyms, which
+   card on which space, the medal stack's order) is dealt from the game's
+   generator when the last character is given, so nobody wishes knowing the
+   board; a scenario that gives every seat its character deals it at once.
 4. The players without a position choose a corner in seat order; then every
    player rolls a d6 for the first player (ties roll again).
 """
@@ -71,8 +72,12 @@ def set_up(game: ArenaGame, sc: Scenario) -> None:
     game.maneuvers_of = [[] for _ in range(n)]
     game.worlds_of = [[] for _ in range(n)]
     _given_characters(game, sc)
-    _deal_board(game, sc)
-    _give_scenario_items(game, sc)
+    if any(c < 0 for c in game.characters):
+        _refuse_board_pieces(game, sc)
+        _undealt_board(game)
+    else:
+        _deal_board(game, sc)
+        _give_scenario_items(game, sc)
     for seat, space in sc.positions.items():
         game.positions[seat] = space
         if space in box.corners:
@@ -164,7 +169,52 @@ def next_wisher(game: ArenaGame) -> None:
         settle_wishes(game)
         next_wisher(game)
         return
+    if not dealt(game):
+        _deal_board(game, Scenario())
+        _give_scenario_items(game, Scenario())
     next_corner_chooser(game)
+
+
+BOARD_PIECES = ("trophies", "cards", "medals", "gym_powers", "medal_cards", "board", "gyms")
+"""Scenario pieces that belong to the dealt board (options trophies, maneuvers,
+worlds, medals, gym_powers, medal_cards, board, gyms)."""
+
+
+def dealt(game: ArenaGame) -> bool:
+    """True once the board is dealt (its gyms are on the corners)."""
+    return bool(game.gym_at)
+
+
+def _refuse_board_pieces(game: ArenaGame, sc: Scenario) -> None:
+    """A scenario that leaves a seat to wish cannot also place board pieces:
+    the board is dealt only after the wishes, so they would have to wait in the
+    state. Raises ``ValueError`` naming the pieces and the way out."""
+    given = [name for name in BOARD_PIECES if getattr(sc, name)]
+    if given and any(c < 0 for c in game.characters):
+        options = ", ".join("maneuvers/worlds" if n == "cards" else n for n in given)
+        raise ValueError(
+            f"scenario pieces {options} need every seat's character given (option "
+            "characters for all players): the board is dealt after the character wishes"
+        )
+
+
+def _undealt_board(game: ArenaGame) -> None:
+    """The board before the wishes end: the trophies counted out (step 1),
+    no gym on a corner, every card in the box, the medal cards in box order."""
+    box, n = game.box, game.num_players
+    game.trophies = [box.start_trophies] * n
+    game.gym_trophies = [box.gym_trophies] * len(box.corners)
+    game.supply = box.trophies - box.start_trophies * n - box.gym_trophies * len(box.corners)
+    game.gym_at = []
+    game.gym_cards = [0] * len(box.gyms)
+    game.space_item = [-1] * box.num_spaces
+    game.card_holder = [BOX] * box.num_cards
+    game.card_space = [-1] * box.num_cards
+    game.defended = [-1] * box.num_cards
+    game.medal_stack = list(range(len(box.medal_cards)))
+    game.medal_holder = [IN_STACK] * len(box.medal_cards)
+    game.medal_space = [-1] * len(box.medal_cards)
+    game.worlds_won = [0] * n
 
 
 def apply_wish(game: ArenaGame, char: int) -> None:

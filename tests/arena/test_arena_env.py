@@ -162,6 +162,10 @@ def test_every_scenario_key_sets_up_the_table():
     assert env.unwrapped.arena.roll_log[0][1:] == ["movement", 6, 4]
 
 
+BOTH = {"characters": {"player_0": "Snowboardzerka", "player_1": "Hoverboardzerka"}}
+"""Board pieces need every seat's character (the board is dealt after the wishes)."""
+
+
 @pytest.mark.parametrize(("options", "message"), [
     ({"characters": ["Spaceboardzerka"]}, r"'characters': must be a dict such as"),
     ({"characters": {"player_0": "Nobody"}}, r"'characters': 'Nobody' is not a character"),
@@ -170,15 +174,16 @@ def test_every_scenario_key_sets_up_the_table():
     ({"positions": {"player_0": 50}}, r"'positions': 50 must be an integer 0..49"),
     ({"positions": {"player_0": "7"}}, r"'positions': '7' must be an integer"),
     ({"trophies": {"player_0": -1}}, r"'trophies': -1 must be an integer 0..40"),
-    ({"trophies": {"player_0": 30, "player_1": 30}}, r"need .* more than the box's"),
+    ({"trophies": {"player_0": 30, "player_1": 30}, **BOTH}, r"need .* more than the box's"),
     ({"maneuvers": {"player_0": "Hoverion"}}, r"'maneuvers': each entry must be a list"),
     ({"maneuvers": {"player_0": ["Hoverion"]}}, r"'maneuvers': Hoverion is not a maneuver card"),
-    ({"worlds": {"player_0": ["Hoverion"], "player_1": ["Hoverion"]}}, r"given to two players"),
+    ({"worlds": {"player_0": ["Hoverion"], "player_1": ["Hoverion"]}, **BOTH},
+     r"given to two players"),
     ({"medals": {"player_0": ["platinum"]}}, r"'medals': 'platinum' is not a medal"),
     ({"gym_powers": {"player_0": ["Launch Tower"]}, "gyms": ["Halfpipe Hall",
-      "Zoominium Refinery", "Trophy Vault", "Speed Ring"]}, r"no gym power card left"),
-    ({"medal_cards": {"player_0": ["Fan Mail"]}}, r"gives a trophy at once"),
-    ({"board": {"35": "Spacefreeze Cryo Blast"}}, r"space 35 is a world space"),
+      "Zoominium Refinery", "Trophy Vault", "Speed Ring"], **BOTH}, r"no gym power card left"),
+    ({"medal_cards": {"player_0": ["Fan Mail"]}, **BOTH}, r"gives a trophy at once"),
+    ({"board": {"35": "Spacefreeze Cryo Blast"}, **BOTH}, r"space 35 is a world space"),
     ({"gyms": ["Halfpipe Hall"]}, r"'gyms': must be a list of 4 gym names"),
     ({"first_player": 0}, r"unknown agent 0"),
     ({"turn": 0}, r"'turn': 0 must be an integer >= 1"),
@@ -190,6 +195,9 @@ def test_every_scenario_key_sets_up_the_table():
      r"roll 2 \(player_\d, first player\) is a d6, which cannot show the forced result 7"),
     ({"characters": {"player_0": "Mecha-Invazorz Gearlord Kranx"},
       "forms": {"player_0": "astrobirdz"}}, r"cannot be in form astrobirdz"),
+    ({"board": {"35": "Hoverion"}, "characters": {"player_0": "Skyboardzerka"}},
+     r"scenario pieces board need every seat's character given \(option characters for all "
+     r"players\): the board is dealt after the character wishes"),
 ])  # fmt: skip
 def test_bad_scenarios_name_the_key_and_the_form(options, message):
     env = arena_v0.env(num_players=2)

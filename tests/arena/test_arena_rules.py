@@ -63,17 +63,22 @@ def test_setup_counts():
     g = new_game(ArenaConfig(num_players=4), seed=3)
     assert g.trophies == [2, 2, 2, 2] and g.gym_trophies == [5, 5, 5, 5]
     assert g.supply == 40 - 8 - 20
-    assert sorted(g.gym_cards) == [0, 0, 0, 0, 2, 2, 2, 2]
-    assert all(g.gym_cards[gym] == 2 for gym in g.gym_at)
-    assert all(0 <= g.space_item[s] < BOX.num_maneuvers for s in BOX.maneuver_spaces)
-    assert all(BOX.num_maneuvers <= g.space_item[s] < BOX.num_cards for s in BOX.world_spaces)
-    assert g.card_holder.count(-2) == 30 - 20 + 20 - 12  # the rest stay in the box
-    assert len(g.medal_stack) == 12 and g.characters == [-1] * 4
+    # the board is dealt after the characters: nothing on it while they are wished for
+    assert g.gym_at == [] and g.gym_cards == [0] * 8 and g.space_item == [-1] * BOX.num_spaces
+    assert g.card_holder == [-2] * BOX.num_cards and g.medal_stack == list(range(12))
+    assert g.characters == [-1] * 4
     # setup step 3: each player wishes for a character, player_0 first
     assert phase(g) == "wish" and g.actor == 0 and len(legal(g)) == BOX.num_characters
     acts(g, "wish Spaceboardzerka", "wish Skyboardzerka", "wish Magboardzerka",
          "wish Hoverboardzerka")  # fmt: skip
     assert len(set(g.characters)) == 4 and not any(r[1].startswith("character") for r in g.roll_log)
+    # steps 7-9: the gyms, the world and maneuver cards and the medal stack, dealt now
+    assert sorted(g.gym_cards) == [0, 0, 0, 0, 2, 2, 2, 2]
+    assert all(g.gym_cards[gym] == 2 for gym in g.gym_at) and len(g.gym_at) == 4
+    assert all(0 <= g.space_item[s] < BOX.num_maneuvers for s in BOX.maneuver_spaces)
+    assert all(BOX.num_maneuvers <= g.space_item[s] < BOX.num_cards for s in BOX.world_spaces)
+    assert g.card_holder.count(-2) == 30 - 20 + 20 - 12  # the rest stay in the box
+    assert sorted(g.medal_stack) == list(range(12)) and g.medal_stack != list(range(12))
     # setup step 12: each player picks a starting corner, player_0 first
     assert phase(g) == "corner" and g.actor == 0
     assert legal(g) == ["corner 1", "corner 2", "corner 3", "corner 4"]
@@ -541,4 +546,11 @@ def test_scenario_errors_name_the_problem():
     with pytest.raises(ValueError, match="starts after the last round"):
         game(turn=41)
     with pytest.raises(ValueError, match="not a maneuver space"):
-        new_game(ArenaConfig(), seed=0, **Scenario(board={35: card_id(CRYO)}).__dict__)
+        new_game(ArenaConfig(), seed=0, **Scenario(board={35: card_id(CRYO)},
+                 characters={s: s for s in range(4)}).__dict__)  # fmt: skip
+    # board pieces while a seat still wishes: the board is dealt after the wishes
+    with pytest.raises(ValueError, match=r"^scenario pieces maneuvers/worlds, board need every "
+                       r"seat's character given \(option characters for all players\): the "
+                       r"board is dealt after the character wishes$"):  # fmt: skip
+        new_game(ArenaConfig(), seed=0, characters={0: 0}, cards={1: [card_id("Hoverion")]},
+                 board={35: card_id(CRYO)})  # fmt: skip

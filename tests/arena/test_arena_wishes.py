@@ -8,6 +8,8 @@ characters left. Forced dice throughout."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,10 +18,12 @@ from arena_helpers import BOX, act, acts, legal, phase
 from flockgym.envs import arena_v0, make
 from flockgym.envs.arena.actions import is_public_move
 from flockgym.envs.arena.bots import ArenaHeuristicBot
-from flockgym.envs.arena.data import BERZERKERBIRDZ, INVAZORZ
+from flockgym.envs.arena.data import BERZERKERBIRDZ, HEURISTIC_CHARACTER_ORDER, INVAZORZ
 from flockgym.envs.arena.observer import field_table, item_count
 from flockgym.envs.arena.rules import ArenaConfig, ArenaGame, StateDictError, new_game
 
+STRENGTH = Path(__file__).parents[2] / "benchmarks/results/arena_character_strength.json"
+"""The measured win rates behind the heuristic's wish order."""
 SPACE, SKY, MAG = "Spaceboardzerka", "Skyboardzerka", "Magboardzerka"
 
 
@@ -167,21 +171,108 @@ def test_a_state_dict_in_the_middle_of_the_wishes_round_trips_and_is_checked():
             ArenaGame.from_dict(bad)
 
 
-def test_the_heuristic_wishes_for_a_character_the_board_names_most():
-    env = arena_v0.env(num_players=2)
+def test_the_heuristic_wishes_for_the_strongest_character_left():
+    env = arena_v0.env(num_players=3)
     env.reset(seed=4)
     raw = env.unwrapped
     bot = ArenaHeuristicBot(0)
+    first = HEURISTIC_CHARACTER_ORDER[0]
     action = bot.act(env.observe("player_0"), raw.view("player_0"))
-    name = raw.action_to_string("player_0", action).removeprefix("wish ")
-    counts = {}
-    for space in raw.view("player_0")["board"]["spaces"]:
-        if space.get("card"):
-            card = BOX.cards[BOX.card_named[space["card"].lower()]]
-            counts[card.character] = counts.get(card.character, 0) + (2 if card.is_world else 1)
-    best = max(counts.get(c.name, 0) + (0 if c.invazorz else 0.5) for c in BOX.characters)
-    chosen = BOX.characters[char(name)]
-    assert counts.get(name, 0) + (0 if chosen.invazorz else 0.5) == best
+    assert raw.action_to_string("player_0", action) == f"wish {first}"
+    # a character taken by the scenario is passed over for the next in the order
+    env.reset(seed=4, options={"characters": {"player_0": first}})
+    action = bot.act(env.observe("player_1"), raw.view("player_1"))
+    assert raw.action_to_string("player_1", action) == f"wish {HEURISTIC_CHARACTER_ORDER[1]}"
+
+
+def test_the_wish_order_is_the_measured_ranking():
+    saved = json.loads(STRENGTH.read_text())
+    assert list(HEURISTIC_CHARACTER_ORDER) == saved["ranking"]
+    assert sorted(HEURISTIC_CHARACTER_ORDER) == sorted(c.name for c in BOX.characters)
+    rates = [saved["characters"][name]["win_rate"] for name in saved["ranking"]]
+    assert rates == sorted(rates, reverse=True)
+
+
+def test_the_board_is_dealt_when_the_last_character_is_given():
+    g = new_game(ArenaConfig(num_players=2), seed=0, dice=[3, 5])
+    assert g.gym_at == [] and g.space_item == [-1] * BOX.num_spaces
+    act(g, f"wish {SPACE}")
+    assert g.gym_at == []
+    act(g, f"wish {SPACE}")  # rolled off: player_1 gets it, player_0 wishes again
+    assert g.characters == [-1, char(SPACE)] and g.gym_at == [] and phase(g) == "wish"
+    act(g, f"wish {SKY}")
+    assert phase(g) == "corner" and len(g.gym_at) == 4 and not g.invariant_violations()
+    spaces = len(BOX.maneuver_spaces) + len(BOX.world_spaces)
+    assert sum(1 for item in g.space_item if item >= 0) == spaces
+    # the same seed and moves deal the same board; a scenario giving every
+    # character deals at reset, from the generator's first draws
+    again = new_game(ArenaConfig(num_players=2), seed=0, dice=[3, 5])
+    acts(again, f"wish {SPACE}", f"wish {SPACE}", f"wish {SKY}")
+    assert again.to_dict() == g.to_dict()
+    given = new_game(ArenaConfig(num_players=2), seed=0, characters={0: char(SKY), 1: char(SPACE)})
+    assert phase(given) == "corner" and (given.gym_at, given.space_item, given.medal_stack) == (
+        g.gym_at, g.space_item, g.medal_stack)  # fmt: skip
+
+
+def views_during_the_wishes(seed: int) -> tuple[list[Any], list[Any]]:
+    """Every seat's observation, view and text after player_0's wish."""
+    from flockgym.envs.arena.observer import game_view, render_text
+
+    env = make("arena_v0", num_players=3).unwrapped
+    env.reset(seed=seed)
+    env.step(env.string_to_action("player_0", f"wish {SPACE}"))
+    agents = env.possible_agents
+    vectors = [env.observe(a)["observation"].tolist() for a in agents]
+    views = [(env.view(a), render_text(game_view(env.game, s, agents)))
+             for s, a in enumerate(agents)]  # fmt: skip
+    return vectors, views
+
+
+def test_nothing_of_the_board_is_seen_during_the_wishes():
+    # two seeds deal two boards: while seats wish, no seat can tell them apart
+    vectors, views = views_during_the_wishes(0)
+    assert (vectors, views) == views_during_the_wishes(1)
+    view, text = views[1]
+    assert view["gyms"] == [] and set(view["cards"].values()) == {"box"}
+    assert set(view["medal_card_places"].values()) == {"stack"}
+    assert all(s.get("card") is None and s.get("medal_card") is None
+               for s in view["board"]["spaces"])  # fmt: skip
+    corners = [s for s in view["board"]["spaces"] if s["kind"] == "gym"]
+    assert [(s["corner"], s["gym"], s["gym_power_cards"]) for s in corners] == [
+        (1, None, 0), (2, None, 0), (3, None, 0), (4, None, 0)]  # fmt: skip
+    assert not any(gym.name in text for gym in BOX.gyms)
+
+
+def test_a_state_dict_during_the_wishes_deals_the_same_board_when_they_end():
+    g = new_game(ArenaConfig(num_players=3), seed=7)
+    act(g, f"wish {SPACE}")
+    saved = json.loads(json.dumps(g.to_dict()))
+    assert saved["gym_at"] == [] and saved["medal_stack"] == list(range(12))
+    again = ArenaGame.from_dict(saved)
+    for game_ in (g, again):
+        acts(game_, f"wish {SKY}", f"wish {MAG}")
+    assert again.to_dict() == g.to_dict() and len(g.gym_at) == 4
+    after = json.loads(json.dumps(g.to_dict()))
+    assert ArenaGame.from_dict(after).to_dict() == g.to_dict()
+    dealt_gyms = after["gym_at"]
+    for key, value, message in (
+        ("gym_at", dealt_gyms, r"game.gym_cards\[\d\]: .* power cards add up to 0, should be 2"),
+        (
+            "gym_cards",
+            after["gym_cards"],
+            r"game.gym_at: the board is dealt \(its gyms on the corners\) "
+            r"exactly when the last character is given",
+        ),
+        ("gym_at", dealt_gyms[:2], r"game.gym_at: must list 4 gyms, one per corner, or none"),
+        ("medal_stack", list(range(11, -1, -1)), r"game.gym_at: before the board is dealt"),
+    ):
+        bad = dict(saved, **{key: value})
+        if key == "gym_cards":
+            bad["gym_at"] = dealt_gyms  # the gyms and their cards, but in the wishes
+        with pytest.raises(StateDictError, match=message):
+            ArenaGame.from_dict(bad)
+    with pytest.raises(StateDictError, match=r"game.gym_at: the board is dealt"):
+        ArenaGame.from_dict(dict(after, gym_at=[], gym_cards=[0] * len(BOX.gyms)))
 
 
 def test_the_resampler_redraws_the_other_seats_unrevealed_wishes_only():
@@ -202,6 +293,18 @@ def test_the_resampler_redraws_the_other_seats_unrevealed_wishes_only():
     assert sorted(seen) == [c.id for c in BOX.characters if c.name != MAG]
     assert min(seen.values()) >= 5 and max(seen.values()) <= 43  # 400/17 = 23.5 +- 4 sd
     assert env.game.wishes == [char(SPACE), char(SKY), -1, -1]  # the true state is untouched
+    # the board is not dealt yet: nothing of it to redraw, and a drawn game deals its own
+    drawn = resample(env.clone(), 1, rng)
+    assert drawn.game.gym_at == [] and drawn.game.medal_stack == list(range(12))
+    for agent, name in (
+        ("player_2", "Sandboardzerka"),
+        ("player_0", "Jetboardzerka"),
+        ("player_1", "Wakeboardzerka"),
+        ("player_2", "Snowboardzerka"),
+    ):
+        if drawn.agent_selection == agent and drawn.game.phase == env.game.phase:
+            drawn.step(drawn.string_to_action(agent, f"wish {name}"))
+    assert len(drawn.game.gym_at) in (0, 4) and not drawn.game.invariant_violations()
 
 
 def test_too_few_characters_left_for_the_wishes_is_refused():

@@ -77,6 +77,7 @@ function arrow(from, to, fork) {
 
 function spaceTitle(space, board) {
   const lines = [`space ${space.id}: ${KIND_NAMES[space.kind] || space.kind} (${space.region})`];
+  if (space.kind === "gym" && !space.gym) lines.push(`corner ${space.corner}: its gym is dealt once every player has a character`);
   if (space.gym) lines.push(`corner ${space.corner}: ${space.gym}, ${space.gym_trophies} trophies, ${space.gym_power_cards} power cards`);
   if (space.card) lines.push(`${space.card}: challenge ${space.challenge}`);
   if (space.medal_card) lines.push(`medal card ${space.medal_card}: a die of ${space.challenge} or more`);
@@ -91,6 +92,7 @@ function spaceTitle(space, board) {
 }
 
 function spaceLabel(space, board) {
+  if (space.kind === "gym" && !space.gym) return ["Gym", "after wishes"];  // dealt once every seat has a character
   if (space.kind === "gym") return [short(space.gym, 11), `${space.gym_trophies} tr · ${space.gym_power_cards} cards`];
   if (space.card) return [short(space.card), `need ${space.challenge}`];
   if (space.medal_card) return [short(space.medal_card), `medal ${space.challenge}+`];
