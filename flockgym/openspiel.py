@@ -21,6 +21,9 @@ The bridge is generic: a new registered env is bridged without new code.
   purpose)`` (the Arena) gets an explicit chance node for every die, with its
   exact probabilities (``1/sides`` a face); everything else (shuffles, deals,
   draws) stays sampled by the env's own seeded generator inside ``apply_action``.
+  An engine with ``draw_for_die()`` has it called for each chance die, so its
+  generator moves on as under its own roll and a later deal (the Arena's board,
+  dealt after the character wishes) is the env's.
 * Strings and tensors come from the seat's own view and observation: the
   information state is the seat's current ``view`` (canonical JSON) with a digest
   of its own moves, the observation string is the env's text from that seat,
@@ -320,6 +323,7 @@ def _step_with_faces(env: Any, action: int, faces: list[int]) -> None:
     time); raises :class:`_NeedDie` at the first die past them."""
     engine = env.game
     roll_die = type(engine).roll_die
+    draw_for_die = getattr(engine, "draw_for_die", None)
     queue = list(faces)
 
     def roll(seat: int, sides: int, purpose: str) -> int:
@@ -327,6 +331,8 @@ def _step_with_faces(env: Any, action: int, faces: list[int]) -> None:
             raise _NeedDie(seat, sides, purpose)
         if sides > MAX_DIE_SIDES:
             raise ValueError(f"a d{sides}: the bridge's dice have at most {MAX_DIE_SIDES} faces")
+        if draw_for_die is not None:
+            draw_for_die()  # the generator moves on as under the env's own die
         engine.forced.append(queue.pop(0))
         return int(roll_die(engine, seat, sides, purpose))
 

@@ -204,7 +204,12 @@ def test_skybirds_other_hand_follows_the_hypergeometric_mean() -> None:
 def test_arena_medal_stack_order_is_uniform() -> None:
     """Each medal card of the stack is on top once in ``len(stack)`` draws, on
     average, and the stack holds the same cards."""
-    raw = dealt("arena_v0", 2)
+    raw = dealt("arena_v0", 2)  # in the character wishes: no board, no stack order yet
+    assert raw.game.gym_at == [] and raw.game.medal_stack == list(range(12))
+    drawn = resampler("arena_v0")(raw.clone(), 0, np.random.default_rng(3)).game
+    assert drawn.medal_stack == list(range(12)) and drawn.gym_at == []
+    characters = {"player_0": "Skyboardzerka", "player_1": "Jetboardzerka"}
+    raw.reset(seed=1, options={"characters": characters})  # dealt at reset
     stack = list(raw.game.medal_stack)
     assert len(stack) > 1
     tops = np.zeros(max(stack) + 1)

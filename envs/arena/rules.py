@@ -302,6 +302,13 @@ class ArenaGame(GameEngine):
         self.roll_log.append([seat, purpose, sides, value])
         return value
 
+    def draw_for_die(self) -> None:
+        """Move the generator on as one unforced die does, without rolling: a
+        caller that supplies the faces (the OpenSpiel bridge's chance nodes)
+        keeps it where the env's own dice leave it, so the board dealt after
+        the character wishes is the same."""
+        self._raw()
+
     def rolls_since(self, seat: int) -> list[list[Any]]:
         """Every roll ``[seat, purpose, sides, result]`` made since ``seat``'s
         previous step (and during it), oldest first."""

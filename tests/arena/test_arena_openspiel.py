@@ -52,3 +52,23 @@ def test_a_shared_wish_rolls_off_on_explicit_d6_chance_nodes():
     assert state.core.env.view("player_0")["players"]["player_1"]["character"] == (
         "Spaceboardzerka"
     )
+
+
+def test_the_board_dealt_after_a_roll_off_is_the_envs():
+    from flockgym.envs import make
+
+    game = pyspiel.load_game("flockgym_arena", {"num_players": 2})
+    state = game.new_initial_state()
+    env = make("arena_v0", num_players=2).unwrapped
+    env.reset(seed=state.deal_seed)
+    for seat in (0, 1):
+        env.step(env.string_to_action(f"player_{seat}", "wish Spaceboardzerka"))
+        wish(state, seat, "Spaceboardzerka")
+    assert state.core.env.game.gym_at == []
+    for _, _, _, face in env.game.roll_log:  # the env's own dice, as chance outcomes
+        state.apply_action(face - 1)
+    loser = env.game.characters.index(-1)
+    env.step(env.string_to_action(f"player_{loser}", "wish Skyboardzerka"))
+    wish(state, loser, "Skyboardzerka")
+    ours, theirs = state.core.env.game, env.game
+    assert len(theirs.gym_at) == 4 and ours.to_dict() == theirs.to_dict()
