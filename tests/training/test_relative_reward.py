@@ -36,8 +36,9 @@ def test_the_lead_is_the_players_points_minus_the_others_mean() -> None:
     [
         ("asrus_v0", {"num_players": 5}),
         ("astrobirdz_v0", {"num_players": 2}),
-        ("arena_v0", {"num_players": 2, **short_options("arena_v0")}),
-        ("arena_v0", {"num_players": 4, **short_options("arena_v0")}),
+        # 12 rounds: in the 4 of the short game, random play rarely wins a world
+        ("arena_v0", {"num_players": 2, "max_rounds": 12}),
+        ("arena_v0", {"num_players": 4, "max_rounds": 12}),
     ],
 )
 def test_each_step_pays_the_change_in_the_learners_lead(env_id: str, options: dict) -> None:
