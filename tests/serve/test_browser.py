@@ -538,11 +538,22 @@ def test_a_person_wishes_for_an_arena_character_on_the_table(browser, server: st
         page.wait_for_selector("#table .zone.wishes")
         buttons = page.locator("#table .zone.wishes button.move")
         assert buttons.count() == 18
+        # the board is dealt after the wishes: no gym and no card on it yet
+        corners = page.locator("#table .space.k-gym")
+        assert corners.count() == 4
+        texts = [corners.nth(i).text_content() for i in range(4)]
+        assert [t.split("\n")[1] for t in texts] == [
+            f"corner {c}: its gym is dealt once every player has a character" for c in (1, 2, 3, 4)
+        ]
+        assert all(t.endswith("Gymafter wishes") for t in texts)
+        assert page.locator("#table .space.has-card").count() == 0
         page.screenshot(path=str(shots_folder(tmp_path) / "play-arena-wish.png"), full_page=True)
         page.locator("#table .zone.wishes button.move", has_text="Spaceboardzerka").click()
         page.wait_for_selector("#table .zone.wishes", state="detached")
         boxes = page.inner_text("#table .seats-row")
         assert "Spaceboardzerka" in boxes and "[object" not in boxes
+        page.wait_for_selector("#table .space.has-card")
+        assert not any("after wishes" in corners.nth(i).text_content() for i in range(4))
     finally:
         page.close()
     assert not errors, errors
