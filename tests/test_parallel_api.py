@@ -70,7 +70,11 @@ def test_asrus_forced_through_aec_to_parallel_shows_zero_masks_its_native_env_do
 def test_turn_based_envs_forced_through_aec_to_parallel_break_the_cycle(env_id: str) -> None:
     """Stepping every seat at once, in seat order, meets a seat not to act."""
     env = forced(env_id)
-    observations, _ = env.reset(seed=0)
+    # the Arena's character wishes go in seat order too, and a seat computes its
+    # wish before its turn from an empty mask: give the characters
+    names = ("Snowboardzerka", "Hoverboardzerka", "Spaceboardzerka", "Skateboardzerka")
+    options = {"characters": dict(zip(env.possible_agents, names, strict=True))}
+    observations, _ = env.reset(seed=0, options=options if env_id == "arena_v0" else None)
     actions = {
         agent: int(np.flatnonzero(obs["action_mask"])[0]) if obs["action_mask"].any() else 0
         for agent, obs in observations.items()
