@@ -72,3 +72,22 @@ def test_the_board_dealt_after_a_roll_off_is_the_envs():
     wish(state, loser, "Skyboardzerka")
     ours, theirs = state.core.env.game, env.game
     assert len(theirs.gym_at) == 4 and ours.to_dict() == theirs.to_dict()
+
+
+def test_no_information_state_tells_two_deals_apart_during_the_wishes():
+    states = []
+    for seed in (0, 1):
+        game = pyspiel.load_game("flockgym_arena", {"num_players": 3, "seed": seed})
+        state = game.new_initial_state()
+        wish(state, 0, "Spaceboardzerka")
+        states.append(state)
+    a, b = states
+    assert a.deal_seed != b.deal_seed
+    for seat in range(3):
+        assert a.information_state_string(seat) == b.information_state_string(seat)
+        assert a.information_state_tensor(seat) == b.information_state_tensor(seat)
+        assert a.observation_string(seat) == b.observation_string(seat)
+    for seat, name in ((1, "Skyboardzerka"), (2, "Magboardzerka")):
+        wish(a, seat, name)
+        wish(b, seat, name)
+    assert a.information_state_string(0) != b.information_state_string(0)  # dealt now
