@@ -63,7 +63,11 @@ per corner]), ``first_player`` (an agent: no roll for it), ``turn`` (``2`` or
 more: the first-turn rule is over) and ``dice`` (forced results consumed in
 order by every roll of the game, setup rolls included, before the generator
 takes over; a result the die rolled cannot show is an ``OptionError`` naming
-the roll, and the step that rolled it changes nothing).
+the roll, and the step that rolled it changes nothing). Seats that
+``characters`` does not name wish for theirs first, and the board is dealt
+when the last is given: the board pieces (``trophies``, ``maneuvers``,
+``worlds``, ``medals``, ``gym_powers``, ``medal_cards``, ``board``, ``gyms``)
+then need every seat's character named.
 
 Actions
 -------
