@@ -687,6 +687,10 @@ LEARNERS: dict[str, str] = {
     # RLlib's PPO: its configs validate and its checkpoints play without ray; ray
     # is imported only when it trains (training/rllib/).
     "rllib_ppo": "flockgym.training.rllib.learner:RLlibPPOLearner",
+    # Q-learners: stable-baselines3's DQN and sb3-contrib's QR-DQN, masked
+    # (training/masked_dqn.py).
+    "masked_dqn": "flockgym.training.masked_dqn:MaskedDQNLearner",
+    "masked_qrdqn": "flockgym.training.masked_dqn:MaskedQRDQNLearner",
 }
 """Every learner a config may name, as ``"module:Class"``: a registry names its
 members and imports each on first use (as ``flockgym.envs`` names its bots), so
