@@ -240,7 +240,14 @@ def test_a_damaged_replay_buffer_is_refused_naming_it(tmp_path: Path) -> None:
             "pretrain = {'games': 4} does not apply to algo.name 'masked_dqn': imitation "
             "before training is built for maskable_ppo only; drop it",
         ),
-        ({"env": {"id": "asrus_v0", "options": {}, "advisor": "heuristic"}}, "env.advisor"),
+        (
+            {"env": {"id": "asrus_v0", "options": {}, "advisor": "heuristic"}},
+            "env.advisor = 'heuristic' does not apply to algo.name 'masked_dqn'",
+        ),
+        (
+            {"env": {"id": "asrus_v0", "options": {"reward": "score"}, "relative_reward": True}},
+            "env.relative_reward = true does not apply to algo.name 'masked_dqn'",
+        ),
         ({"algo": {"name": "masked_dqn", "n_steps": 64}}, "algo.n_steps"),
         ({"algo": {"name": "masked_dqn", "n_quantiles": 5}}, "algo.n_quantiles"),
         (
