@@ -93,3 +93,34 @@ def lockstep(
                 env.observe(agent)["observation"],
             )
     return decisions
+
+
+def heuristic_chooser(random_share: float, seed: int) -> Chooser:
+    """A chooser that asks the vectorised heuristic and the scalar heuristic
+    (each seat its own bot) for every game's move, asserts they agree, and
+    plays it, or, with chance ``random_share``, a random legal move instead
+    (so the games reach more situations than the heuristic's own)."""
+    from flockgym.envs.astrobirdz.bots import AstrobirdzHeuristicBot
+    from flockgym.envs.astrobirdz.vector_bots import VectorHeuristicBot
+
+    rng = np.random.default_rng(seed)
+    scalar: dict[int, AstrobirdzHeuristicBot] = {}
+    vector: list[VectorHeuristicBot] = []
+
+    def choose(engine: VectorAstrobirdz, masks: np.ndarray, envs: list[Any]) -> np.ndarray:
+        if not vector:
+            vector.append(VectorHeuristicBot(engine.B, engine.n))
+        running = np.flatnonzero(~engine.over)
+        picked = vector[0].act(engine.views(running, engine.actor[running]))
+        moves = random_moves(masks, rng)
+        for i, b in enumerate(running.tolist()):
+            env = envs[b]
+            agent = env.agent_selection
+            bot = scalar.setdefault(b * 10 + env.seat_of(agent), AstrobirdzHeuristicBot(seed=b))
+            want = bot.act(env.observe(agent), env.view(agent))
+            assert picked[i] == want, f"game {b} {agent}: vector {picked[i]}, scalar {want}"
+            if rng.random() >= random_share:
+                moves[b] = want
+        return moves
+
+    return choose
