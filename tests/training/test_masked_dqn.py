@@ -269,3 +269,13 @@ def test_a_key_that_does_not_apply_is_refused_by_name(
         validate_config(raw)
     assert message in str(err.value)
     assert not any(tmp_path.iterdir())
+
+
+def test_flockgym_reproduce_trains_a_masked_dqn_run_again_bit_identically(
+    tmp_path: Path, capsys
+) -> None:
+    run = train(tiny_config("asrus_v0", tmp_path / "run", **dqn_changes("masked_dqn")))
+    out = tmp_path / "again"
+    assert main(["reproduce", str(run), "--out", str(out)]) == 0
+    assert "REPRODUCED: weights bit-identical (6 tensors)" in capsys.readouterr().out
+    assert json.loads((out / "reproduce.json").read_text())["reproduced"] is True
