@@ -380,11 +380,12 @@ class VectorAstrobirdz:
 
     # ---- acting -----------------------------------------------------------------------
 
-    def step(self, actions: Any, games: np.ndarray | None = None) -> StepResult:
+    def step(self, actions: Any, games: np.ndarray | None = None, check: bool = True) -> StepResult:
         """Each live game listed (default: all) applies ``actions[b]`` for its seat
         to act; ``rewards[b, s]`` is what seat ``s`` of game ``b`` earned by it.
         An action the mask refuses raises ``ValueError`` naming it and the game
-        (nothing changes then)."""
+        (nothing changes then); ``check=False`` skips that check, for moves
+        chosen from the masks (bots)."""
         actions = np.asarray(actions, dtype=np.int64)
         live = ~self.over
         if games is not None:
@@ -392,7 +393,8 @@ class VectorAstrobirdz:
             listed[np.asarray(games, dtype=np.int64)] = True
             live &= listed
         idx = np.flatnonzero(live)
-        self._check_legal(idx, actions)
+        if check:
+            self._check_legal(idx, actions)
         self._rewards[:] = 0.0
         phase = self.phase[idx]
         guess = idx[phase == GUESS]
