@@ -181,6 +181,7 @@ class VectorAstrobirdz:
         self.truncated = np.zeros(B, dtype=bool)
         self.penalized = np.full(B, -1, dtype=np.int64)
         self._rewards = np.zeros((B, n))
+        self._masks: np.ndarray | None = None
 
     # ---- dealing ----------------------------------------------------------------------
 
@@ -207,6 +208,7 @@ class VectorAstrobirdz:
                 self.rngs[b] = make_rng(seed)
         elif seeds:
             self.rng = make_rng(seeds[0])
+        self._masks = None
         self.score_table[idx] = 0
         self.turn[idx] = 1
         self.over[idx] = False
@@ -268,11 +270,19 @@ class VectorAstrobirdz:
 
     def masks(self, seats: np.ndarray | None = None, to_act_only: bool = True) -> np.ndarray:
         """``[B, A]`` int8: the legal actions of ``seats[b]`` (default: the seat to
-        act) in each game; all zeros for a seat not to act and in a game over."""
+        act) in each game; all zeros for a seat not to act and in a game over.
+        Worked out once per state (a step or a deal forgets them): the learner's
+        view, the legality check and the bots all ask."""
+        if self._masks is None:
+            self._masks = self._compute_masks()
+        if seats is None:
+            return self._masks.copy()
+        return np.where((np.asarray(seats) == self.actor)[:, None], self._masks, 0).astype(np.int8)
+
+    def _compute_masks(self) -> np.ndarray:
+        """The masks of the seat to act of every game (see :meth:`masks`)."""
         mask = np.zeros((self.B, self.num_actions), dtype=np.int8)
         phase = np.where(self.over, OVER, self.phase)
-        if seats is not None:
-            phase = np.where(np.asarray(seats) == self.actor, phase, OVER)
         play = np.flatnonzero(phase == PLAY)
         if play.size:
             hand = self.hands[play, self.actor[play]]
@@ -396,6 +406,7 @@ class VectorAstrobirdz:
         if check:
             self._check_legal(idx, actions)
         self._rewards[:] = 0.0
+        self._masks = None
         phase = self.phase[idx]
         guess = idx[phase == GUESS]
         play = idx[phase == PLAY]
@@ -418,8 +429,9 @@ class VectorAstrobirdz:
         chosen = actions[idx]
         bad = (chosen < 0) | (chosen >= self.num_actions)
         if not bad.any():
-            mask = self.masks()
-            bad = mask[idx, chosen] == 0
+            if self._masks is None:
+                self._masks = self._compute_masks()
+            bad = self._masks[idx, chosen] == 0
         if bad.any():
             b = int(idx[np.flatnonzero(bad)[0]])
             legal = np.flatnonzero(self.masks()[b]).tolist()

@@ -107,9 +107,11 @@ class VectorHeuristicBot:
         beat_other = np.where(COLOUR[None, :] != trump[:, None], trumps_unseen, 0)
         pool = unknown.sum(axis=1)[:, None]
         per_hand = hand.sum(axis=1)[:, None]
-        follows_and_beats = 1.0 - no_hit_table(pool, beat_same, per_hand)
-        void = no_hit_table(pool, same, per_hand)
-        trumps_in = 1.0 - no_hit_table(pool - same, beat_other, per_hand)
+        pools = np.stack(np.broadcast_arrays(pool, pool, pool - same))
+        hits = np.stack([beat_same, same, beat_other])
+        no_beat_same, void, no_beat_other = no_hit_table(pools, hits, per_hand[None])
+        follows_and_beats = 1.0 - no_beat_same
+        trumps_in = 1.0 - no_beat_other
         beaten = np.minimum(1.0, follows_and_beats + void * trumps_in)
         opponents = np.full(beaten.shape, float(self.n - 1))  # C pow, as Python's float ** int
         chance = np.where(hand, np.power(1.0 - beaten, opponents), 0.0)

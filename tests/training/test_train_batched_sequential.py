@@ -128,8 +128,45 @@ def test_a_run_on_the_sequential_engine_is_the_same_for_the_same_seed(tmp_path: 
         assert torch.equal(tensor, second_weights[name]), name
 
 
+def test_the_scalar_and_vector_engines_train_the_same_weights(tmp_path: Path) -> None:
+    """The same seed on either engine: the same games, so the very same learner."""
+    changes = {
+        "vec_env": "batched",
+        "env__options": dict(PLAIN),
+        "total_steps": 512,
+        "opponents": {"pool": ["heuristic", "random"]},
+    }
+    runs = [
+        train(tiny_config("astrobirdz_v0", tmp_path / name, batched={"engine": name}, **changes))
+        for name in ("scalar", "vector")
+    ]
+    scalar, vector = (weights(run) for run in runs)
+    assert scalar.keys() == vector.keys() and scalar
+    for name, tensor in scalar.items():
+        assert torch.equal(tensor, vector[name]), name
+
+
 def weights(run: Path) -> dict:
     """The final policy's tensors, read with ``weights_only``."""
     with zipfile.ZipFile(run / "final.zip") as archive:
         data = archive.read("policy.pth")
     return torch.load(io.BytesIO(data), weights_only=True)
+
+
+def test_the_training_benchmark_times_the_engine_where_it_plays_the_options() -> None:
+    """``benchmarks/train_throughput.py`` adds the vector engine's path for
+    Astrobirdz when the config's options are the plain game's, not otherwise."""
+    from test_benchmarks_throughput import load
+
+    bench = load("train_throughput")
+    overrides = ["env.advisor=none", "pretrain.games=0"]
+    shipped = bench.load_config(bench.CONFIGS["astrobirdz"], overrides)
+    plain = bench.load_config(
+        bench.CONFIGS["astrobirdz"],
+        [*overrides, "env.options.berzerkerbirdz=false", "env.options.trump_rules=false"],
+    )
+    names = [[spec.name for spec in bench.paths_for(c, fast=False)] for c in (shipped, plain)]
+    assert "batched, vector engine" not in names[0]
+    assert "batched, vector engine" in names[1]
+    vector = next(spec for spec in bench.paths_for(plain, fast=False) if spec.engine == "vector")
+    assert (vector.vec_env, vector.dealing, vector.workers) == ("batched", "exact", 1)
