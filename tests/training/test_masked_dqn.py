@@ -165,15 +165,17 @@ def dqn_changes(name: str, **extra: object) -> dict:
     return {"algo": algo | extra, "opponents__snapshot_every": 512}
 
 
-@pytest.mark.parametrize("name", LEARNERS)
+@pytest.mark.parametrize(
+    ("name", "vec_env"),
+    [("masked_dqn", "DummyVecEnv"), ("masked_qrdqn", "DummyVecEnv"), ("masked_dqn", "batched")],
+)
 def test_same_seed_same_weights_and_a_crashed_run_resumes_to_them(
-    name: str, tmp_path: Path, monkeypatch
+    name: str, vec_env: str, tmp_path: Path, monkeypatch
 ) -> None:
-    reference = train(tiny_config("asrus_v0", tmp_path / "a", **dqn_changes(name)))
-    again = train(tiny_config("asrus_v0", tmp_path / "b", **dqn_changes(name)))
-    crashed = crashed_run(
-        tiny_config("asrus_v0", tmp_path / "c", **dqn_changes(name)), monkeypatch, at_step=704
-    )
+    changes = dqn_changes(name) | {"vec_env": vec_env}
+    reference = train(tiny_config("asrus_v0", tmp_path / "a", **changes))
+    again = train(tiny_config("asrus_v0", tmp_path / "b", **changes))
+    crashed = crashed_run(tiny_config("asrus_v0", tmp_path / "c", **changes), monkeypatch, 704)
     resumed = resume_run(crashed)
     first = load_policy(reference / "final.zip").network.state_dict()
     for run in (again, resumed):
@@ -185,7 +187,7 @@ def test_same_seed_same_weights_and_a_crashed_run_resumes_to_them(
         "snapshots/step_000001024.zip",
     ]
     # A different seed trains other weights.
-    other_seed = train(tiny_config("asrus_v0", tmp_path / "d", **dqn_changes(name), seed=4))
+    other_seed = train(tiny_config("asrus_v0", tmp_path / "d", **changes | {"seed": 4}))
     other = load_policy(other_seed / "final.zip").network.state_dict()
     assert not all(torch.equal(first[k], other[k]) for k in first)
 
