@@ -594,7 +594,10 @@ class MaskedDQNLearner(Learner):
             problems = [f"num_timesteps = {counters['num_timesteps']}, not the step {meta.steps}"]
         if problems:
             raise CheckpointError(f"{where}: {LEARNER_MEMBER}: " + "; ".join(problems))
-        tensors = archive.tensors(OPTIMIZER_MEMBER, MAX_MEMBER_BYTES)
+        transitions = counters["replay_rows"] * counters["n_envs"]
+        per_step = buffer_bytes_per_step(meta.input_size, meta.num_actions)
+        bound = 3 * weights_bytes(count, 2 * len(online)) + transitions * per_step + 2**20
+        tensors = archive.tensors(OPTIMIZER_MEMBER, min(bound, MAX_MEMBER_BYTES))
         if not isinstance(tensors, dict) or set(tensors) != {"optimizer", "target", "replay"}:
             raise CheckpointError(
                 f"{where}: {OPTIMIZER_MEMBER}: allowed: a mapping of optimizer, target and replay"
@@ -646,21 +649,21 @@ class MaskedDQNLearner(Learner):
         return problems
 
     def restore(self, model: Any, state: MaskedDQNState) -> None:
+        """Apply ``state``. A run resumed with another ``algo.buffer_size`` or
+        ``n_envs`` keeps the newest transitions that fit its buffer (see
+        :func:`repack`); with the same ones the buffer is copied as it was."""
         buffer = model.replay_buffer
         counters = state.counters
-        if (counters["replay_rows"], counters["n_envs"]) != (buffer.buffer_size, buffer.n_envs):
-            raise CheckpointError(
-                f"the checkpoint's replay buffer has {counters['replay_rows']} rows of "
-                f"{counters['n_envs']} envs; the run's config builds {buffer.buffer_size} rows "
-                f"of {buffer.n_envs} (keep algo.buffer_size and n_envs to resume)"
-            )
         self.online(model.policy).load_state_dict(state.q_net)
         self.target(model.policy).load_state_dict(state.target)
         model.policy.optimizer.load_state_dict(state.optimizer)
-        for key in REPLAY_KEYS:
-            array = state.replay[key].numpy()
+        replay = {key: state.replay[key].numpy() for key in REPLAY_KEYS}
+        pos, full = counters["replay_pos"], counters["replay_full"]
+        if (counters["replay_rows"], counters["n_envs"]) != (buffer.buffer_size, buffer.n_envs):
+            replay, pos, full = repack(replay, pos, full, buffer.buffer_size, buffer.n_envs)
+        for key, array in replay.items():
             getattr(buffer, key)[: len(array)] = array
-        buffer.pos, buffer.full = counters["replay_pos"], counters["replay_full"]
+        buffer.pos, buffer.full = pos, full
         model.num_timesteps = counters["num_timesteps"]
         model._num_timesteps_at_start = counters["num_timesteps"]
         model._n_calls = counters["n_calls"]
@@ -736,6 +739,25 @@ def replay_problems(
     if actions.numel() and not bool(((actions >= 0) & (actions < num_actions)).all()):
         return [f"replay.actions: allowed: 0 to {num_actions - 1}"]
     return []
+
+
+def repack(
+    replay: dict[str, np.ndarray], pos: int, full: bool, rows: int, n_envs: int
+) -> tuple[dict[str, np.ndarray], int, bool]:
+    """A saved replay buffer (``(saved rows, saved envs, ...)`` arrays, the next
+    row to write ``pos``) laid out again as ``rows`` rows of ``n_envs``: its
+    transitions oldest first, the newest that fill whole rows kept. Returns the
+    arrays of the filled rows, the next row to write and whether all are filled."""
+    saved_rows = len(replay["rewards"])
+    order = np.r_[pos:saved_rows, 0:pos] if full else np.arange(saved_rows)
+    flat = {key: a[order].reshape(-1, *a.shape[2:]) for key, a in replay.items()}
+    count = len(flat["rewards"])
+    kept = min(count, rows * n_envs) // n_envs
+    laid = {
+        key: a[count - kept * n_envs :].reshape(kept, n_envs, *a.shape[1:])
+        for key, a in flat.items()
+    }
+    return laid, kept % rows, kept == rows
 
 
 def q_parameter_count(net_arch: list[int], observation_size: int, outputs: int) -> int:

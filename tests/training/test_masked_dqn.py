@@ -281,3 +281,28 @@ def test_flockgym_reproduce_trains_a_masked_dqn_run_again_bit_identically(
     assert main(["reproduce", str(run), "--out", str(out)]) == 0
     assert "REPRODUCED: weights bit-identical (6 tensors)" in capsys.readouterr().out
     assert json.loads((out / "reproduce.json").read_text())["reproduced"] is True
+
+
+def test_repack_keeps_the_newest_transitions_that_fill_whole_rows() -> None:
+    # 3 rows of 2 envs, full, next row to write 1: oldest row 1, then 2, then 0.
+    saved = {"rewards": np.array([[4.0, 5.0], [0.0, 1.0], [2.0, 3.0]])}
+    laid, pos, full = masked.repack(saved, pos=1, full=True, rows=2, n_envs=2)
+    assert laid["rewards"].tolist() == [[2.0, 3.0], [4.0, 5.0]] and (pos, full) == (0, True)
+    laid, pos, full = masked.repack(saved, pos=1, full=True, rows=4, n_envs=4)
+    assert laid["rewards"].tolist() == [[2.0, 3.0, 4.0, 5.0]] and (pos, full) == (1, False)
+    # Not full: the checkpoint holds the 2 rows written, oldest first.
+    first_two = {"rewards": saved["rewards"][:2]}
+    laid, pos, full = masked.repack(first_two, pos=2, full=False, rows=3, n_envs=3)
+    assert laid["rewards"].tolist() == [[5.0, 0.0, 1.0]] and (pos, full) == (1, False)
+
+
+def test_a_run_resumed_with_another_buffer_size_and_n_envs_trains_on(
+    tmp_path: Path, monkeypatch
+) -> None:
+    config = tiny_config("asrus_v0", tmp_path, **dqn_changes("masked_dqn"))
+    crashed = crashed_run(config, monkeypatch, 704)
+    resumed = resume_run(crashed, ["algo.buffer_size=300", "n_envs=4"])
+    with CheckpointArchive(resumed / "checkpoints" / "step_000001024.zip") as archive:
+        counters = json.loads(archive.read("learner.json", 2**20))
+    assert (counters["replay_rows"], counters["n_envs"], counters["replay_full"]) == (75, 4, True)
+    assert (resumed / "final.zip").is_file()
