@@ -176,6 +176,8 @@ class VectorAstrobirdz:
         self.leader = np.zeros(B, dtype=np.int64)
         self.finished = np.full((B, NUM_TRICKS, n), -1, dtype=np.int64)
         self.holders = np.full((B, NUM_TRICKS), -1, dtype=np.int64)
+        self.won = np.zeros((B, n), dtype=np.int64)
+        """Tricks each seat holds this turn (the holders counted, kept as they change)."""
         self.num_finished = np.zeros(B, dtype=np.int64)
         self.over = np.ones(B, dtype=bool)
         self.truncated = np.zeros(B, dtype=bool)
@@ -245,6 +247,7 @@ class VectorAstrobirdz:
         self.trick_len[idx] = 0
         self.finished[idx] = -1
         self.holders[idx] = -1
+        self.won[idx] = 0
         self.num_finished[idx] = 0
         self.played[idx] = False
         self.phase[idx] = GUESS
@@ -266,7 +269,13 @@ class VectorAstrobirdz:
 
     def tricks_held(self, idx: np.ndarray) -> np.ndarray:
         """``[len(idx), n]``: tricks each seat holds this turn."""
-        return (self.holders[idx][:, :, None] == self.seats[None, None, :]).sum(axis=1)
+        return self.won[idx]
+
+    def mask_rows(self, games: np.ndarray) -> np.ndarray:
+        """``[G, A]``: the masks of the seat to act in ``games`` (see :meth:`masks`)."""
+        if self._masks is None:
+            self._masks = self._compute_masks()
+        return self._masks[games]
 
     def masks(self, seats: np.ndarray | None = None, to_act_only: bool = True) -> np.ndarray:
         """``[B, A]`` int8: the legal actions of ``seats[b]`` (default: the seat to
@@ -483,6 +492,7 @@ class VectorAstrobirdz:
         k = self.num_finished[idx]
         self.finished[idx, k] = trick
         self.holders[idx, k] = winner
+        self.won[idx, winner] += 1
         self.num_finished[idx] = k + 1
         self.played[idx[:, None], trick] = True
         done = self.num_finished[idx] == self.turn[idx]
@@ -515,6 +525,8 @@ class VectorAstrobirdz:
         giver = self._giver(idx)
         receiver = np.where(giver == partner, holder, partner)
         self.holders[idx, trick] = receiver
+        self.won[idx, giver] -= 1
+        self.won[idx, receiver] += 1
         self.partner[idx] = -1
         self._score(idx)
 

@@ -36,16 +36,12 @@ from .vector import (
     ASTROBOARD,
     ASTROBOARD_TRICK,
     COLOUR,
-    COLOUR_CARDS,
     GUESS,
     NC,
     NUMBER,
     PLAY,
     SeatView,
 )
-
-HIGHER_SAME = (COLOUR[:, None] == COLOUR[None, :]) & (NUMBER[None, :] > NUMBER[:, None])
-"""``[c, u]``: card ``u`` is of ``c``'s colour and higher (it beats ``c`` led, following)."""
 
 
 def no_hit_table(pool: np.ndarray, hits: np.ndarray, drawn: np.ndarray) -> np.ndarray:
@@ -80,7 +76,7 @@ class VectorHeuristicBot:
             raise ValueError("the heuristic decides only for the seat to act of each game")
         actions = np.full(games.size, -1, dtype=np.int64)
         phase = engine.phase[games]
-        mask = engine.masks()[games]
+        mask = engine.mask_rows(games)
         for kind, decide in (
             (GUESS, self._guess),
             (PLAY, self._play),
@@ -100,9 +96,12 @@ class VectorHeuristicBot:
         trump = engine.trump[games]
         unknown = ~hand
         unknown[np.arange(games.size), engine.trump_card[games]] = False
-        per_colour = unknown.astype(np.int64) @ COLOUR_CARDS.T.astype(np.int64)  # [G, 6]
+        by_colour = unknown.reshape(games.size, NUM_COLOURS, 9).astype(np.int64)
+        per_colour = by_colour.sum(axis=2)  # [G, 6]
         same = per_colour[:, COLOUR]
-        beat_same = unknown.astype(np.int64) @ HIGHER_SAME.T.astype(np.int64)
+        # the unseen cards above each card in its colour: a running count from the 9 down
+        above = np.cumsum(by_colour[:, :, ::-1], axis=2)[:, :, ::-1] - by_colour
+        beat_same = above.reshape(games.size, NC)
         trumps_unseen = per_colour[np.arange(games.size), trump][:, None]
         beat_other = np.where(COLOUR[None, :] != trump[:, None], trumps_unseen, 0)
         pool = unknown.sum(axis=1)[:, None]

@@ -59,6 +59,17 @@ def test_the_sequential_engine_batches_snapshot_opponents_as_dummyvecenv(tmp_pat
         assert_same(seen, expected)
 
 
+def test_workers_play_the_sequential_engines_games() -> None:
+    from flockgym.training.parallel import ParallelBatchedVecEnv
+
+    kwargs = env_kwargs("astrobirdz_v0", ["random", "heuristic"], [], num_players=3, **PLAIN)
+    workers = ParallelBatchedVecEnv(5, kwargs, engine="vector", workers=2)
+    try:
+        assert_same(play(workers, 80, seed=9), play(dummy(5, kwargs), 80, seed=9))
+    finally:
+        workers.close()
+
+
 def test_fast_dealing_deals_other_cards_the_same_way_for_a_seed() -> None:
     kwargs = env_kwargs("astrobirdz_v0", ["heuristic"], [], **PLAIN)
     exact = play(BatchedSelfPlayVecEnv(2, kwargs, engine="vector"), 30, seed=1)
