@@ -422,10 +422,6 @@ class MaskedDQNLearner(Learner):
 
     # ---- the model -------------------------------------------------------------------
 
-    def algorithm_kwargs(self, params: Any) -> dict[str, Any]:
-        """The library's constructor arguments that differ between the two learners."""
-        return {"max_grad_norm": params.max_grad_norm}
-
     def build(
         self,
         env: Any,
@@ -457,7 +453,7 @@ class MaskedDQNLearner(Learner):
             seed=seed,
             device="cpu",
             verbose=0,
-            **self.algorithm_kwargs(params),
+            max_grad_norm=params.max_grad_norm,
         )
         if total_steps is not None and total_steps >= 1:
             model.exploration_schedule = StepExploration(
@@ -690,9 +686,6 @@ class MaskedQRDQNLearner(MaskedDQNLearner):
 
     def network_config(self, params: Any) -> dict[str, Any]:
         return {**super().network_config(params), "n_quantiles": params.n_quantiles}
-
-    def algorithm_kwargs(self, params: Any) -> dict[str, Any]:
-        return {"max_grad_norm": params.max_grad_norm}
 
     @staticmethod
     def online(policy: Any) -> torch.nn.Module:
