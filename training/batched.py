@@ -511,6 +511,13 @@ class SequentialVectorGames(VectorGames):
     def __init__(self, slots: list[SelfPlayEnv], dealing: str) -> None:
         super().__init__(slots, dealing)
         self.moves = np.zeros(len(slots), dtype=np.int64)
+        self.kinds = np.full(len(slots), "", dtype=object)
+        """Each game's opponent kind as an array (read at every wave)."""
+
+    def _draw(self, b: int) -> int:
+        seed = super()._draw(b)
+        self.kinds[b] = self.kind[b]
+        return seed
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         games = self.games
@@ -538,7 +545,7 @@ class SequentialVectorGames(VectorGames):
         engine = self.engine
         seats = engine.actor[games]
         moves = np.zeros(games.size, dtype=np.int64)
-        kinds = np.array([self.kind[b] for b in games.tolist()])
+        kinds = self.kinds[games]
         heuristic = np.flatnonzero(kinds == "heuristic")
         if heuristic.size:
             moves[heuristic] = self.heuristic.act(engine.views(games[heuristic], seats[heuristic]))
