@@ -211,6 +211,8 @@ def test_a_bot_is_reported_on_other_deals_than_it_was_chosen_on(bot: str) -> Non
     prose = " ".join(section.split("\n## ")[0].split())
     assert f"seed {REPORT_SEED}, never used for" in prose
     assert f"on the report deals (seed {REPORT_SEED}):" in prose
+    (goal,) = goal_paragraphs(section.split("\n## ")[0].lstrip("\n"))
+    assert "on the report deals.**" in goal and f"{win} ± {ci}" in " ".join(goal.split())
 
 
 def test_the_baselines_page_names_the_command_that_wrote_it() -> None:
