@@ -18,7 +18,7 @@ from flockgym.training.search import SearchBot, SearchSettings, parse_settings
 def test_a_bare_search_spec_has_the_default_settings() -> None:
     spec = parse_spec("search")
     assert spec.kind == "search"
-    assert spec.search == SearchSettings(1.0, None, "heuristic", 0.7, 2.0)
+    assert spec.search == SearchSettings(1.0, None, "heuristic", 0.7, 2.0, "paired")
 
 
 def test_settings_parse_budget_in_seconds_or_simulations() -> None:
@@ -38,8 +38,8 @@ def test_a_list_of_specs_keeps_the_search_settings_together() -> None:
 @pytest.mark.parametrize(
     ("text", "names"),
     [
-        ("search:depth=3", "allowed keys budget, rollout, explore, confidence"),
-        ("search:budget", "allowed keys budget, rollout, explore, confidence"),
+        ("search:depth=3", "allowed keys budget, rollout, method, explore, confidence"),
+        ("search:budget", "allowed keys budget, rollout, method, explore, confidence"),
         ("search:budget=0s", "<seconds>s with 0 < seconds <= 60"),
         ("search:budget=61s", "<seconds>s with 0 < seconds <= 60"),
         ("search:budget=0", "simulations 1..100000"),
@@ -49,6 +49,7 @@ def test_a_list_of_specs_keeps_the_search_settings_together() -> None:
         ("search:rollout=nothing", "unknown bot spec 'nothing'"),
         ("search:explore=-1", "search explore '-1': allowed: a number from 0 to 10"),
         ("search:confidence=11", "search confidence '11': allowed: a number from 0 to 10"),
+        ("search:method=mcts", "search method 'mcts': allowed: paired, ucb"),
     ],
 )
 def test_a_wrong_setting_is_refused_naming_what_is_allowed(text: str, names: str) -> None:
@@ -59,7 +60,10 @@ def test_a_wrong_setting_is_refused_naming_what_is_allowed(text: str, names: str
 
 def test_settings_describe_themselves_as_spec_text() -> None:
     settings = parse_settings(["budget=50", "rollout=random"])
-    assert settings.describe() == "budget=50,rollout=random,explore=0.7,confidence=2"
+    assert settings.describe() == (
+        "budget=50,rollout=random,method=paired,explore=0.7,confidence=2"
+    )
+    assert parse_settings(["method=ucb"]).method == "ucb"
 
 
 def test_a_search_bot_needs_the_table() -> None:
