@@ -9,22 +9,34 @@ Spec: ``search`` or ``search:KEY=VALUE,KEY=VALUE`` (``docs/search.md``):
 * ``rollout``: the policy that plays every seat in the simulations:
   ``heuristic`` (default), ``random``, or a checkpoint spec (``asrus/ppo_5p``,
   ``path/to/ckpt.zip``, ``@greedy`` or ``@sample``).
-* ``explore``: the UCB exploration constant (default 0.7; 0..10).
-* ``confidence``: how many standard errors a move's mean must beat the rollout
+* ``method``: ``paired`` (default) or ``ucb`` (below).
+* ``explore``: the UCB exploration constant of ``method=ucb`` (default 0.7; 0..10).
+* ``confidence``: how many standard errors a move must beat the rollout
   policy's choice by to be played instead (default 2; 0..10).
 
-Algorithm (perfect-information Monte Carlo with UCB at the root): each
-simulation draws a full state the seat cannot tell apart from the true one
-(the game's registered resampler, ``EnvEntry.resampler``: other hands, deck
-order, hidden choices, future dice), plays one candidate move in it, then the
-rollout policy for every seat to the end of the game; the value is the seat's
-share of the win. UCB1 picks the candidate of each simulation, starting with
-the rollout policy's own choice; the move played is the one with the best mean
-if it beats the rollout policy's choice by more than ``confidence`` (default 2)
-standard errors of the difference, else the rollout policy's choice. With fewer
-simulations than about three per legal move, the candidates are the rollout
-policy's choice and a seeded random sample of the others, so every candidate
-is tried more than once.
+Both methods are determinized (perfect-information) Monte Carlo: a simulation
+draws a full state the seat cannot tell apart from the true one (the game's
+registered resampler, ``EnvEntry.resampler``: other hands, deck order, hidden
+choices, future dice), plays one candidate move in it, then the rollout policy
+for every seat to the end of the game; its value is the seat's share of the win.
+The candidates are the rollout policy's own choice and the other legal moves (a
+seeded sample of them when the budget is small).
+
+``method=paired`` (common random numbers): a *world* is one resampled state
+and one rollout seed; every candidate still in play is played from a copy of
+the same world (same deal, same dice, same rollout choices), and each is judged
+on its per-world differences against the rollout policy's choice, whose
+standard error is far smaller than that of two independent means. After
+MIN_WORLDS worlds a candidate is dropped when it is ``confidence`` standard
+errors below that choice or below the leading candidate, and the search stops
+when only that choice is left or a single candidate beats it by ``confidence``
+standard errors. The move played is the best mean difference if it exceeds
+``confidence`` standard errors, else the rollout policy's choice.
+
+``method=ucb`` (the first version): independent worlds, UCB1 picks the
+candidate of each simulation; the move played is the best mean if it beats the
+rollout policy's choice by more than ``confidence`` standard errors of the
+difference (a win share's standard deviation is at most 1/2), else that choice.
 
 A search bot needs the table: a harness shows it with ``see_table(raw_env,
 agent)`` before each ``act`` (:func:`flockgym.envs.core.bots.bot_action` does
