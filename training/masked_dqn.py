@@ -61,10 +61,12 @@ from .learners import (
     MAX_NETWORK_PARAMETERS,
     AlgoParams,
     Learner,
+    activation_problems,
     is_count,
     is_episode_buffer,
     is_finite,
     is_window,
+    layer_sizes_problem,
     optimizer_problems,
     weights_bytes,
 )
@@ -394,20 +396,9 @@ class MaskedDQNLearner(Learner):
                 f"{', '.join(sorted(keys))}"
             ]
         arch, activation = config["net_arch"], config["activation"]
-        if (
-            not isinstance(arch, list)
-            or not 1 <= len(arch) <= MAX_LAYERS
-            or not all(type(size) is int and size >= 1 for size in arch)
-        ):
-            return [
-                f"{prefix}net_arch = {arch!r:.80}: allowed: a list of 1 to {MAX_LAYERS} "
-                "layer sizes, integers >= 1"
-            ]
-        problems = []
-        if not isinstance(activation, str) or activation not in ACTIVATIONS:
-            problems.append(
-                f"{prefix}activation = {activation!r:.80}: allowed: {', '.join(ACTIVATIONS)}"
-            )
+        if problem := layer_sizes_problem(arch, prefix):
+            return [problem]
+        problems = activation_problems(activation, prefix)
         quantiles = config.get("n_quantiles", 1)
         if type(quantiles) is not int or not 1 <= quantiles <= MAX_QUANTILES:
             return [*problems, f"{prefix}n_quantiles = {quantiles!r:.40}: allowed: 1 to 1000"]
