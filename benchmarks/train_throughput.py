@@ -17,7 +17,9 @@ policy opponent is timed too):
   learner's :class:`~flockgym.training.maskable.PlainMaskablePolicy` (masked
   forward and evaluation as plain tensor ops, numpy's tanh, sparse wide first
   layers, fused Adam), small opponents on float64 weights;
-* ``batched, vector engine`` (Asrus): ``engine: vector`` with ``dealing:
+* ``batched, vector engine`` (Asrus; Astrobirdz when the config's options are
+  the ones its engine plays, e.g. ``--set env.options.berzerkerbirdz=false
+  --set env.options.trump_rules=false``): ``engine: vector`` with ``dealing:
   exact`` (the same games as the other two paths for a seed), and ``dealing:
   fast`` with ``--fast``;
 * with ``--workers N``, the batched paths again with ``batched.workers: N``:
@@ -82,14 +84,14 @@ import torch
 from baseline_tree import checkout_commit  # benchmarks/: the script's own folder
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from flockgym.training import maskable, sparse
+from flockgym.training import maskable, sparse, vector_engines
 from flockgym.training.config import TrainConfig, load_config
 from flockgym.training.evaluate import tournament
 from flockgym.training.learners import get_learner
 from flockgym.training.policies import Policy, make_participant, policy_participant
 from flockgym.training.selfplay import make_vec_env
 from flockgym.training.train import meta_for, save_policy, seed_everything, start_segment
-from flockgym.training.vector_engines import resolve_engine
+from flockgym.training.vector_engines import resolve_engine, vector_engine_problem
 
 CONFIG_FILES = {
     "asrus": "quickstart.yaml",
@@ -201,7 +203,7 @@ def paths_for(
             paths.append(
                 PathSpec(name, "batched", "scalar", workers=workers, torch_threads=workers)
             )
-    if config.env.id == "asrus_v0":
+    if plays_vector_engine(config):
         paths.append(PathSpec("batched, vector engine", "batched", "vector"))
         if threads:
             name = f"same, update on {threads} threads"
@@ -212,6 +214,19 @@ def paths_for(
             name = f"batched, vector, {workers} workers"
             paths.append(PathSpec(name, "batched", "vector", workers=workers))
     return [*paths, as_configured(config)]
+
+
+def plays_vector_engine(config: TrainConfig) -> bool:
+    """Whether the env has a vectorised engine (of either kind: Asrus's
+    simultaneous turns, Astrobirdz's sequential ones) that plays the config's
+    env options (Astrobirdz's: without Berzerkerbirdz, rule cards or passing)."""
+    env_id = config.env.id
+    # a baseline commit's flockgym (this script runs in its subprocess too) may
+    # predate sequential engines: there every registered engine is simultaneous
+    registered = getattr(
+        vector_engines, "registered_vector_engine", vector_engines.has_vector_engine
+    )
+    return registered(env_id) and not vector_engine_problem(env_id, config.env.options, "exact")
 
 
 def as_configured(config: TrainConfig) -> PathSpec:

@@ -83,6 +83,7 @@ ENVS: dict[str, EnvEntry] = {
         resampler="flockgym.envs.astrobirdz.resample:resample",
         parallel=False,
         summary="Astrobirdz: trick-taking with guesses, Berzerkerbirdz powers and trump rule cards",
+        vector_engine="flockgym.envs.astrobirdz.vector_adapter:AstrobirdzVectorAdapter",
     ),
     "skybirds_v0": EnvEntry(
         env_id="skybirds_v0",

@@ -121,6 +121,7 @@ def has(module: str) -> bool:
     [
         ("throughput", "throughput.json", "env throughput"),
         ("train_throughput", "train_throughput.json", "training throughput"),
+        ("train_throughput", "train_throughput_astrobirdz_plain.json", "training throughput"),
     ],
 )
 def test_docs_scale_states_the_saved_runs(script: str, saved: str, marker: str) -> None:

@@ -168,8 +168,10 @@ def test_the_learner_registry_imports_no_learner_module_nor_ray() -> None:
     code = (
         "import sys\n"
         "import flockgym.training.learners as learners\n"
-        "assert learners.learner_names() == ['maskable_ppo', 'rllib_ppo']\n"
-        "print(sorted(m for m in ('ray', 'flockgym.training.rllib.learner') if m in sys.modules))\n"
+        "assert learners.learner_names() == "
+        "['maskable_ppo', 'masked_dqn', 'masked_qrdqn', 'rllib_ppo']\n"
+        "modules = ('ray', 'flockgym.training.rllib.learner', 'flockgym.training.masked_dqn')\n"
+        "print(sorted(m for m in modules if m in sys.modules))\n"
         "learners.get_learner('rllib_ppo')\n"
         "print('flockgym.training.rllib.learner' in sys.modules, 'ray' in sys.modules)\n"
     )

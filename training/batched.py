@@ -54,7 +54,7 @@ from flockgym.envs.core.rewards import win_reward_table
 
 from .policies import PolicyBot
 from .selfplay import MAX_REDEALS, SelfPlayEnv, leads
-from .vector_engines import DEALINGS, resolve_engine, vector_adapter
+from .vector_engines import DEALINGS, is_sequential, resolve_engine, vector_adapter
 
 
 class BatchedSelfPlayVecEnv(VecEnv):
@@ -85,8 +85,10 @@ class BatchedSelfPlayVecEnv(VecEnv):
                 f"advisor={first.advisor_kind!r} with engine={self.engine!r}: the vectorised "
                 "engine builds no views for the advisor; allowed with an advisor: engine='scalar'"
             )
-        if self.engine == "vector":
-            self.games: ScalarGames | VectorGames = VectorGames(self.slots, dealing)
+        if self.engine == "vector" and is_sequential(first.env_id):
+            self.games: ScalarGames | VectorGames = SequentialVectorGames(self.slots, dealing)
+        elif self.engine == "vector":
+            self.games = VectorGames(self.slots, dealing)
         else:
             self.games = ScalarGames(self.slots)
         self._actions = np.zeros(n_envs, dtype=np.int64)
@@ -368,6 +370,13 @@ class VectorGames:
         self.earned += result.rewards[games, self.learner_seat]
         self.decided[engine.committed == 0] = False
         self.advance(games)
+        return self.learner_rewards()
+
+    def learner_rewards(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rewards, terminated, truncated) of every game's learner after a step:
+        what the engine paid it since its last move (or its lead's change), scaled,
+        plus the win bonus in the games just over, as :class:`SelfPlayEnv` pays."""
+        engine = self.engine
         terminated = engine.over | (engine.penalized >= 0)
         if self.relative:
             now = self.learner_standings()
@@ -487,3 +496,89 @@ class VectorGames:
                 "points": float(self._outcome[1][b, seat]),
             }
         }
+
+
+class SequentialVectorGames(VectorGames):
+    """All games in one engine whose seats act one at a time
+    (:class:`~.vector_engines.SequentialVectorEngine`, e.g. Astrobirdz): after
+    the learners' moves, the opponents move in waves, one move of every game
+    waiting for an opponent per wave (the vectorised heuristic for all heuristic
+    seats at once, one forward pass per policy, the random bots' draws per seat),
+    until each game is at its learner's seat or over. Each opponent decides on
+    its own turn from the state it sees then, with its own generator, so with
+    ``dealing: exact`` the games are the scalar path's move for move."""
+
+    def __init__(self, slots: list[SelfPlayEnv], dealing: str) -> None:
+        super().__init__(slots, dealing)
+        self.moves = np.zeros(len(slots), dtype=np.int64)
+        self.kinds = np.full(len(slots), "", dtype=object)
+        """Each game's opponent kind as an array (read at every wave)."""
+
+    def _draw(self, b: int) -> int:
+        seed = super()._draw(b)
+        self.kinds[b] = self.kind[b]
+        return seed
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        games = self.games
+        self.earned[:] = 0.0
+        result = self.engine.step(actions.astype(np.int64))
+        self.earned += result.rewards[games, self.learner_seat]
+        self.advance(games)
+        return self.learner_rewards()
+
+    def advance(self, games: np.ndarray) -> None:
+        """Opponents' moves in waves until each of ``games`` is at its learner's
+        seat or over; what each wave pays the learners is added to ``earned``."""
+        engine = self.engine
+        while True:
+            live = games[~engine.done[games]]
+            waiting = live[engine.actor[live] != self.learner_seat[live]]
+            if not waiting.size:
+                return
+            self.moves[waiting] = self.decide_moves(waiting)
+            result = engine.step(self.moves, games=waiting, check=False)
+            self.earned[waiting] += result.rewards[waiting, self.learner_seat[waiting]]
+
+    def decide_moves(self, games: np.ndarray) -> np.ndarray:
+        """The move of the seat to act in each of ``games`` (an opponent's seat)."""
+        engine = self.engine
+        seats = engine.actor[games]
+        moves = np.zeros(games.size, dtype=np.int64)
+        kinds = self.kinds[games]
+        heuristic = np.flatnonzero(kinds == "heuristic")
+        if heuristic.size:
+            moves[heuristic] = self.heuristic.act(engine.views(games[heuristic], seats[heuristic]))
+        others = np.flatnonzero(kinds != "heuristic")
+        if not others.size:
+            return moves
+        masks = engine.masks()
+        rows = np.flatnonzero(kinds == "random")
+        if rows.size:
+            generators = [
+                self.rngs[b][s]
+                for b, s in zip(games[rows].tolist(), seats[rows].tolist(), strict=True)
+            ]
+            moves[rows] = random_legal_actions(masks[games[rows]], generators)
+        groups: dict[tuple[int, str], list[int]] = {}
+        for k in np.flatnonzero(kinds == "policy").tolist():
+            participant = self.slots[int(games[k])].participant
+            assert participant is not None and participant.policy is not None
+            groups.setdefault((id(participant.policy), participant.play), []).append(k)
+        for members in groups.values():
+            at = np.array(members)
+            b, s = games[at], seats[at]
+            participant = self.slots[int(b[0])].participant
+            assert participant is not None and participant.policy is not None
+            generators = [self.rngs[g][t] for g, t in zip(b.tolist(), s.tolist(), strict=True)]
+            moves[at] = participant.policy.act_batch(
+                engine.observations_of(b, s), masks[b], participant.play, generators
+            )
+        return moves
+
+    def learner_view(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._view is None:
+            observations = self.engine.observations(self.learner_seat)
+            masks = self.engine.masks(self.learner_seat).astype(bool)
+            self._view = (observations, masks)
+        return self._view

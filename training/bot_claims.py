@@ -8,8 +8,8 @@ the figure of the goal a shipped bot is held to:
 * at 2 players, the games it wins against the heuristic (``heuristic/``), goal
   65%;
 * at a larger table, the games it wins alone among heuristic bots
-  (``field_heuristic/``), goal twice the fair share (1 / players) and more mean
-  points than they.
+  (``field_heuristic/``), goal twice the fair share (1 / players), or the
+  higher goal :data:`RAISED_GOALS` sets, and more mean points than they.
 
 The README's and docs/training.md's tables of shipped bots sit between
 :data:`BEGIN` and :data:`END` and are this module's output:
@@ -41,6 +41,10 @@ END = "<!-- end of the generated table -->"
 TWO_PLAYER_GOAL = 0.65
 """A 2-player bot's goal: this share of its games against the heuristic."""
 
+RAISED_GOALS = {"asrus/ppo_5p": 0.45}
+"""Goals set above twice the fair share, by bot: 5-player Asrus must win 45%
+alone among four heuristics, so that its goal (40%) is met with margin."""
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -64,6 +68,8 @@ class Claim:
 
     @property
     def goal(self) -> float:
+        if self.name in RAISED_GOALS:
+            return RAISED_GOALS[self.name]
         return 2 / self.players if self.alone else TWO_PLAYER_GOAL
 
     @property
@@ -80,6 +86,11 @@ class Claim:
         )
 
     def goal_text(self) -> str:
+        if self.alone and self.name in RAISED_GOALS:
+            return (
+                f">= {self.goal:.0%} (the fair share {1 / self.players:.0%}, with a margin over "
+                "twice it) and more points than they"
+            )
         if self.alone:
             return (
                 f">= {self.goal:.0%} (twice the fair share {1 / self.players:.0%}) and more "

@@ -270,7 +270,9 @@ class BatchedConfig(Section):
         "auto",
         description="scalar: the env's own engine, one per game (every env); vector: a "
         "vectorised engine playing every game in numpy arrays (envs whose registry entry "
-        f"names one: {', '.join(vector_engine_envs())}); auto: vector where the env has one",
+        f"names one: {', '.join(vector_engine_envs(every=True))}); auto: vector where the "
+        "env's engine plays its turns simultaneously "
+        f"({', '.join(vector_engine_envs())}), else scalar",
     )
     dealing: Literal["exact", "fast"] = Field(
         "exact",

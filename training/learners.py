@@ -51,6 +51,28 @@ from .checkpoints import (
 )
 
 
+def layer_sizes_problem(arch: Any, prefix: str = "") -> str | None:
+    """What is wrong with ``net_arch`` (a list of 1 to ``MAX_LAYERS`` positive
+    integers), or None; shared by every learner's network check."""
+    if (
+        not isinstance(arch, list)
+        or not 1 <= len(arch) <= MAX_LAYERS
+        or not all(type(size) is int and size >= 1 for size in arch)
+    ):
+        return (
+            f"{prefix}net_arch = {arch!r:.80}: allowed: a list of 1 to {MAX_LAYERS} "
+            "layer sizes, integers >= 1"
+        )
+    return None
+
+
+def activation_problems(activation: Any, prefix: str = "") -> list[str]:
+    """What is wrong with ``activation`` (one of ``ACTIVATIONS``), as a list."""
+    if not isinstance(activation, str) or activation not in ACTIVATIONS:
+        return [f"{prefix}activation = {activation!r:.80}: allowed: {', '.join(ACTIVATIONS)}"]
+    return []
+
+
 class AlgoParams(BaseModel):
     """The ``algo`` section as first read: only ``name`` is known until the
     learner it names validates the rest with its own ``params_model``."""
@@ -312,20 +334,9 @@ class MaskablePPOLearner(Learner):
                 f"net_arch (a list of layer sizes) and activation"
             ]
         arch, activation = config["net_arch"], config["activation"]
-        if (
-            not isinstance(arch, list)
-            or not 1 <= len(arch) <= MAX_LAYERS
-            or not all(type(size) is int and size >= 1 for size in arch)
-        ):
-            return [
-                f"{prefix}net_arch = {arch!r:.80}: allowed: a list of 1 to {MAX_LAYERS} "
-                "layer sizes, integers >= 1"
-            ]
-        problems = []
-        if not isinstance(activation, str) or activation not in ACTIVATIONS:
-            problems.append(
-                f"{prefix}activation = {activation!r:.80}: allowed: {', '.join(ACTIVATIONS)}"
-            )
+        if problem := layer_sizes_problem(arch, prefix):
+            return [problem]
+        problems = activation_problems(activation, prefix)
         count = parameter_count(arch, observation_size, num_actions)
         if count > MAX_NETWORK_PARAMETERS:
             problems.append(
@@ -687,6 +698,10 @@ LEARNERS: dict[str, str] = {
     # RLlib's PPO: its configs validate and its checkpoints play without ray; ray
     # is imported only when it trains (training/rllib/).
     "rllib_ppo": "flockgym.training.rllib.learner:RLlibPPOLearner",
+    # Q-learners: stable-baselines3's DQN and sb3-contrib's QR-DQN, masked
+    # (training/masked_dqn.py).
+    "masked_dqn": "flockgym.training.masked_dqn:MaskedDQNLearner",
+    "masked_qrdqn": "flockgym.training.masked_dqn:MaskedQRDQNLearner",
 }
 """Every learner a config may name, as ``"module:Class"``: a registry names its
 members and imports each on first use (as ``flockgym.envs`` names its bots), so

@@ -9,22 +9,34 @@ Spec: ``search`` or ``search:KEY=VALUE,KEY=VALUE`` (``docs/search.md``):
 * ``rollout``: the policy that plays every seat in the simulations:
   ``heuristic`` (default), ``random``, or a checkpoint spec (``asrus/ppo_5p``,
   ``path/to/ckpt.zip``, ``@greedy`` or ``@sample``).
-* ``explore``: the UCB exploration constant (default 0.7; 0..10).
-* ``confidence``: how many standard errors a move's mean must beat the rollout
+* ``method``: ``paired`` (default) or ``ucb`` (below).
+* ``explore``: the UCB exploration constant of ``method=ucb`` (default 0.7; 0..10).
+* ``confidence``: how many standard errors a move must beat the rollout
   policy's choice by to be played instead (default 2; 0..10).
 
-Algorithm (perfect-information Monte Carlo with UCB at the root): each
-simulation draws a full state the seat cannot tell apart from the true one
-(the game's registered resampler, ``EnvEntry.resampler``: other hands, deck
-order, hidden choices, future dice), plays one candidate move in it, then the
-rollout policy for every seat to the end of the game; the value is the seat's
-share of the win. UCB1 picks the candidate of each simulation, starting with
-the rollout policy's own choice; the move played is the one with the best mean
-if it beats the rollout policy's choice by more than ``confidence`` (default 2)
-standard errors of the difference, else the rollout policy's choice. With fewer
-simulations than about three per legal move, the candidates are the rollout
-policy's choice and a seeded random sample of the others, so every candidate
-is tried more than once.
+Both methods are determinized (perfect-information) Monte Carlo: a simulation
+draws a full state the seat cannot tell apart from the true one (the game's
+registered resampler, ``EnvEntry.resampler``: other hands, deck order, hidden
+choices, future dice), plays one candidate move in it, then the rollout policy
+for every seat to the end of the game; its value is the seat's share of the win.
+The candidates are the rollout policy's own choice and the other legal moves (a
+seeded sample of them when the budget is small).
+
+``method=paired`` (common random numbers): a *world* is one resampled state
+and one rollout seed; every candidate still in play is played from a copy of
+the same world (same deal, same dice, same rollout choices), and each is judged
+on its per-world differences against the rollout policy's choice, whose
+standard error is far smaller than that of two independent means. After
+MIN_WORLDS worlds a candidate is dropped when it is ``confidence`` standard
+errors below that choice or below the leading candidate, and the search stops
+when only that choice is left or a single candidate beats it by ``confidence``
+standard errors. The move played is the best mean difference if it exceeds
+``confidence`` standard errors, else the rollout policy's choice.
+
+``method=ucb`` (the first version): independent worlds, UCB1 picks the
+candidate of each simulation; the move played is the best mean if it beats the
+rollout policy's choice by more than ``confidence`` standard errors of the
+difference (a win share's standard deviation is at most 1/2), else that choice.
 
 A search bot needs the table: a harness shows it with ``see_table(raw_env,
 agent)`` before each ``act`` (:func:`flockgym.envs.core.bots.bot_action` does
@@ -51,7 +63,10 @@ from flockgym.envs.core.rng import make_rng
 
 from .errors import BotSpecError
 
-SEARCH_KEYS = ("budget", "rollout", "explore", "confidence")
+SEARCH_KEYS = ("budget", "rollout", "method", "explore", "confidence")
+METHODS = ("paired", "ucb")
+"""``paired``: every candidate on the same sampled worlds, decided on paired
+differences (the default); ``ucb``: independent worlds, UCB1 over the candidates."""
 DEFAULT_SECONDS = 1.0
 """Default think time a move: at most 1 s on one core, so a person can play it."""
 MAX_SECONDS = 60.0
@@ -62,11 +77,19 @@ CONFIDENCE = 2.0
 """Default standard errors by which a move must beat the rollout policy's choice."""
 CANDIDATE_VISITS = 3
 """Simulations per candidate below which the candidate set is narrowed."""
+PAIRED_WORLDS = 8
+"""Worlds per candidate below which a paired search narrows its candidates."""
+MIN_WORLDS = 4
+"""Worlds a paired search plays before it drops a candidate or stops early."""
+PSEUDO_VARIANCE = 1.0
+"""Added to a candidate's sum of squared deviations before its standard error is
+taken: one imaginary world of the largest variance a win-share difference can
+have, so that a few identical differences never give a standard error of 0."""
 SETTINGS_HELP = (
     "search settings are KEY=VALUE items after 'search:', separated by commas: "
     "budget=<seconds>s (e.g. 1s, 0.1s; at most 60) or budget=<simulations> (e.g. 200; "
     "1..100000), rollout=heuristic|random|<checkpoint spec> (e.g. asrus/ppo_5p), "
-    "explore=<UCB constant 0..10>, confidence=<standard errors 0..10>"
+    "method=paired|ucb, explore=<UCB constant 0..10>, confidence=<standard errors 0..10>"
 )
 
 
@@ -82,13 +105,16 @@ class SearchSettings:
     explore: float = 0.7
     confidence: float = CONFIDENCE
     """Standard errors by which a move must beat the rollout policy's choice."""
+    method: str = "paired"
+    """``paired`` or ``ucb`` (see :data:`METHODS`)."""
 
     def describe(self) -> str:
-        """The settings as spec text (``budget=1s,rollout=heuristic,explore=0.7,confidence=2``)."""
+        """The settings as spec text
+        (``budget=1s,rollout=heuristic,method=paired,explore=0.7,confidence=2``)."""
         budget = f"{self.simulations}" if self.simulations is not None else f"{self.seconds:g}s"
         return (
-            f"budget={budget},rollout={self.rollout},explore={self.explore:g},"
-            f"confidence={self.confidence:g}"
+            f"budget={budget},rollout={self.rollout},method={self.method},"
+            f"explore={self.explore:g},confidence={self.confidence:g}"
         )
 
 
@@ -116,7 +142,7 @@ def parse_settings(items: list[str]) -> SearchSettings:
     """The settings of ``search:ITEM,ITEM``; a BotSpecError names a wrong key or value."""
     seconds: float | None = DEFAULT_SECONDS
     simulations: int | None = None
-    rollout, explore, confidence = "heuristic", 0.7, CONFIDENCE
+    rollout, explore, confidence, method = "heuristic", 0.7, CONFIDENCE, "paired"
     seen: set[str] = set()
     for item in items:
         key, sep, value = item.partition("=")
@@ -133,11 +159,15 @@ def parse_settings(items: list[str]) -> SearchSettings:
             seconds, simulations = parse_budget(value)
         elif key == "rollout":
             rollout = check_rollout(value)
+        elif key == "method":
+            if value not in METHODS:
+                raise BotSpecError(f"search method {value!r}: allowed: {', '.join(METHODS)}")
+            method = value
         elif key == "explore":
             explore = parse_number(value, key)
         else:
             confidence = parse_number(value, key)
-    return SearchSettings(seconds, simulations, rollout, explore, confidence)
+    return SearchSettings(seconds, simulations, rollout, explore, confidence, method)
 
 
 def check_rollout(value: str) -> str:
@@ -227,11 +257,109 @@ class SearchBot:
         if len(legal) == 1:
             return int(legal[0])
         raw, agent = self.table
-        return self._search(raw, agent, [int(a) for a in legal], observation, view)
+        moves = [int(a) for a in legal]
+        if self.settings.method == "paired":
+            return self._search_paired(raw, agent, moves, observation, view)
+        return self._search_ucb(raw, agent, moves, observation, view)
 
-    # ---- the search ----
+    # ---- the paired search (common random numbers) ----
 
-    def _search(
+    def _search_paired(
+        self,
+        raw: Any,
+        agent: str,
+        legal: list[int],
+        observation: dict[str, np.ndarray],
+        view: dict[str, Any],
+    ) -> int:
+        """Every candidate played on the same sampled worlds: each world is one
+        resampled state and one rollout seed, and every candidate still in play is
+        played from a copy of it. A candidate's per-world difference against the
+        rollout policy's move removes the luck both share (the deal, the dice, the
+        rollout's choices), so its standard error is far smaller than that of two
+        independent means; candidates that cannot be better are dropped, and the
+        search stops once one is clearly better or none is left."""
+        base = raw.clone()
+        seat = raw.possible_agents.index(agent)
+        prior = int(self.rollout.new_bot(self._seed()).act(observation, view))
+        total = self.settings.simulations
+        started = time.perf_counter()
+        # a time budget measures the first simulation (the rollout policy's move in
+        # the first world) before it knows how many candidates fit
+        active = [prior] if total is None else self._candidates(legal, prior, total, PAIRED_WORLDS)
+        values: dict[int, list[float]] = {move: [] for move in legal}
+        done = 0
+        while total is None or (len(active) > 1 and done + len(active) <= total):
+            world_seed = self._seed()
+            world = self.resample(light_copy(base), seat, self.rng)
+            for move in active:
+                values[move].append(self._play_world(world, seat, move, world_seed))
+                done += 1
+            if total is None:
+                seconds = self.settings.seconds or DEFAULT_SECONDS
+                each = max(time.perf_counter() - started, 1e-6)
+                total = max(1, min(MAX_SIMULATIONS, int(seconds / each)))
+                active = self._candidates(legal, prior, total, PAIRED_WORLDS)
+                for move in active[1:]:
+                    values[move].append(self._play_world(world, seat, move, world_seed))
+                    done += 1
+            active = self._still_in_play(active, values, prior)
+        self.last_simulations = done
+        return self._choose_paired(active, values, prior)
+
+    def _play_world(self, world: Any, seat: int, move: int, world_seed: int) -> float:
+        """``move`` played in a copy of ``world``, then the rollout policy seeded
+        with ``world_seed`` for every seat to the end; the seat's win share."""
+        sim = copy_world(world)
+        rng = make_rng(world_seed)
+        bots = {a: self.rollout.new_bot(int(rng.integers(0, 2**63))) for a in sim.possible_agents}
+        return self._roll_out(sim, seat, move, bots)
+
+    def _still_in_play(
+        self, active: list[int], values: dict[int, list[float]], prior: int
+    ) -> list[int]:
+        """The candidates that may still beat the rollout policy's move: after
+        MIN_WORLDS worlds, a candidate is dropped when its mean difference against
+        that move, or against the leading candidate, is more than ``confidence``
+        standard errors below zero. When the leader alone is left beside that move
+        and beats it by ``confidence`` standard errors, the search is over."""
+        if len(values[prior]) < MIN_WORLDS:
+            return active
+        z = self.settings.confidence
+        others = [m for m in active if m != prior]
+        if not others:
+            return active
+        leader = max(others, key=lambda m: paired(values[m], values[prior])[0])
+        kept = [prior]
+        for move in others:
+            mean, error = paired(values[move], values[prior])
+            if mean + z * error < 0:
+                continue
+            if move != leader:
+                mean, error = paired(values[move], values[leader])
+                if mean + z * error < 0:
+                    continue
+            kept.append(move)
+        if len(kept) == 2:
+            mean, error = paired(values[kept[1]], values[prior])
+            if mean - z * error > 0:
+                return [kept[1]]
+        return kept
+
+    def _choose_paired(self, active: list[int], values: dict[int, list[float]], prior: int) -> int:
+        """The candidate with the best mean difference against the rollout
+        policy's move, if that difference exceeds ``confidence`` standard errors;
+        else the rollout policy's move."""
+        others = [m for m in active if m != prior and values[m]]
+        if not others:
+            return prior
+        best = max(others, key=lambda m: paired(values[m], values[prior])[0])
+        mean, error = paired(values[best], values[prior])
+        return best if mean > self.settings.confidence * error else prior
+
+    # ---- the UCB search (independent worlds) ----
+
+    def _search_ucb(
         self,
         raw: Any,
         agent: str,
@@ -267,13 +395,15 @@ class SearchBot:
     def _seed(self) -> int:
         return int(self.rng.integers(0, 2**63))
 
-    def _candidates(self, legal: list[int], prior: int, total: int | None) -> list[int]:
+    def _candidates(
+        self, legal: list[int], prior: int, total: int | None, each: int = CANDIDATE_VISITS
+    ) -> list[int]:
         """Every legal move, or the rollout policy's choice and a seeded sample of
-        the others when the budget gives fewer than CANDIDATE_VISITS each."""
-        if total is None or total >= CANDIDATE_VISITS * len(legal):
+        the others when the budget gives fewer than ``each`` simulations each."""
+        if total is None or total >= each * len(legal):
             return [prior, *[a for a in legal if a != prior]]
         others = [a for a in legal if a != prior]
-        keep = max(0, total // CANDIDATE_VISITS - 1)
+        keep = max(1 if total >= 2 else 0, total // each - 1)
         picked = self.rng.permutation(np.asarray(others, dtype=np.int64))[:keep]
         return [prior, *sorted(int(a) for a in picked)]
 
@@ -296,6 +426,11 @@ class SearchBot:
     def _simulate(self, base: Any, seat: int, agent: str, move: int, bots: dict[str, Bot]) -> float:
         """One determinization: resample, play ``move``, roll out; the seat's win share."""
         sim = self.resample(light_copy(base), seat, self.rng)
+        return self._roll_out(sim, seat, move, bots)
+
+    @staticmethod
+    def _roll_out(sim: Any, seat: int, move: int, bots: dict[str, Bot]) -> float:
+        """Play ``move`` in ``sim``, then ``bots`` to the end; the seat's win share."""
         sim.step(move)
         steps = 0
         while sim.agents and steps < MAX_ROLLOUT_STEPS:
@@ -322,6 +457,29 @@ class SearchBot:
             return best
         margin = self.settings.confidence * 0.5 * math.sqrt(1 / visits[best] + 1 / visits[prior])
         return best if mean(best) - mean(prior) > margin else prior
+
+
+def copy_world(world: Any) -> Any:
+    """A copy of a resampled raw env to play one candidate in: its own AEC
+    bookkeeping (:func:`light_copy`) and its own engine (a deep copy, generator
+    included, so every candidate meets the same dice and draws)."""
+    other = light_copy(world)
+    other.game = copy.deepcopy(world.game)
+    other._on_new_game()
+    return other
+
+
+def paired(values: list[float], reference: list[float]) -> tuple[float, float]:
+    """Mean and standard error of the per-world differences ``values - reference``
+    over the worlds both were played on (the first ``len(values)``); the sum of
+    squared deviations is padded by PSEUDO_VARIANCE (see there)."""
+    n = min(len(values), len(reference))
+    if n == 0:
+        return 0.0, math.inf
+    diffs = [values[i] - reference[i] for i in range(n)]
+    mean = sum(diffs) / n
+    squares = sum((d - mean) ** 2 for d in diffs) + PSEUDO_VARIANCE
+    return mean, math.sqrt(squares / n / n)
 
 
 def win_share(game: Any, seat: int) -> float:

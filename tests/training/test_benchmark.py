@@ -31,9 +31,10 @@ def run_benchmark(spec: Path, out: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 
 def spec_copy(tmp_path: Path, **changes: object) -> Path:
-    """The tiny spec with ``changes``, its learner config named by absolute path."""
+    """The tiny spec with ``changes``, its learner configs named by absolute path."""
     raw = yaml.safe_load((SPECS / "tiny.yaml").read_text())
-    raw["learners"][0]["config"] = str(SPECS / "learners" / "maskable_ppo.yaml")
+    for learner in raw["learners"]:
+        learner["config"] = str(SPECS / learner["config"])
     raw.update(changes)
     path = tmp_path / "spec.yaml"
     path.write_text(yaml.safe_dump(raw))
@@ -49,27 +50,30 @@ def test_the_tiny_spec_runs_resumes_and_reports(
     assert [(r["learner"], r["game"], r["seed"], r["status_before"]) for r in runs] == [
         ("maskable_ppo", "asrus_v0-3p", 0, "new"),
         ("maskable_ppo", "asrus_v0-3p", 1, "new"),
+        ("masked_dqn", "asrus_v0-3p", 0, "new"),
+        ("masked_dqn", "asrus_v0-3p", 1, "new"),
     ]
-    assert [sorted(r["scores"]) for r in runs] == [["heuristic", "random"]] * 2
+    assert [sorted(r["scores"]) for r in runs] == [["heuristic", "random"]] * 4
     for r in runs:
         assert r["scores"]["random"]["games"] == 6 * 3  # 6 deals, the policy in each seat
         assert json.loads((out / r["run_dir"] / "state.json").read_text())["step"] == 1024
     # IQM of two runs is their mean; the report and the plots are there.
     agg = result["aggregate"]
     for rung in ("random", "heuristic"):
-        rates = [r["scores"][rung]["win_rate"] for r in runs]
-        assert agg[rung]["iqm"]["maskable_ppo"] == pytest.approx(np.mean(rates), abs=1e-12)
+        for learner in ("maskable_ppo", "masked_dqn"):
+            rates = [r["scores"][rung]["win_rate"] for r in runs if r["learner"] == learner]
+            assert agg[rung]["iqm"][learner] == pytest.approx(np.mean(rates), abs=1e-12)
         assert agg[rung]["games"] == ["asrus_v0-3p"]
         assert (out / f"profile_{rung}.png").read_bytes()[:4] == b"\x89PNG"
     assert (out / "iqm.png").read_bytes()[:4] == b"\x89PNG"
     report = (out / "report.md").read_text()
-    assert "1 learner x 1 game x 2 seeds (0, 1), 1,024 learner steps per run" in report
+    assert "2 learners x 1 game x 2 seeds (0, 1), 1,024 learner steps per run" in report
     assert "| maskable_ppo | asrus_v0-3p | random | random |" in report
 
     # Run again: nothing is trained or played, the aggregates are the same.
     final = (out / runs[0]["run_dir"] / "final.zip").stat().st_mtime_ns
     again = run_benchmark(SPECS / "tiny.yaml", out, capsys)
-    assert [r["status_before"] for r in again["runs"]] == ["evaluated", "evaluated"]
+    assert [r["status_before"] for r in again["runs"]] == ["evaluated"] * 4
     assert again["aggregate"] == agg and again["train_seconds"] == 0
     # What each run cost is kept in its folder and reported again.
     for key in ("train_seconds", "eval_seconds", "steps_per_second"):
@@ -78,11 +82,11 @@ def test_the_tiny_spec_runs_resumes_and_reports(
     assert (out / runs[0]["run_dir"] / "final.zip").stat().st_mtime_ns == final
 
     # Seed 1 broken before its first checkpoint (no state.json): started again;
-    # a larger budget: seed 0 resumes from its last checkpoint and trains on.
+    # a larger budget: the other runs resume from their last checkpoint and train on.
     (out / runs[1]["run_dir"] / "state.json").unlink()
     larger = spec_copy(tmp_path, budget=1536)
     resumed = run_benchmark(larger, out, capsys)
-    assert [r["status_before"] for r in resumed["runs"]] == ["resume", "restart"]
+    assert [r["status_before"] for r in resumed["runs"]] == ["resume", "restart"] + ["resume"] * 2
     for r in resumed["runs"]:
         state = json.loads((out / r["run_dir"] / "state.json").read_text())
         assert (state["step"], state["phase"]) == (1536, "done")
@@ -186,16 +190,20 @@ def test_the_ladder_is_random_heuristic_and_the_shipped_bot_where_there_is_one()
 
 def test_the_full_spec_is_the_documented_grid(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = load_spec(SPECS / "full.yaml")
-    assert (spec.budget, spec.seeds, spec.eval_deals) == (100_000, [0, 1, 2, 3, 4], 30)
+    assert (spec.budget, spec.seeds, spec.eval_deals) == (60_000, [0, 1, 2, 3, 4], 30)
     assert [g.env for g in spec.games] == ["asrus_v0", "astrobirdz_v0", "skybirds_v0", "arena_v0"]
-    assert [learner.name for learner in spec.learners] == ["maskable_ppo", "rllib_ppo"]
+    assert [learner.name for learner in spec.learners] == [
+        "maskable_ppo",
+        "rllib_ppo",
+        "masked_dqn",
+    ]
     maskable = spec.model_copy(update={"learners": spec.learners[:1]})
     runs = plan_runs(maskable, SPECS, Path("runs/benchmark/full"))
-    assert len(runs) == 20 and {r.config.total_steps for r in runs} == {100_000}
+    assert len(runs) == 20 and {r.config.total_steps for r in runs} == {60_000}
     assert runs[-1].run_dir == Path("runs/benchmark/full/runs/maskable_ppo/arena_v0-4p/seed4")
     # Its RLlib runs validate too where ray is installed (.venv-rllib, `make benchmark`).
     import flockgym.training.rllib.learner as rllib_learner
 
     monkeypatch.setattr(rllib_learner, "ray_missing", lambda: False)
     runs = plan_runs(spec, SPECS, Path("runs/benchmark/full"))
-    assert len(runs) == 40 and runs[-1].config.algo.name == "rllib_ppo"
+    assert len(runs) == 60 and runs[-1].config.algo.name == "masked_dqn"

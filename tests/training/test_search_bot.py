@@ -5,20 +5,29 @@ tiny budget, and a win over the random bot in a small seeded match."""
 from __future__ import annotations
 
 import json
+import math
 
+import numpy as np
 import pytest
 
 from flockgym.envs import ENVS, list_envs, make
 from flockgym.envs.core.play import play_game
 from flockgym.training.errors import BotSpecError
 from flockgym.training.policies import make_participant, parse_spec, parse_specs
-from flockgym.training.search import SearchBot, SearchSettings, parse_settings
+from flockgym.training.search import (
+    SearchBot,
+    SearchSettings,
+    copy_world,
+    light_copy,
+    paired,
+    parse_settings,
+)
 
 
 def test_a_bare_search_spec_has_the_default_settings() -> None:
     spec = parse_spec("search")
     assert spec.kind == "search"
-    assert spec.search == SearchSettings(1.0, None, "heuristic", 0.7, 2.0)
+    assert spec.search == SearchSettings(1.0, None, "heuristic", 0.7, 2.0, "paired")
 
 
 def test_settings_parse_budget_in_seconds_or_simulations() -> None:
@@ -38,8 +47,8 @@ def test_a_list_of_specs_keeps_the_search_settings_together() -> None:
 @pytest.mark.parametrize(
     ("text", "names"),
     [
-        ("search:depth=3", "allowed keys budget, rollout, explore, confidence"),
-        ("search:budget", "allowed keys budget, rollout, explore, confidence"),
+        ("search:depth=3", "allowed keys budget, rollout, method, explore, confidence"),
+        ("search:budget", "allowed keys budget, rollout, method, explore, confidence"),
         ("search:budget=0s", "<seconds>s with 0 < seconds <= 60"),
         ("search:budget=61s", "<seconds>s with 0 < seconds <= 60"),
         ("search:budget=0", "simulations 1..100000"),
@@ -49,6 +58,7 @@ def test_a_list_of_specs_keeps_the_search_settings_together() -> None:
         ("search:rollout=nothing", "unknown bot spec 'nothing'"),
         ("search:explore=-1", "search explore '-1': allowed: a number from 0 to 10"),
         ("search:confidence=11", "search confidence '11': allowed: a number from 0 to 10"),
+        ("search:method=mcts", "search method 'mcts': allowed: paired, ucb"),
     ],
 )
 def test_a_wrong_setting_is_refused_naming_what_is_allowed(text: str, names: str) -> None:
@@ -59,7 +69,10 @@ def test_a_wrong_setting_is_refused_naming_what_is_allowed(text: str, names: str
 
 def test_settings_describe_themselves_as_spec_text() -> None:
     settings = parse_settings(["budget=50", "rollout=random"])
-    assert settings.describe() == "budget=50,rollout=random,explore=0.7,confidence=2"
+    assert settings.describe() == (
+        "budget=50,rollout=random,method=paired,explore=0.7,confidence=2"
+    )
+    assert parse_settings(["method=ucb"]).method == "ucb"
 
 
 def test_a_search_bot_needs_the_table() -> None:
@@ -106,3 +119,98 @@ def test_it_beats_the_random_bot_in_a_small_seeded_match() -> None:
         _, scores = play("astrobirdz_v0", ["random"], seed=seed, budget=8)
         wins += scores["player_0"] > scores["player_1"]
     assert wins == 5
+
+
+def test_paired_differences_give_their_mean_and_padded_standard_error() -> None:
+    """Differences 1, 1, 0, 0 over four worlds: mean 0.5, squared deviations 1
+    plus the padding 1, standard error sqrt(2 / 16); only shared worlds count."""
+    mean, error = paired([1.0, 1.0, 0.5, 0.5], [0.0, 0.0, 0.5, 0.5, 1.0])
+    assert mean == 0.5
+    assert error == math.sqrt(2 / 16)
+    assert paired([], [1.0]) == (0.0, math.inf)
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_every_copy_of_a_world_plays_out_the_same(env_id: str) -> None:
+    """Common random numbers: two copies of one resampled world, rolled out with
+    the same seed, give the same game move for move (same dice and draws)."""
+    n = ENVS[env_id].player_counts[0]
+    env = make(env_id, num_players=n)
+    env.reset(seed=3)
+    raw = env.unwrapped
+    bot = SearchBot(env_id, {"num_players": n}, SearchSettings(None, 4), seed=0)
+    seat = raw.possible_agents.index(raw.agent_selection)
+    world = bot.resample(light_copy(raw.clone()), seat, bot.rng)
+
+    def moves_of(sim: object) -> list[int]:
+        moves: list[int] = []
+        original = sim.step  # type: ignore[attr-defined]
+
+        def step(action: int | None) -> None:
+            if action is not None:
+                moves.append(int(action))
+            original(action)
+
+        sim.step = step  # type: ignore[attr-defined]
+        return moves
+
+    games = []
+    for _ in range(2):
+        sim = copy_world(world)
+        moves = moves_of(sim)
+        bots = {a: bot.rollout.new_bot(7) for a in sim.possible_agents}
+        legal = [int(a) for a in np.flatnonzero(sim.observe(sim.agent_selection)["action_mask"])]
+        share = bot._roll_out(sim, seat, legal[0], bots)
+        games.append((moves, share, sim.game.scores()))
+    assert games[0][0], "the world plays on"
+    assert games[0] == games[1]
+    assert world.agents, "the world itself is not played"
+
+
+def values_for(pairs: dict[int, list[float]]) -> dict[int, list[float]]:
+    return {move: list(v) for move, v in pairs.items()}
+
+
+def test_candidates_that_cannot_beat_the_rollout_move_are_dropped() -> None:
+    """After four worlds: move 1 loses every world to the rollout's move 0 (mean
+    -1, error sqrt(1/16)), so it is dropped; move 2 ties it and stays; move 3,
+    which wins every world, is the leader and, with move 2 beaten by it, alone
+    left: the search is over and plays it."""
+    bot = SearchBot("astrobirdz_v0", {"num_players": 2}, SearchSettings(None, 40), seed=0)
+    values = {0: [0.0] * 4, 1: [-1.0] * 4, 2: [0.0] * 4}
+    assert bot._still_in_play([0, 1, 2], values_for(values), prior=0) == [0, 2]
+    values[3] = [1.0] * 4
+    assert bot._still_in_play([0, 1, 2, 3], values_for(values), prior=0) == [3]
+    assert bot._choose_paired([3], values_for(values), prior=0) == 3
+    # before MIN_WORLDS worlds nothing is dropped
+    short = {move: v[:3] for move, v in values.items()}
+    assert bot._still_in_play([0, 1, 2, 3], short, prior=0) == [0, 1, 2, 3]
+    # a lead within the margin plays the rollout policy's move
+    close = {0: [0.0] * 4, 2: [1.0, 0.0, 0.0, 0.0]}
+    assert bot._choose_paired([0, 2], close, prior=0) == 0
+
+
+def test_a_paired_search_is_deterministic_and_stops_early() -> None:
+    """Astrobirdz at 2 players, seed 5, 100 simulations: the search seat's first
+    four moves and simulation counts, twice the same; the first search stops at
+    56 simulations, and the fourth leaves the heuristic's move (55) for 56 after
+    47 simulations (exact, since everything is seeded)."""
+    runs = []
+    for _ in range(2):
+        env = make("astrobirdz_v0", num_players=2)
+        env.reset(seed=5)
+        raw = env.unwrapped
+        bot = SearchBot("astrobirdz_v0", {"num_players": 2}, SearchSettings(None, 100), seed=9)
+        heuristic = make_participant("heuristic", "astrobirdz_v0", {"num_players": 2}).new_bot(1)
+        record: list[tuple[int, int]] = []
+        while len(record) < 4:
+            agent = raw.agent_selection
+            if agent == "player_0":
+                bot.see_table(raw, agent)
+                move = int(bot.act(raw.observe(agent), raw.view(agent)))
+                record.append((move, bot.last_simulations))
+            else:
+                move = int(heuristic.act(raw.observe(agent), raw.view(agent)))
+            raw.step(move)
+        runs.append(record)
+    assert runs[0] == runs[1] == [(55, 56), (10, 0), (116, 0), (56, 47)]

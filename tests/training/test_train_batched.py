@@ -146,9 +146,10 @@ def test_snapshots_join_every_games_pool(snapshots: dict[str, list[str]]) -> Non
 
 def test_engines_are_chosen_and_refused_by_name() -> None:
     assert resolve_engine("asrus_v0", "auto") == "vector"
-    assert resolve_engine("astrobirdz_v0", "auto") == "scalar"
-    with pytest.raises(OptionError, match="astrobirdz_v0 has no vectorised engine"):
-        resolve_engine("astrobirdz_v0", "vector")
+    assert resolve_engine("astrobirdz_v0", "auto") == "scalar"  # sequential: asked by name
+    assert resolve_engine("astrobirdz_v0", "vector") == "vector"
+    with pytest.raises(OptionError, match="skybirds_v0 has no vectorised engine"):
+        resolve_engine("skybirds_v0", "vector")
     with pytest.raises(OptionError, match="allowed: auto, scalar, vector"):
         resolve_engine("asrus_v0", "gpu")
 
@@ -161,7 +162,7 @@ def test_vector_engines_are_named_by_the_registry() -> None:
     with pytest.raises(
         OptionError,
         match=r"skybirds_v0 has no vectorised engine \(envs with one: "
-        r"asrus_v0\)",
+        r"asrus_v0, astrobirdz_v0\)",
     ):
         vector_adapter("skybirds_v0")
     with pytest.raises(OptionError, match="no_such_v0 has no vectorised engine"):
