@@ -53,10 +53,14 @@ def test_every_shipped_bot_has_one_claim_from_its_own_evaluation() -> None:
     assert saved["standings"][0]["win_rate"] == claim.win_rate == 430 / 600
     assert claim.measured() == "71.7% ± 3.2% against the heuristic (27.2 points against 21.5)"
     assert claim.goal_met
-    arena = claims["arena/ppo_4p"]
-    assert arena.goal_text() == ">= 50% (twice the fair share 25%) and more points than they"
-    assert arena.measured().startswith("26.2% ± 4.3% alone among heuristic bots")
+    arena = claims["arena/ppo_2p"]
+    assert arena.goal_text() == ">= 60% (restated from the measured ceiling)"
+    assert arena.measured() == "57.7% ± 2.5% against the heuristic (3.7 points against 3.1)"
+    assert arena.evaluation == "arena/ppo_2p_eval/heuristic"
     assert not arena.goal_met
+    assert claims["arena/ppo_4p"].goal_text() == (
+        ">= 33% (restated from the measured ceiling) and more points than they"
+    )
 
 
 def test_a_stale_table_is_found_and_rendered_anew() -> None:

@@ -152,7 +152,9 @@ FIGURE = re.compile(r"\d+\.\d%")
 
 def goal_paragraphs(text: str) -> list[str]:
     """The paragraphs that state a bot's strength against its goal."""
-    return [p for p in text.split("\n\n") if p.startswith("**It meets the goal")]
+    return [
+        p for p in text.split("\n\n") if p.startswith(("**It meets the goal", "**It does not reach"))
+    ]
 
 
 @pytest.mark.parametrize("readme", READMES, ids=lambda p: p.parent.name)
@@ -167,6 +169,7 @@ def test_the_goal_paragraphs_state_figures_of_the_saved_tables(readme: Path) -> 
 
 
 REPORTS = {
+    "arena/ppo_2p": ("heuristic", 750, "57.7%", "2.5%", 3.7, 3.1),
     "asrus/ppo_5p": ("field_heuristic", 300, "51.6%", "2.2%", 141.9, 77.0),
     "astrobirdz/ppo_4p": ("field_heuristic", 300, "52.2%", "2.6%", 73.8, 59.6),
     "astrobirdz/ppo_2p": ("heuristic", 300, "67.8%", "3.2%", 66.9, 52.8),
@@ -174,8 +177,7 @@ REPORTS = {
     "skybirds/ppo_2p": ("heuristic", 300, "71.7%", "3.2%", 27.2, 21.5),
 }
 """Each bot's goal figure on its report deals (seed 4242): the folder, deals, its
-win rate and interval, its mean points and the heuristic's. The Arena's bots,
-being retrained, are not here yet."""
+win rate and interval, its mean points and the heuristic's."""
 
 REPORT_SEED = 4242
 
@@ -223,7 +225,8 @@ def test_the_baselines_page_names_the_command_that_wrote_it() -> None:
 def test_the_asrus_goal_is_the_restated_45_percent_in_the_generated_table() -> None:
     """The 5-player Asrus goal is 45% alone among four heuristics (raised above
     twice the fair share, 40%, so that it is met with margin); docs/training.md's
-    generated table states it, and no other bot's goal moved."""
+    generated table states it; the Arena's two are restated from its measured
+    ceiling (60% and 33%), and every other bot's goal is the usual one."""
     from flockgym.training.bot_claims import shipped_claims, training_table
 
     claims = {c.name: c for c in shipped_claims()}
@@ -233,8 +236,8 @@ def test_the_asrus_goal_is_the_restated_45_percent_in_the_generated_table() -> N
         ">= 45% (the fair share 20%, with a margin over twice it) and more points than they"
     )
     assert {name: c.goal for name, c in claims.items() if name != "asrus/ppo_5p"} == {
-        "arena/ppo_2p": 0.65,
-        "arena/ppo_4p": 0.5,
+        "arena/ppo_2p": 0.60,
+        "arena/ppo_4p": 0.33,
         "astrobirdz/ppo_2p": 0.65,
         "astrobirdz/ppo_4p": 0.5,
         "skybirds/ppo_2p": 0.65,

@@ -8,8 +8,10 @@ the figure of the goal a shipped bot is held to:
 * at 2 players, the games it wins against the heuristic (``heuristic/``), goal
   65%;
 * at a larger table, the games it wins alone among heuristic bots
-  (``field_heuristic/``), goal twice the fair share (1 / players), or the
-  higher goal :data:`RAISED_GOALS` sets, and more mean points than they.
+  (``field_heuristic/``), goal twice the fair share (1 / players), and more
+  mean points than they;
+
+unless :data:`RAISED_GOALS` or :data:`CEILING_GOALS` sets the bot another goal.
 
 The README's and docs/training.md's tables of shipped bots sit between
 :data:`BEGIN` and :data:`END` and are this module's output:
@@ -45,6 +47,12 @@ RAISED_GOALS = {"asrus/ppo_5p": 0.45}
 """Goals set above twice the fair share, by bot: 5-player Asrus must win 45%
 alone among four heuristics, so that its goal (40%) is met with margin."""
 
+CEILING_GOALS = {"arena/ppo_2p": 0.60, "arena/ppo_4p": 0.33}
+"""Goals restated from a measured ceiling, by bot: in the Arena, a game this much
+decided by the dice, a one-move Monte Carlo searcher with an exact model of the
+heuristic wins 59.7% against it at 2 players and 33.3% alone among three of it
+at 4 (docs/training.md), below the 65% and 50% every other bot is held to."""
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -70,6 +78,8 @@ class Claim:
     def goal(self) -> float:
         if self.name in RAISED_GOALS:
             return RAISED_GOALS[self.name]
+        if self.name in CEILING_GOALS:
+            return CEILING_GOALS[self.name]
         return 2 / self.players if self.alone else TWO_PLAYER_GOAL
 
     @property
@@ -91,6 +101,9 @@ class Claim:
                 f">= {self.goal:.0%} (the fair share {1 / self.players:.0%}, with a margin over "
                 "twice it) and more points than they"
             )
+        if self.name in CEILING_GOALS:
+            also = " and more points than they" if self.alone else ""
+            return f">= {self.goal:.0%} (restated from the measured ceiling){also}"
         if self.alone:
             return (
                 f">= {self.goal:.0%} (twice the fair share {1 / self.players:.0%}) and more "
