@@ -152,9 +152,8 @@ FIGURE = re.compile(r"\d+\.\d%")
 
 def goal_paragraphs(text: str) -> list[str]:
     """The paragraphs that state a bot's strength against its goal."""
-    return [
-        p for p in text.split("\n\n") if p.startswith(("**It meets the goal", "**It does not reach"))
-    ]
+    openings = ("**It meets the goal", "**It does not reach")
+    return [p for p in text.split("\n\n") if p.startswith(openings)]
 
 
 @pytest.mark.parametrize("readme", READMES, ids=lambda p: p.parent.name)

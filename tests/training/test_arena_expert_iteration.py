@@ -36,7 +36,7 @@ def collected(prototype, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("searcher-games")
     args = argparse.Namespace(
         config=str(prototype.CONFIG), games=1, first=1, second=1, margin=0.0,
-        phases=frozenset({"pick_space", "action"}), seed=3, out=str(out),
+        phases=frozenset({"pick_space", "action"}), seed=2, out=str(out),
     )  # fmt: skip
     prototype.collect_part(0, args)
     return out
@@ -46,8 +46,8 @@ def test_collected_rows_are_the_learners_decisions(prototype, collected):
     data = prototype.load_data(collected)
     rows = len(data["act"])
     assert rows > 10
-    assert data["obs"].shape == (rows, 1032 + 341)  # the observation and the advice
-    assert data["mask"].shape == (rows, 341)
+    assert data["obs"].shape == (rows, 1056 + 359)  # the observation and the advice
+    assert data["mask"].shape == (rows, 359)
     assert data["mask"][np.arange(rows), data["act"]].all()  # every move legal
     phase = data["obs"][:, : len(PHASE_NAMES) - 1].argmax(axis=1)
     in_phases = np.isin(phase, [PHASE_NAMES.index("pick_space"), PHASE_NAMES.index("action")])
