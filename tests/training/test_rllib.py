@@ -414,3 +414,21 @@ def test_usage_reports_are_off_unless_the_user_chose(
     with no_usage_reports():
         assert os.environ[USAGE_STATS_ENV] == (choice or "0")
     assert os.environ.get(USAGE_STATS_ENV) == choice
+
+
+@needs_ray
+def test_an_opponent_with_no_finished_game_this_iteration_has_no_figures() -> None:
+    """RLlib reports NaN for an opponent none of whose games ended in the
+    iteration (a Skybirds war is about 2,750 steps): it is left out, not logged
+    as NaN nor crashing the run; the others keep their exact figures."""
+    from flockgym.training.rllib.run import selfplay_figures
+
+    ours = {
+        "episodes/heuristic": 4.0,
+        "win/heuristic": 0.25,
+        "episodes/snapshot_0": float("nan"),
+        "win/snapshot_0": float("nan"),
+        "episodes/random": 0.0,
+        "illegal_actions": 0.0,
+    }
+    assert selfplay_figures(ours) == [("heuristic", 4, 0.25)]

@@ -485,6 +485,25 @@ def save_snapshot(
     return relative
 
 
+def selfplay_figures(ours: dict[str, Any]) -> list[tuple[str, int, float]]:
+    """(opponent, games finished, win rate) per opponent from our ``kind/opponent``
+    metrics. An iteration that finished no game against an opponent (a long
+    Skybirds war outlasts an iteration) reports NaN for it: that opponent has no
+    figures this iteration, rather than a NaN in the progress file."""
+    games: dict[str, Any] = defaultdict(dict)
+    for key, value in ours.items():
+        kind, _, opponent = key.partition("/")
+        if opponent:
+            games[opponent][kind] = value
+    figures = []
+    for opponent, kinds in sorted(games.items()):
+        episodes = float(kinds.get("episodes", 0.0))
+        win = float(kinds.get("win", float("nan")))
+        if np.isfinite(episodes) and episodes > 0 and np.isfinite(win):
+            figures.append((opponent, int(episodes), win))
+    return figures
+
+
 def log_iteration(model: RLlibRun, run_dir: Path, step: int, result: dict[str, Any]) -> None:
     """RLlib's per-agent and per-module figures and ours (win rate per opponent,
     illegal actions) into TensorBoard and ``progress.jsonl``."""
@@ -500,23 +519,16 @@ def log_iteration(model: RLlibRun, run_dir: Path, step: int, result: dict[str, A
     for key in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "vf_explained_var"):
         if key in learners:
             record(f"train/{key}", float(learners[key]))
-    games: dict[str, Any] = defaultdict(dict)
-    for key, value in ours.items():
-        kind, _, opponent = key.partition("/")
-        if opponent:
-            games[opponent][kind] = value
-    for opponent, figures in sorted(games.items()):
-        if "win" not in figures:
-            continue
-        record(f"selfplay/win_rate/{opponent}", float(figures["win"]))
+    for opponent, episodes, win_rate in selfplay_figures(ours):
+        record(f"selfplay/win_rate/{opponent}", win_rate)
         append_progress(
             run_dir,
             {
                 "kind": "selfplay",
                 "step": step,
                 "opponent": opponent,
-                "episodes": int(figures.get("episodes", 0)),
-                "win_rate": float(figures["win"]),
+                "episodes": episodes,
+                "win_rate": win_rate,
             },
         )
     append_progress(
