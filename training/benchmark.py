@@ -340,14 +340,26 @@ def run_status(run: Run, ladder: list[str], spec: BenchmarkSpec) -> RunStatus:
     if not (run.run_dir / "state.json").is_file():
         return "restart"
     state = read_state(run.run_dir)
-    if state.step > run.config.total_steps:
+    trained_for = saved_budget(saved) if saved.is_file() else state.step
+    if trained_for > run.config.total_steps:
         raise RunError(
-            f"{run.run_dir} is trained to step {state.step}, past the spec's budget "
+            f"{run.run_dir} was trained for {trained_for} steps, past the spec's budget "
             f"{run.config.total_steps} ({run.label}); give another --out"
         )
     if not state.finished or state.step < run.config.total_steps:
         return "resume"
     return "evaluated" if read_evaluation(run, ladder, spec) is not None else "trained"
+
+
+def saved_budget(saved: Path) -> int:
+    """The budget a run folder was trained for, from its saved config: a finished
+    run stops at the end of its last rollout, a little past the budget, so its
+    step count alone cannot say whether a smaller budget was asked for."""
+    raw = read_yaml(saved.read_text())
+    steps = raw.get("total_steps") if isinstance(raw, dict) else None
+    if not isinstance(steps, int):
+        raise RunError(f"{saved} has no total_steps; move the run away, or give another --out")
+    return steps
 
 
 def portable(config_yaml: str) -> Any:

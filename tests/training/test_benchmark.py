@@ -104,6 +104,29 @@ def test_the_tiny_spec_runs_resumes_and_reports(
     assert "seed0 was trained with another config than the spec now gives" in err
 
 
+def test_a_run_that_ends_past_its_budget_counts_as_finished_and_a_smaller_budget_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run stops at the end of its last rollout (1,024 steps for a budget of
+    1,000 at 512 a rollout): run again, it is measured and kept, not refused."""
+    spec = spec_copy(tmp_path, budget=1000, seeds=[0])
+    raw = yaml.safe_load(spec.read_text())
+    raw["learners"] = raw["learners"][:1]
+    spec.write_text(yaml.safe_dump(raw))
+    out = tmp_path / "bench"
+    first = run_benchmark(spec, out, capsys)
+    run_dir = out / first["runs"][0]["run_dir"]
+    assert json.loads((run_dir / "state.json").read_text())["step"] == 1024
+    again = run_benchmark(spec, out, capsys)
+    assert [r["status_before"] for r in again["runs"]] == ["evaluated"]
+    assert again["train_seconds"] == 0
+
+    smaller = spec_copy(tmp_path, budget=900, seeds=[0])
+    assert main(["benchmark", str(smaller), "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "seed0 was trained for 1000 steps, past the spec's budget 900" in err
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
