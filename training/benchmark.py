@@ -708,7 +708,12 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
     ladders = {r.run_dir: list(ladder_specs(r.config.env.id, players_of(r))) for r in runs}
     out.mkdir(parents=True, exist_ok=True)
     statuses = {r.run_dir: run_status(r, ladders[r.run_dir], spec) for r in runs}
-    meter = Progress(len(runs), "runs", enabled=progress, label=f"benchmark {spec.name}")
+    done_before = sum(status == "evaluated" for status in statuses.values())
+    # Runs finished by an earlier call count as done from the start, so the rate
+    # and the time left are those of the runs this call trains and measures.
+    meter = Progress(
+        len(runs), "runs", enabled=progress, label=f"benchmark {spec.name}", initial=done_before
+    )
     evaluations: dict[Path, dict[str, Any]] = {}
     started = time.monotonic()
     trained_now = 0.0
@@ -724,7 +729,8 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
             write_text_atomic(r.run_dir / TRAIN_FILE, json.dumps(record) + "\n")
         saved = read_evaluation(r, ladders[r.run_dir], spec)
         evaluations[r.run_dir] = saved if saved is not None else evaluate_run(r, spec)
-        meter.update(1)
+        if status != "evaluated":
+            meter.update(1)
     meter.close()
     result = {
         "format": RESULT_FORMAT,

@@ -106,6 +106,18 @@ def test_a_progress_line_every_few_seconds_off_a_terminal() -> None:
     assert quiet.getvalue() == ""  # not before its interval
 
 
+def test_units_done_before_the_meter_started_do_not_count_in_its_rate(monkeypatch) -> None:
+    """A resumed grid: 30 of 60 runs were finished by an earlier call; one run
+    in 10 s is 0.1 runs/s, so the 29 left take 290 s (not 31 runs in 10 s)."""
+    clock = iter([100.0, 110.0])
+    monkeypatch.setattr("flockgym.training.progress.time.monotonic", lambda: next(clock))
+    stream = io.StringIO()
+    meter = Progress(60, "runs", label="benchmark full", initial=30, stream=stream, interval=0.0)
+    meter.update(1)
+    line = stream.getvalue().strip()
+    assert line == "benchmark full: 31/60 runs (52%), 0.1 runs/s, about 4 min 50 s left"
+
+
 def test_eval_off_a_terminal_prints_progress_lines(monkeypatch, capsys, tmp_path: Path) -> None:
     monkeypatch.setattr("flockgym.training.progress.LINE_SECONDS", 0.0)
     argv = ["eval", "--env", "asrus_v0", "--players", "random,random", "--games", "30"]
