@@ -333,18 +333,7 @@ class MaskablePPOLearner(Learner):
                 f"{prefix.rstrip('.') or 'network'} = {config!r:.80}: allowed: a mapping of "
                 f"net_arch (a list of layer sizes) and activation"
             ]
-        arch, activation = config["net_arch"], config["activation"]
-        if problem := layer_sizes_problem(arch, prefix):
-            return [problem]
-        problems = activation_problems(activation, prefix)
-        count = parameter_count(arch, observation_size, num_actions)
-        if count > MAX_NETWORK_PARAMETERS:
-            problems.append(
-                f"{prefix}net_arch = {arch!r}: a network of {count:,} parameters for "
-                f"observation {observation_size} and {num_actions} actions; allowed: at most "
-                f"{MAX_NETWORK_PARAMETERS:,}"
-            )
-        return problems
+        return mlp_problems(config, observation_size, num_actions, prefix, parameter_count)
 
     def build(
         self,
@@ -416,12 +405,7 @@ class MaskablePPOLearner(Learner):
             "progress_remaining": progress,
             "learning_rate": float(model.lr_schedule(progress)),
             "clip_range": float(model.clip_range(progress)),
-            # The monitor's recent episodes, behind the rollout/ep_* statistics.
-            "ep_info_buffer": [
-                {"r": float(e["r"]), "l": int(e["l"]), "t": float(e["t"])}
-                for e in model.ep_info_buffer or ()
-            ],
-            "ep_success_buffer": [bool(s) for s in model.ep_success_buffer or ()],
+            **episode_counters(model),
         }
         return {
             OPTIMIZER_MEMBER: tensor_bytes(model.policy.optimizer.state_dict()),
@@ -448,16 +432,7 @@ class MaskablePPOLearner(Learner):
         model._n_updates = counters["n_updates"]
         model._total_timesteps = counters["total_timesteps"]
         model._current_progress_remaining = counters["progress_remaining"]
-        window = model._stats_window_size
-        # The monitor's own types: float32 returns, int32 lengths.
-        model.ep_info_buffer = deque(
-            (
-                {"r": np.float32(e["r"]), "l": np.int32(e["l"]), "t": e["t"]}
-                for e in counters["ep_info_buffer"]
-            ),
-            maxlen=window,
-        )
-        model.ep_success_buffer = deque(counters["ep_success_buffer"], maxlen=window)
+        restore_episode_buffers(model, counters)
 
     # ---- the policy network alone ------------------------------------------------------
 
@@ -622,15 +597,33 @@ def adam_moment_problems(per_parameter: Any, shapes: list[Any]) -> list[str]:
     return []
 
 
+def mlp_problems(
+    config: dict[str, Any],
+    observation_size: int,
+    num_actions: int,
+    prefix: str,
+    count_parameters: Callable[[list[int], int, int], int],
+) -> list[str]:
+    """What is wrong with an MLP's ``net_arch`` and ``activation``: the layer
+    sizes, the activation's name, and a size within :data:`MAX_NETWORK_PARAMETERS`
+    as ``count_parameters(net_arch, observation_size, outputs)`` counts it (each
+    learner's network has its own heads)."""
+    arch, activation = config["net_arch"], config["activation"]
+    if problem := layer_sizes_problem(arch, prefix):
+        return [problem]
+    problems = activation_problems(activation, prefix)
+    count = count_parameters(arch, observation_size, num_actions)
+    if count > MAX_NETWORK_PARAMETERS:
+        problems.append(
+            f"{prefix}net_arch = {arch!r}: a network of {count:,} parameters for "
+            f"observation {observation_size} and {num_actions} actions; allowed: at most "
+            f"{MAX_NETWORK_PARAMETERS:,}"
+        )
+    return problems
+
+
 def counter_problems(counters: Any) -> list[str]:
     """``learner.json``: every field present, of its type and range."""
-    if not isinstance(counters, dict):
-        return ["allowed: a JSON object"]
-    if (counters.get("format"), counters.get("version")) != (STATE_FORMAT, STATE_VERSION):
-        return [
-            f"format {counters.get('format')!r:.40} version {counters.get('version')!r:.20}; "
-            f"allowed: {STATE_FORMAT!r} {STATE_VERSION}"
-        ]
     fields = {
         "num_timesteps": is_count,
         "n_updates": is_count,
@@ -638,9 +631,24 @@ def counter_problems(counters: Any) -> list[str]:
         "progress_remaining": is_finite,
         "learning_rate": is_finite,
         "clip_range": is_finite,
-        "ep_info_buffer": is_episode_buffer,
-        "ep_success_buffer": lambda v: is_window(v) and all(isinstance(x, bool) for x in v),
+        **EPISODE_FIELDS,
     }
+    return field_problems(counters, STATE_FORMAT, STATE_VERSION, fields)
+
+
+def field_problems(
+    counters: Any, state_format: str, version: int, fields: dict[str, Callable[[Any], bool]]
+) -> list[str]:
+    """What is wrong with a learner's ``learner.json`` against its ``fields``
+    (name -> validity check): its format and version, then every field present,
+    none unknown, each valid."""
+    if not isinstance(counters, dict):
+        return ["allowed: a JSON object"]
+    if (counters.get("format"), counters.get("version")) != (state_format, version):
+        return [
+            f"format {counters.get('format')!r:.40} version {counters.get('version')!r:.20}; "
+            f"allowed: {state_format!r} {version}"
+        ]
     problems = [
         f"unknown field {k!r:.40}" for k in counters if k not in {*fields, "format", "version"}
     ]
@@ -650,6 +658,32 @@ def counter_problems(counters: Any) -> list[str]:
         elif not valid(counters[key]):
             problems.append(f"{key} = {counters[key]!r:.60}: not a valid {key}")
     return problems
+
+
+def episode_counters(model: Any) -> dict[str, Any]:
+    """The monitor's recent episodes, behind SB3's rollout/ep_* statistics, as
+    JSON: every SB3 learner saves them so a resumed run logs the same figures."""
+    return {
+        "ep_info_buffer": [
+            {"r": float(e["r"]), "l": int(e["l"]), "t": float(e["t"])}
+            for e in model.ep_info_buffer or ()
+        ],
+        "ep_success_buffer": [bool(s) for s in model.ep_success_buffer or ()],
+    }
+
+
+def restore_episode_buffers(model: Any, counters: dict[str, Any]) -> None:
+    """Put back what :func:`episode_counters` saved, in the monitor's own types
+    (float32 returns, int32 lengths) and the model's window."""
+    window = model._stats_window_size
+    model.ep_info_buffer = deque(
+        (
+            {"r": np.float32(e["r"]), "l": np.int32(e["l"]), "t": e["t"]}
+            for e in counters["ep_info_buffer"]
+        ),
+        maxlen=window,
+    )
+    model.ep_success_buffer = deque(counters["ep_success_buffer"], maxlen=window)
 
 
 def is_count(value: Any) -> bool:
@@ -673,6 +707,13 @@ def is_episode_buffer(value: Any) -> bool:
         and is_finite(e["t"])
         for e in value
     )
+
+
+# The checks of what :func:`episode_counters` writes.
+EPISODE_FIELDS: dict[str, Callable[[Any], bool]] = {
+    "ep_info_buffer": is_episode_buffer,
+    "ep_success_buffer": lambda v: is_window(v) and all(isinstance(x, bool) for x in v),
+}
 
 
 def parameter_count(net_arch: list[int], observation_size: int, num_actions: int) -> int:

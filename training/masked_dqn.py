@@ -29,7 +29,6 @@ and generators of the uninterrupted one, so its final weights are the same.
 from __future__ import annotations
 
 import itertools
-from collections import deque
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple
@@ -56,18 +55,21 @@ from .checkpoints import (
 )
 from .learners import (
     ACTIVATIONS,
+    EPISODE_FIELDS,
     MAX_LAYERS,
     MAX_LOSS_WEIGHT,
     MAX_NETWORK_PARAMETERS,
     AlgoParams,
     Learner,
     activation_problems,
+    episode_counters,
+    field_problems,
     is_count,
-    is_episode_buffer,
     is_finite,
-    is_window,
     layer_sizes_problem,
+    mlp_problems,
     optimizer_problems,
+    restore_episode_buffers,
     weights_bytes,
 )
 
@@ -395,21 +397,19 @@ class MaskedDQNLearner(Learner):
                 f"{prefix.rstrip('.') or 'network'} = {config!r:.80}: allowed: a mapping of "
                 f"{', '.join(sorted(keys))}"
             ]
-        arch, activation = config["net_arch"], config["activation"]
-        if problem := layer_sizes_problem(arch, prefix):
+        if problem := layer_sizes_problem(config["net_arch"], prefix):
             return [problem]
-        problems = activation_problems(activation, prefix)
         quantiles = config.get("n_quantiles", 1)
         if type(quantiles) is not int or not 1 <= quantiles <= MAX_QUANTILES:
+            problems = activation_problems(config["activation"], prefix)
             return [*problems, f"{prefix}n_quantiles = {quantiles!r:.40}: allowed: 1 to 1000"]
-        count = q_parameter_count(arch, observation_size, num_actions * quantiles)
-        if count > MAX_NETWORK_PARAMETERS:
-            problems.append(
-                f"{prefix}net_arch = {arch!r}: a network of {count:,} parameters for "
-                f"observation {observation_size} and {num_actions} actions; allowed: at most "
-                f"{MAX_NETWORK_PARAMETERS:,}"
-            )
-        return problems
+        return mlp_problems(
+            config,
+            observation_size,
+            num_actions,
+            prefix,
+            lambda arch, size, actions: q_parameter_count(arch, size, actions * quantiles),
+        )
 
     # ---- the model -------------------------------------------------------------------
 
@@ -556,11 +556,7 @@ class MaskedDQNLearner(Learner):
             "replay_full": bool(buffer.full),
             "replay_rows": int(buffer.buffer_size),
             "n_envs": int(buffer.n_envs),
-            "ep_info_buffer": [
-                {"r": float(e["r"]), "l": int(e["l"]), "t": float(e["t"])}
-                for e in model.ep_info_buffer or ()
-            ],
-            "ep_success_buffer": [bool(s) for s in model.ep_success_buffer or ()],
+            **episode_counters(model),
         }
         return {OPTIMIZER_MEMBER: tensor_bytes(tensors), LEARNER_MEMBER: json_bytes(counters)}
 
@@ -603,13 +599,6 @@ class MaskedDQNLearner(Learner):
 
     def counter_problems(self, counters: Any) -> list[str]:
         """``learner.json``: every field present, of its type and range."""
-        if not isinstance(counters, dict):
-            return ["allowed: a JSON object"]
-        if (counters.get("format"), counters.get("version")) != (self.state_format, STATE_VERSION):
-            return [
-                f"format {counters.get('format')!r:.40} version {counters.get('version')!r:.20}; "
-                f"allowed: {self.state_format!r} {STATE_VERSION}"
-            ]
         fields = {
             "num_timesteps": is_count,
             "n_calls": is_count,
@@ -620,17 +609,9 @@ class MaskedDQNLearner(Learner):
             "replay_full": lambda v: isinstance(v, bool),
             "replay_rows": lambda v: is_count(v) and v >= 1,
             "n_envs": lambda v: is_count(v) and v >= 1,
-            "ep_info_buffer": is_episode_buffer,
-            "ep_success_buffer": lambda v: is_window(v) and all(isinstance(x, bool) for x in v),
+            **EPISODE_FIELDS,
         }
-        problems = [
-            f"unknown field {k!r:.40}" for k in counters if k not in {*fields, "format", "version"}
-        ]
-        for key, valid in fields.items():
-            if key not in counters:
-                problems.append(f"missing field {key!r}")
-            elif not valid(counters[key]):
-                problems.append(f"{key} = {counters[key]!r:.60}: not a valid {key}")
+        problems = field_problems(counters, self.state_format, STATE_VERSION, fields)
         if not problems and counters["replay_pos"] >= counters["replay_rows"]:
             problems.append(f"replay_pos = {counters['replay_pos']}: not below replay_rows")
         return problems
@@ -657,15 +638,7 @@ class MaskedDQNLearner(Learner):
         model._n_updates = counters["n_updates"]
         model._episode_num = counters["episode_num"]
         model.exploration_rate = counters["exploration_rate"]
-        window = model._stats_window_size
-        model.ep_info_buffer = deque(
-            (
-                {"r": np.float32(e["r"]), "l": np.int32(e["l"]), "t": e["t"]}
-                for e in counters["ep_info_buffer"]
-            ),
-            maxlen=window,
-        )
-        model.ep_success_buffer = deque(counters["ep_success_buffer"], maxlen=window)
+        restore_episode_buffers(model, counters)
 
 
 class MaskedQRDQNLearner(MaskedDQNLearner):
