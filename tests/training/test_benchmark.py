@@ -16,6 +16,9 @@ from flockgym.training.benchmark import (
     ladder_specs,
     load_spec,
     plan_runs,
+    quoted_reports,
+    rewrite_quotes,
+    saved_report,
 )
 from flockgym.training.cli import main
 from flockgym.training.errors import ConfigError
@@ -69,6 +72,18 @@ def test_the_tiny_spec_runs_resumes_and_reports(
     report = (out / "report.md").read_text()
     assert "2 learners x 1 game x 2 seeds (0, 1), 1,024 learner steps per run" in report
     assert "| maskable_ppo | asrus_v0-3p | random | random |" in report
+    assert "Over all 4 runs, as each run folder records it: training " in report
+    assert saved_report(out / "benchmark.json") == report
+
+    # A page quoting the saved grid is rendered from it, plots named from its folder.
+    page = tmp_path / "docs" / "page.md"
+    page.parent.mkdir()
+    quote = "<!-- benchmark report: bench/benchmark.json -->\nstale\n<!-- end -->\n"
+    page.write_text("# Results\n\n" + quote)
+    assert rewrite_quotes(page, tmp_path) and not rewrite_quotes(page, tmp_path)
+    [(said, rendered)] = quoted_reports(page, tmp_path)
+    assert said == rendered and said.startswith("## Benchmark tiny\n")
+    assert "![IQM](../bench/iqm.png)" in said and "\n### Per game\n" in said
 
     # Run again: nothing is trained or played, the aggregates are the same.
     final = (out / runs[0]["run_dir"] / "final.zip").stat().st_mtime_ns
