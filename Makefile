@@ -79,9 +79,9 @@ $(RLLIB_STAMP): pyproject.toml constraints-rllib.txt
 test-rllib: $(RLLIB_STAMP)
 	$(RLLIB_PY) -m pytest -q -p no:cacheprovider -m "slow or not slow" tests/training/test_rllib.py
 
-## The full benchmark grid (docs/benchmark.md): MaskablePPO and RLlib's PPO on all four
-## games, 5 seeds each, measured against random, heuristic and shipped bots; about 3.4
-## hours on 2 cores (estimated). In .venv-rllib, which has both learners; run again, it resumes.
+## The full benchmark grid (docs/benchmark.md): MaskablePPO, RLlib's PPO and the masked DQN on all four
+## games, 5 seeds each, measured against random, heuristic and shipped bots; about an
+## hour on 2 cores (measured, docs/benchmark.md). In .venv-rllib; run again, it resumes.
 benchmark: $(RLLIB_STAMP)
 	$(RLLIB_VENV)/bin/flockgym benchmark benchmarks/specs/full.yaml
 

@@ -827,11 +827,11 @@ def quoted_reports(page: Path, root: Path) -> list[tuple[str, str]]:
 
 
 def quote_body(page: Path, root: Path, saved: str) -> str:
-    """The report of ``root / saved`` as ``page`` quotes it: its title one level
+    """The report of ``root / saved`` as ``page`` quotes it: its title two levels
     down, its plots named from the page's folder."""
     folder = (root / saved).parent
     images = os.path.relpath(folder, page.parent).replace(os.sep, "/") + "/"
-    return saved_report(root / saved, "##", images)
+    return saved_report(root / saved, "###", images)
 
 
 def rewrite_quotes(page: Path, root: Path) -> bool:

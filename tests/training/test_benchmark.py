@@ -82,8 +82,8 @@ def test_the_tiny_spec_runs_resumes_and_reports(
     page.write_text("# Results\n\n" + quote)
     assert rewrite_quotes(page, tmp_path) and not rewrite_quotes(page, tmp_path)
     [(said, rendered)] = quoted_reports(page, tmp_path)
-    assert said == rendered and said.startswith("## Benchmark tiny\n")
-    assert "![IQM](../bench/iqm.png)" in said and "\n### Per game\n" in said
+    assert said == rendered and said.startswith("### Benchmark tiny\n")
+    assert "![IQM](../bench/iqm.png)" in said and "\n#### Per game\n" in said
 
     # Run again: nothing is trained or played, the aggregates are the same.
     final = (out / runs[0]["run_dir"] / "final.zip").stat().st_mtime_ns
@@ -245,3 +245,17 @@ def test_the_full_spec_is_the_documented_grid(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(rllib_learner, "ray_missing", lambda: False)
     runs = plan_runs(spec, SPECS, Path("runs/benchmark/full"))
     assert len(runs) == 60 and runs[-1].config.algo.name == "masked_dqn"
+
+
+def test_docs_benchmark_quotes_the_saved_full_grid() -> None:
+    """docs/benchmark.md's results are the saved run's report, rendered again."""
+    quotes = quoted_reports(ROOT / "docs" / "benchmark.md", ROOT)
+    assert len(quotes) == 1
+    [(said, rendered)] = quotes
+    assert said == rendered
+    assert "3 learners x 4 games x 5 seeds (0, 1, 2, 3, 4), 60,000 learner steps" in said
+    saved = ROOT / "benchmarks" / "results" / "benchmark_full"
+    for plot in ("iqm", "profile_random", "profile_heuristic", "profile_shipped"):
+        assert f"](../benchmarks/results/benchmark_full/{plot}.png)" in said
+        assert (saved / f"{plot}.png").read_bytes()[:4] == b"\x89PNG"
+    assert (saved / "report.md").read_text() == saved_report(saved / "benchmark.json")
