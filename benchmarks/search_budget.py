@@ -28,42 +28,30 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from search_speed import Timed
+
 from flockgym.envs import ENVS
 from flockgym.training.evaluate import tournament
 from flockgym.training.policies import Participant, make_participant
 from flockgym.training.version import git_commit
 
 
-class TimedSearch:
-    """A search bot that adds its searched moves' CPU time and simulations to
-    ``totals`` (the tournament plays in this process: ``jobs=1``)."""
+def timed(participant: Participant, bots: list[Timed]) -> Participant:
+    """``participant`` whose bots are timed, each added to ``bots`` (the
+    tournament plays in this process: ``jobs=1``)."""
 
-    def __init__(self, bot: Any, totals: dict[str, float]) -> None:
-        self.bot, self.totals = bot, totals
+    def new_bot(seed: int) -> Timed:
+        bots.append(Timed(participant.new_bot(seed)))
+        return bots[-1]
 
-    def see_table(self, raw: Any, agent: str) -> None:
-        self.bot.see_table(raw, agent)
-
-    def act(self, observation: Any, view: Any) -> int:
-        started = time.process_time()
-        action = int(self.bot.act(observation, view))
-        if self.bot.last_simulations:
-            self.totals["seconds"] += time.process_time() - started
-            self.totals["moves"] += 1
-            self.totals["simulations"] += self.bot.last_simulations
-        return action
-
-
-def timed(participant: Participant, totals: dict[str, float]) -> Participant:
-    """``participant`` whose bots are timed into ``totals``."""
-    return replace(participant, new_bot=lambda seed: TimedSearch(participant.new_bot(seed), totals))
+    return replace(participant, new_bot=new_bot)
 
 
 def measure(env_id: str, players: int, budget: int, deals: int, seed: int) -> dict[str, Any]:
     """One budget: the search bot's standing against the heuristic, and its think time."""
     options = {"num_players": players}
-    totals = {"seconds": 0.0, "moves": 0, "simulations": 0}
-    search = timed(make_participant(f"search:budget={budget}", env_id, options), totals)
+    bots: list[Timed] = []
+    search = timed(make_participant(f"search:budget={budget}", env_id, options), bots)
     heuristic = make_participant("heuristic", env_id, options)
     started = time.process_time()
     result = tournament(
@@ -76,6 +64,9 @@ def measure(env_id: str, players: int, budget: int, deals: int, seed: int) -> di
         batch=False,
     )
     row = next(s for s in result.standings if s.name == search.name)
+    moves = sum(bot.moves for bot in bots)
+    seconds = sum(bot.seconds for bot in bots)
+    simulations = sum(bot.simulations for bot in bots)
     return {
         "budget": budget,
         "deals": deals,
@@ -83,9 +74,9 @@ def measure(env_id: str, players: int, budget: int, deals: int, seed: int) -> di
         "win_rate": row.win_rate,
         "win_rate_ci": row.win_rate_ci,
         "mean_points": row.mean_points,
-        "searched_moves": totals["moves"],
-        "cpu_seconds_per_move": totals["seconds"] / max(1, totals["moves"]),
-        "simulations_per_move": totals["simulations"] / max(1, totals["moves"]),
+        "searched_moves": moves,
+        "cpu_seconds_per_move": seconds / max(1, moves),
+        "simulations_per_move": simulations / max(1, moves),
         "cpu_seconds": time.process_time() - started,
     }
 

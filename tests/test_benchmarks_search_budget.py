@@ -17,6 +17,8 @@ SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "search_budget.
 
 @pytest.fixture(scope="module")
 def search_budget() -> ModuleType:
+    if str(SCRIPT.parent) not in sys.path:  # as when it runs: its folder on the path
+        sys.path.insert(0, str(SCRIPT.parent))
     spec = importlib.util.spec_from_file_location("bench_search_budget", SCRIPT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
