@@ -53,12 +53,30 @@ def test_a_sweep_resumes_and_its_table_comes_from_the_saved_file(
     printed = capsys.readouterr().out.strip().splitlines()
     assert len(printed) == 1 and printed[0].startswith("| astrobirdz_v0 | 2 | 1 | 2 | ")
 
-    png = tmp_path / "plot.png"
-    search_budget.main(["--plot", str(out), "--png", str(png)])
-    table = capsys.readouterr().out
-    assert table.splitlines()[2] == search_budget.table_row("astrobirdz_v0", 2, again["rows"][0])
-    assert png.read_bytes()[:4] == b"\x89PNG"
-
     # Another sweep's file is refused, not mixed.
     with pytest.raises(SystemExit, match="holds another sweep"):
         search_budget.main([*argv[:5], "3", *argv[6:]])
+
+    search_budget.main(["--plot", str(out)])
+    table = capsys.readouterr().out
+    assert table.splitlines()[2] == search_budget.table_row("astrobirdz_v0", 2, again["rows"][0])
+    pytest.importorskip("matplotlib")  # the env-only install plots nothing
+    png = tmp_path / "plot.png"
+    search_budget.main(["--plot", str(out), "--png", str(png)])
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_docs_search_states_the_saved_sweeps(search_budget: ModuleType) -> None:
+    """docs/search.md's think-time table is the saved sweeps' table, and its
+    plot is there."""
+    root = SCRIPT.parent.parent
+    docs = (root / "docs" / "search.md").read_text()
+    begin = "<!-- search budget: python benchmarks/search_budget.py --plot "
+    command, rest = docs.split(begin, 1)[1].split(" -->\n", 1)
+    files = [root / name for name in command.split(" --png ")[0].split()]
+    assert files and all(path.is_file() for path in files)
+    stated = rest.split("<!-- end -->", 1)[0].strip()
+    assert stated == search_budget.table(files)
+    png = root / command.split(" --png ")[1].strip()
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    assert f"]({png.relative_to(root / 'docs').as_posix()})" in docs
