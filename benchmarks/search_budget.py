@@ -155,6 +155,8 @@ def plot(paths: list[Path], png: Path) -> None:
         line = ax.errorbar(x, y, yerr=errors, marker="o", capsize=3, label=label)
         share = 100 / data["players"]
         ax.axhline(share, color=line[0].get_color(), linestyle=":", linewidth=1)
+    goal = "goal at 2 players (Arena: 63%)"
+    ax.axhline(60, color="grey", linestyle="--", linewidth=1, label=goal)
     ax.set_xscale("log")
     ax.set_xlabel("CPU seconds per searched move (log scale)")
     ax.set_ylabel("search bot's win rate against the heuristic (%)")
