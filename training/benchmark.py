@@ -644,7 +644,7 @@ def report_markdown(
 ) -> str:
     """report.md: what ran, what it cost, the per-game scores, the aggregates and
     the plots. ``heading`` is the title's level (a page that quotes the report
-    gives ``##``); ``images`` is prepended to the plots' file names (their folder
+    gives ``###``); ``images`` is prepended to the plots' file names (their folder
     as the quoting page sees it)."""
     agg = result["aggregate"]
     ladder = [rung for rung in LADDER if rung in agg]
@@ -710,8 +710,14 @@ def report_markdown(
 def saved_report(saved: Path, heading: str = "#", images: str = "") -> str:
     """The report of a saved ``benchmark.json``, rendered again (a page that
     states a grid's results quotes this, and a test checks the quote)."""
-    result = json.loads(saved.read_text())
-    if (result.get("format"), result.get("version")) != (RESULT_FORMAT, RESULT_VERSION):
+    try:
+        result = json.loads(saved.read_text())
+    except (OSError, ValueError) as err:
+        raise RunError(f"cannot read the saved grid {saved}: {err}") from None
+    if not isinstance(result, dict) or (result.get("format"), result.get("version")) != (
+        RESULT_FORMAT,
+        RESULT_VERSION,
+    ):
         raise RunError(f"{saved}: not a {RESULT_FORMAT} version {RESULT_VERSION} file")
     spec = BenchmarkSpec.model_validate(result["spec"])
     return report_markdown(spec, result, heading, images)
@@ -859,7 +865,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=Path("."), help="where quoted paths start")
     args = parser.parse_args(argv)
     for page in args.pages:
-        print(f"{page}: {'rewritten' if rewrite_quotes(page, args.root) else 'unchanged'}")
+        try:
+            changed = rewrite_quotes(page, args.root)
+        except (RunError, OSError) as err:
+            print(f"error: {page}: {err}", file=sys.stderr)
+            return 2
+        print(f"{page}: {'rewritten' if changed else 'unchanged'}")
     return 0
 
 

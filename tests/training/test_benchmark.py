@@ -259,3 +259,19 @@ def test_docs_benchmark_quotes_the_saved_full_grid() -> None:
         assert f"](../benchmarks/results/benchmark_full/{plot}.png)" in said
         assert (saved / f"{plot}.png").read_bytes()[:4] == b"\x89PNG"
     assert (saved / "report.md").read_text() == saved_report(saved / "benchmark.json")
+
+
+def test_a_quote_of_a_missing_or_foreign_file_is_refused_and_the_page_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from flockgym.training.benchmark import main as quote_main
+
+    page = tmp_path / "page.md"
+    text = "<!-- benchmark report: none.json -->\nkept\n<!-- end -->\n"
+    page.write_text(text)
+    assert quote_main([str(page), "--root", str(tmp_path)]) == 2
+    assert f"cannot read the saved grid {tmp_path / 'none.json'}" in capsys.readouterr().err
+    (tmp_path / "none.json").write_text('{"format": "other"}')
+    assert quote_main([str(page), "--root", str(tmp_path)]) == 2
+    assert "not a flockgym-benchmark version 1 file" in capsys.readouterr().err
+    assert page.read_text() == text
