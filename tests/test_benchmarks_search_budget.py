@@ -80,3 +80,28 @@ def test_docs_search_states_the_saved_sweeps(search_budget: ModuleType) -> None:
     png = root / command.split(" --png ")[1].strip()
     assert png.read_bytes()[:4] == b"\x89PNG"
     assert f"]({png.relative_to(root / 'docs').as_posix()})" in docs
+
+
+def test_docs_search_screening_rows_are_their_saved_tournaments() -> None:
+    """Each row of docs/search.md that names a folder of benchmarks/results/search
+    states that tournament's deals, spec and win rates."""
+    root = SCRIPT.parent.parent
+    rows = [
+        [cell.strip() for cell in line.strip("|").split("|")]
+        for line in (root / "docs" / "search.md").read_text().splitlines()
+        if line.startswith("| ") and line.rstrip().endswith("` |") and "search:" in line
+    ]
+    checked = 0
+    for row in rows:
+        folder = root / "benchmarks" / "results" / "search" / row[-1].strip("`")
+        if not folder.is_dir():
+            continue
+        saved = json.loads((folder / "tournament.json").read_text())
+        search, heuristic = saved["standings"]
+        spec = search["spec"].replace(",method=paired", "")  # the default, left unsaid
+        assert row[2] == f"`{spec}`" and heuristic["spec"] == "heuristic"
+        assert int(row[3]) == saved["deals"]
+        assert row[4].startswith(f"{search['win_rate']:.1%} ± {search['win_rate_ci']:.1%}")
+        assert row[5] == f"{heuristic['win_rate']:.1%}"
+        checked += 1
+    assert checked >= 7
