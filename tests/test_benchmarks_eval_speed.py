@@ -4,13 +4,12 @@ the command that made it."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from script_loader import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "eval_speed.py"
@@ -20,14 +19,7 @@ SAVED = ROOT / "benchmarks" / "results" / "eval_speed.json"
 @pytest.fixture(scope="module")
 def eval_speed() -> ModuleType:
     pytest.importorskip("torch")
-    if str(SCRIPT.parent) not in sys.path:  # the script imports its neighbour baseline_tree
-        sys.path.insert(0, str(SCRIPT.parent))
-    spec = importlib.util.spec_from_file_location("bench_eval_speed", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("eval_speed")
 
 
 def test_the_summary_gives_wall_and_cpu_time_against_the_first(eval_speed: ModuleType) -> None:

@@ -4,27 +4,19 @@ saved file."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from script_loader import load_script
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "search_budget.py"
 
 
 @pytest.fixture(scope="module")
 def search_budget() -> ModuleType:
-    if str(SCRIPT.parent) not in sys.path:  # as when it runs: its folder on the path
-        sys.path.insert(0, str(SCRIPT.parent))
-    spec = importlib.util.spec_from_file_location("bench_search_budget", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("search_budget")
 
 
 def test_a_sweep_resumes_and_its_table_comes_from_the_saved_file(

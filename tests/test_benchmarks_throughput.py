@@ -12,6 +12,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from script_loader import load_script
 
 from flockgym.envs import make
 
@@ -21,14 +22,7 @@ BENCHMARKS = ROOT / "benchmarks"
 
 def load(name: str) -> ModuleType:
     """A benchmark script as a module (its folder on the path, as when it runs)."""
-    if str(BENCHMARKS) not in sys.path:
-        sys.path.insert(0, str(BENCHMARKS))
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCHMARKS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_script(name)
 
 
 @pytest.fixture(scope="module")
