@@ -92,7 +92,9 @@ def sweep(args: argparse.Namespace) -> None:
         args.deals,
     ):
         raise SystemExit(
-            f"{out} holds another sweep (env, players, seed, deals); give another --out"
+            f"{out} holds a sweep of other env, players, seed or deals "
+            f"({saved['env']}, {saved['players']}, {saved['seed']}, {saved['deals']}); "
+            "give another --out"
         )
     data = saved or {
         "command": "python benchmarks/search_budget.py " + " ".join(args.argv),
@@ -168,13 +170,26 @@ def plot(paths: list[Path], png: Path) -> None:
     plt.close(fig)
 
 
+def budget_list(text: str) -> list[int]:
+    """``--budgets``: simulation counts, each 1 to 100,000 (the search bot's range)."""
+    try:
+        budgets = [int(item) for item in text.split(",")]
+    except ValueError:
+        budgets = []
+    if not budgets or not all(1 <= b <= 100_000 for b in budgets):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: allowed: simulation counts 1 to 100000, comma-separated (e.g. 35,345)"
+        )
+    return budgets
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--env", choices=sorted(ENVS), help="the game of a sweep")
     parser.add_argument("--players", type=int, default=0, help="default: 2, or the fewest")
     parser.add_argument(
         "--budgets",
-        type=lambda text: [int(b) for b in text.split(",")],
+        type=budget_list,
         default=[],
         help="simulation budgets, comma-separated",
     )

@@ -46,8 +46,12 @@ def test_a_sweep_resumes_and_its_table_comes_from_the_saved_file(
     assert len(printed) == 1 and printed[0].startswith("| astrobirdz_v0 | 2 | 1 | 2 | ")
 
     # Another sweep's file is refused, not mixed.
-    with pytest.raises(SystemExit, match="holds another sweep"):
+    with pytest.raises(SystemExit, match=r"holds a sweep of .*\(astrobirdz_v0, 2, 2000, 2\)"):
         search_budget.main([*argv[:5], "3", *argv[6:]])
+    assert json.loads(out.read_text()) == again
+    with pytest.raises(SystemExit):
+        search_budget.main([*argv[:3], "4,x", *argv[4:]])
+    assert "allowed: simulation counts 1 to 100000" in capsys.readouterr().err
 
     search_budget.main(["--plot", str(out)])
     table = capsys.readouterr().out

@@ -625,23 +625,27 @@ def mlp_problems(
 def counter_problems(counters: Any) -> list[str]:
     """``learner.json``: every field present, of its type and range."""
     fields = {
-        "num_timesteps": is_count,
-        "n_updates": is_count,
-        "total_timesteps": is_count,
-        "progress_remaining": is_finite,
-        "learning_rate": is_finite,
-        "clip_range": is_finite,
+        "num_timesteps": COUNT,
+        "n_updates": COUNT,
+        "total_timesteps": COUNT,
+        "progress_remaining": FINITE,
+        "learning_rate": FINITE,
+        "clip_range": FINITE,
         **EPISODE_FIELDS,
     }
     return field_problems(counters, STATE_FORMAT, STATE_VERSION, fields)
 
 
+Field = tuple[Callable[[Any], bool], str]
+"""A ``learner.json`` field's check, and what it allows (for the message)."""
+
+
 def field_problems(
-    counters: Any, state_format: str, version: int, fields: dict[str, Callable[[Any], bool]]
+    counters: Any, state_format: str, version: int, fields: dict[str, Field]
 ) -> list[str]:
     """What is wrong with a learner's ``learner.json`` against its ``fields``
-    (name -> validity check): its format and version, then every field present,
-    none unknown, each valid."""
+    (name -> check and what is allowed): its format and version, then every
+    field present, none unknown, each valid."""
     if not isinstance(counters, dict):
         return ["allowed: a JSON object"]
     if (counters.get("format"), counters.get("version")) != (state_format, version):
@@ -652,11 +656,11 @@ def field_problems(
     problems = [
         f"unknown field {k!r:.40}" for k in counters if k not in {*fields, "format", "version"}
     ]
-    for key, valid in fields.items():
+    for key, (valid, allowed) in fields.items():
         if key not in counters:
             problems.append(f"missing field {key!r}")
         elif not valid(counters[key]):
-            problems.append(f"{key} = {counters[key]!r:.60}: not a valid {key}")
+            problems.append(f"{key} = {counters[key]!r:.60}: allowed: {allowed}")
     return problems
 
 
@@ -710,9 +714,19 @@ def is_episode_buffer(value: Any) -> bool:
 
 
 # The checks of what :func:`episode_counters` writes.
-EPISODE_FIELDS: dict[str, Callable[[Any], bool]] = {
-    "ep_info_buffer": is_episode_buffer,
-    "ep_success_buffer": lambda v: is_window(v) and all(isinstance(x, bool) for x in v),
+COUNT: Field = (is_count, "an integer >= 0")
+POSITIVE: Field = (lambda v: is_count(v) and v >= 1, "an integer >= 1")
+FINITE: Field = (is_finite, "a finite number")
+FLAG: Field = (lambda v: isinstance(v, bool), "true or false")
+EPISODE_FIELDS: dict[str, Field] = {
+    "ep_info_buffer": (
+        is_episode_buffer,
+        f"a list of at most {EPISODE_WINDOW} episodes {{r: number, l: integer >= 0, t: number}}",
+    ),
+    "ep_success_buffer": (
+        lambda v: is_window(v) and all(isinstance(x, bool) for x in v),
+        f"a list of at most {EPISODE_WINDOW} true/false",
+    ),
 }
 
 

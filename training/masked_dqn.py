@@ -55,17 +55,19 @@ from .checkpoints import (
 )
 from .learners import (
     ACTIVATIONS,
+    COUNT,
     EPISODE_FIELDS,
+    FINITE,
+    FLAG,
     MAX_LAYERS,
     MAX_LOSS_WEIGHT,
     MAX_NETWORK_PARAMETERS,
+    POSITIVE,
     AlgoParams,
     Learner,
     activation_problems,
     episode_counters,
     field_problems,
-    is_count,
-    is_finite,
     layer_sizes_problem,
     mlp_problems,
     optimizer_problems,
@@ -600,15 +602,15 @@ class MaskedDQNLearner(Learner):
     def counter_problems(self, counters: Any) -> list[str]:
         """``learner.json``: every field present, of its type and range."""
         fields = {
-            "num_timesteps": is_count,
-            "n_calls": is_count,
-            "n_updates": is_count,
-            "episode_num": is_count,
-            "exploration_rate": is_finite,
-            "replay_pos": is_count,
-            "replay_full": lambda v: isinstance(v, bool),
-            "replay_rows": lambda v: is_count(v) and v >= 1,
-            "n_envs": lambda v: is_count(v) and v >= 1,
+            "num_timesteps": COUNT,
+            "n_calls": COUNT,
+            "n_updates": COUNT,
+            "episode_num": COUNT,
+            "exploration_rate": FINITE,
+            "replay_pos": COUNT,
+            "replay_full": FLAG,
+            "replay_rows": POSITIVE,
+            "n_envs": POSITIVE,
             **EPISODE_FIELDS,
         }
         problems = field_problems(counters, self.state_format, STATE_VERSION, fields)

@@ -306,3 +306,27 @@ def test_a_run_resumed_with_another_buffer_size_and_n_envs_trains_on(
         counters = json.loads(archive.read("learner.json", 2**20))
     assert (counters["replay_rows"], counters["n_envs"], counters["replay_full"]) == (75, 4, True)
     assert (resumed / "final.zip").is_file()
+
+
+def test_learner_json_problems_name_the_field_and_what_is_allowed() -> None:
+    from flockgym.training.learners import STATE_FORMAT, STATE_VERSION, counter_problems
+
+    counters = {
+        "format": STATE_FORMAT,
+        "version": STATE_VERSION,
+        "num_timesteps": -1,
+        "n_updates": 0,
+        "total_timesteps": 10,
+        "progress_remaining": float("nan"),
+        "learning_rate": 0.0003,
+        "ep_info_buffer": [],
+        "ep_success_buffer": [1],
+        "colour": "red",
+    }
+    assert counter_problems(counters) == [
+        "unknown field 'colour'",
+        "num_timesteps = -1: allowed: an integer >= 0",
+        "progress_remaining = nan: allowed: a finite number",
+        "missing field 'clip_range'",
+        "ep_success_buffer = [1]: allowed: a list of at most 100 true/false",
+    ]

@@ -37,6 +37,7 @@ from ..checkpoints import (
     tensor_bytes,
 )
 from ..learners import (
+    COUNT,
     MAX_CLIP_RANGE,
     MAX_EPOCHS,
     MAX_LAYERS,
@@ -45,6 +46,7 @@ from ..learners import (
     AlgoParams,
     MaskablePPOLearner,
     adam_moment_problems,
+    field_problems,
     read_learner_members,
 )
 
@@ -237,21 +239,8 @@ COUNTERS = ("num_timesteps", "iterations", "env_steps")
 
 def rllib_counter_problems(counters: Any) -> list[str]:
     """``learner.json`` of an ``rllib_ppo`` checkpoint: every field present and a count."""
-    if not isinstance(counters, dict):
-        return ["allowed: a JSON object"]
-    if (counters.get("format"), counters.get("version")) != (STATE_FORMAT, STATE_VERSION):
-        return [
-            f"format {counters.get('format')!r:.40} version {counters.get('version')!r:.20}; "
-            f"allowed: {STATE_FORMAT!r} {STATE_VERSION}"
-        ]
-    problems = [
-        f"unknown field {k!r:.40}" for k in counters if k not in {*COUNTERS, "format", "version"}
-    ]
-    for key in COUNTERS:
-        value = counters.get(key)
-        if type(value) is not int or value < 0:
-            problems.append(f"{key} = {value!r:.40}: allowed: an integer >= 0")
-    return problems
+    fields = dict.fromkeys(COUNTERS, COUNT)
+    return field_problems(counters, STATE_FORMAT, STATE_VERSION, fields)
 
 
 def adam_problems(state: Any, fresh: dict[str, torch.Tensor]) -> list[str]:
