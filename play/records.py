@@ -288,6 +288,16 @@ class Journal:
         except OSError as err:
             raise save_failed(what, err) from None
 
+    def cut(self, size: int) -> None:
+        """Cut the journal back to ``size`` bytes, on disk when this returns (a change
+        refused after its lines were written is undone this way)."""
+        fd = os.open(self.path, os.O_WRONLY)
+        try:
+            os.ftruncate(fd, size)
+            getattr(os, "fdatasync", os.fsync)(fd)
+        finally:
+            os.close(fd)
+
     def remove(self) -> None:
         with contextlib.suppress(OSError):
             self.path.unlink()

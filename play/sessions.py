@@ -12,15 +12,18 @@ completely or leaves the game as it was; an error inside one game (a bot or
 engine failure) marks that game ``crashed`` and touches no other.
 
 Nothing answered is lost: each move is appended to the game's journal and
-forced to disk before it is applied (:class:`~.records.Journal`); a save that
-fails refuses the request (507) and applies nothing, and a game whose journal
-cannot be started is never added. Seat tokens are kept only as SHA-256
+forced to disk before it is applied (:class:`~.records.Journal`). A save that
+fails refuses the request (507) and applies nothing (:meth:`Game.all_or_nothing`):
+the move that ends a game also needs its end line and its record on disk, and if
+either fails the journal is cut back and the table rebuilt as it was before the
+request. A game whose journal cannot be started is never added. Seat tokens are kept only as SHA-256
 hashes, so after a restart (:func:`restore_games`) each running game
 continues with the tokens its people hold.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import os
@@ -30,7 +33,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +62,7 @@ from .records import (
     read_journal,
     record_file_name,
     replay_record,
+    save_failed,
     token_hash,
     write_json_atomic,
 )
@@ -139,6 +143,17 @@ def expect_seed(value: Any) -> int:
 def seed_json(seed: int) -> int | str:
     """A seed as a page can hold it exactly: a number, or digits beyond 2**53."""
     return seed if seed <= MAX_SEED else str(seed)
+
+
+@dataclass
+class Mark:
+    """A game as it was before a change (:meth:`Game.mark`)."""
+
+    data: dict[str, Any]
+    journal: Journal | None
+    journal_size: int | None
+    error: str | None
+    dirty: bool
 
 
 class Game:
@@ -258,7 +273,8 @@ class Game:
         if acting.agent != seat.agent:
             raise ApiError(409, f"it is not {seat.agent}'s turn: {acting.agent} is to act")
         action = self.read_action(seat.agent, body)
-        self.apply(seat.agent, action)
+        with self.all_or_nothing():
+            self.apply(seat.agent, action)
 
     def read_action(self, agent: str, body: dict[str, Any]) -> int:
         legal = self.raw.legal_actions(agent)
@@ -294,11 +310,12 @@ class Game:
         acting = self.to_act()
         if acting is None or acting.kind != "bot":
             raise ApiError(409, f"no bot is to act: {acting.agent if acting else 'nobody'} is")
-        while acting is not None and acting.kind == "bot":
-            self.play_bot(acting)
-            acting = self.to_act()
-            if until == "one":
-                break
+        with self.all_or_nothing():
+            while acting is not None and acting.kind == "bot":
+                self.play_bot(acting)
+                acting = self.to_act()
+                if until == "one":
+                    break
 
     def play_bot(self, seat: Seat) -> None:
         assert seat.bot is not None
@@ -311,28 +328,72 @@ class Game:
         self.apply(seat.agent, action)
 
     def apply(self, agent: str, action: int) -> None:
-        """Apply a legal move, once its journal line is on disk (else 507, nothing applied)."""
+        """Apply a legal move once its journal line is on disk; a move that ends the
+        game also needs its end line and record on disk. Called inside
+        :meth:`all_or_nothing`, which undoes everything when a save fails."""
         text = self.raw.action_to_string(agent, action)
         if self.log.journal is not None:
             entry = {"n": self.move_number, "agent": agent, "action": int(action), "text": text}
-            try:
-                self.log.journal.append(entry)
-            except SaveError as err:
-                raise ApiError(507, str(err)) from None
+            self.log.journal.append(entry)
         try:
             self.env.step(action)
         except Exception as err:
             self.crash(f"{agent}'s move {text} failed: {err}")
         self.log.add_move(agent, action, text)
-        self.finish_if_over()
-        self.log.save()
+        self.finish_if_over(strict=True)
 
-    def finish_if_over(self) -> None:
+    @contextlib.contextmanager
+    def all_or_nothing(self) -> Iterator[None]:
+        """Run a change of this game; if a save fails inside it (:class:`SaveError`),
+        put the game back as it was before (its journal, its record, its table) and
+        refuse with 507."""
+        mark = self.mark()
+        try:
+            yield
+        except SaveError as err:
+            self.roll_back(mark)
+            raise ApiError(507, str(err)) from None
+
+    def mark(self) -> Mark:
+        """What :meth:`roll_back` needs to undo a change."""
+        journal = self.log.journal
+        size = None
+        if journal is not None:
+            with contextlib.suppress(OSError):
+                size = journal.path.stat().st_size
+        data = {**self.log.data, "moves": list(self.log.moves)}
+        return Mark(data, journal, size, self.error, self.log.dirty)
+
+    def roll_back(self, mark: Mark) -> None:
+        """Undo everything since ``mark``: the journal is cut back to its size then (so
+        a restart replays only what was answered), the record data restored and the
+        table rebuilt by replaying the moves kept (a move's effects on the table
+        cannot be undone otherwise)."""
+        if mark.journal is not None and mark.journal_size is not None:
+            try:
+                mark.journal.cut(mark.journal_size)
+            except OSError as err:
+                print(
+                    f"flockgym serve: game {self.id}: could not cut its journal back after a "
+                    f"failed save ({err.strerror}); a restart may replay a refused move",
+                    file=sys.stderr,
+                )
+        moved = len(mark.data["moves"]) != self.move_number
+        self.log.data = mark.data
+        self.log.journal = mark.journal
+        self.log.dirty = mark.dirty
+        self.error = mark.error
+        if moved:
+            self.env = replay_record({**mark.data, "status": "running"})
+            self.raw = self.env.unwrapped
+
+    def finish_if_over(self, strict: bool = False) -> None:
+        """End the game if the rules ended it (``strict``: see :meth:`end`)."""
         game = self.raw.game
         if game.is_over():
-            self.end("over", self.scores(), list(self.raw.winners))
+            self.end("over", self.scores(), list(self.raw.winners), strict=strict)
         elif self.raw.is_truncated():
-            self.end("truncated", self.scores(), [])
+            self.end("truncated", self.scores(), [], strict=strict)
 
     def end(
         self,
@@ -345,22 +406,33 @@ class Game:
     ) -> None:
         """Finish the game: its end line in the journal, then the finished record.
 
-        ``strict`` (a person leaving): a journal that cannot be written refuses
-        the request (507) and the game runs on. Otherwise (the rules ended it, a
-        crash) the end is derived again from the journal at the next start, so
-        a failed write only delays the record."""
+        ``strict`` (a person's move or leaving): an end line or record that cannot
+        be written raises :class:`SaveError`, and :meth:`all_or_nothing` undoes the
+        request. Otherwise (a crash, an idle game expiring, a restart) the end is
+        derived again from the journal at the next start, so a failed write only
+        delays the record."""
         if self.log.journal is not None:
             entry: dict[str, Any] = {"end": status, "moves": self.move_number}
             entry.update(scores=scores, winners=winners, error=error, ended_because=because)
             try:
                 self.log.journal.append(entry, "the end of the game")
-            except SaveError as err:
+            except SaveError:
                 if strict:
-                    raise ApiError(507, str(err)) from None
+                    raise
         self.log.finish(status, scores, winners, error=error)
         if because is not None:
             self.log.data["ended_because"] = because
-        self.save_record()
+        if strict:
+            self.write_record()
+        else:
+            self.save_record()
+
+    def write_record(self) -> None:
+        """Write the finished record, or raise :class:`SaveError` naming the reason."""
+        try:
+            self.log.save()
+        except OSError as err:
+            raise save_failed("the record of the game", err) from None
 
     def save_record(self) -> None:
         """Write the finished record; a failure is reported on the console only (the
@@ -378,9 +450,15 @@ class Game:
         return {a: number(v) for a, v in self.raw.scores.items()}
 
     def abandon(self, why: str = "abandoned", strict: bool = False) -> None:
-        """Save the game as abandoned (``strict``: refuse with 507 if that cannot be saved)."""
-        if not self.finished:
-            self.end("abandoned", self.scores(), [], because=why, strict=strict)
+        """Save the game as abandoned (``strict``: refuse with 507, the game running on,
+        if that cannot be saved)."""
+        if self.finished:
+            return
+        if not strict:
+            self.end("abandoned", self.scores(), [], because=why)
+            return
+        with self.all_or_nothing():
+            self.end("abandoned", self.scores(), [], because=why, strict=True)
 
     def crash(self, message: str) -> None:
         self.error = message

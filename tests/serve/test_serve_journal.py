@@ -9,10 +9,12 @@ import errno
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from serve_helpers import CheckedClient, make_client
+from serve_helpers import CheckedClient, make_client, small_options
 
+from flockgym.envs import make
 from flockgym.play import records
 from flockgym.play.records import load_record, read_journal, replay_record
 
@@ -205,3 +207,65 @@ def test_a_finished_game_has_its_record_and_no_journal(client: CheckedClient):
     assert "tokens" not in json.dumps(record) and record["status"] == "over"
     replay_record(record)
     assert list(game.log.path.parent.glob("*.jsonl")) == []
+
+
+def play_to_last_move(client: CheckedClient, env_id: str, seed: int) -> tuple[str, str, int]:
+    """A game of two people, each playing its first legal move, played up to (not
+    including) the move that ends it: its id, the token of the seat to act and that move."""
+    alone = make(env_id, illegal_action="raise", **small_options(env_id))
+    alone.reset(seed=seed)
+    length = 0
+    while not alone.unwrapped.game.is_over():
+        alone.step(alone.unwrapped.legal_actions(alone.unwrapped.agent_selection)[0])
+        length += 1
+    created = client.new_game(env_id, [HUMAN, HUMAN], seed=seed)
+    gid = created["game_id"]
+    tokens = {s["agent"]: s["token"] for s in created["seats"]}
+    raw = client.game(gid).raw
+    for number in range(length):
+        action = raw.legal_actions(raw.agent_selection)[0]
+        if number == length - 1:
+            return gid, tokens[raw.agent_selection], action
+        response = client.move(gid, tokens[raw.agent_selection], move_number=number, action=action)
+        assert response.status_code == 200, response.text
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("failing", ["end line", "record"])
+def test_a_game_ending_move_that_cannot_be_saved_is_refused_and_not_applied(
+    client: CheckedClient, monkeypatch: pytest.MonkeyPatch, failing: str
+):
+    """The move that ends a game writes its line, the end line and the record: a full
+    disk at any of the last two refuses the move (507) and leaves the game as it was."""
+    gid, token, action = play_to_last_move(client, "astrobirdz_v0", 3)
+    game = client.game(gid)
+    before = json.dumps(game.raw.state_dict(), sort_keys=True)
+    count, journal = game.move_number, journal_of(client, gid)
+    on_disk = journal.read_bytes()
+    real_append = records.append_line
+
+    def full_after_the_move(path: Path, line: bytes) -> None:
+        if b'"end"' in line:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_append(path, line)
+
+    def full_disk(*args: Any, **kwargs: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    if failing == "end line":
+        monkeypatch.setattr(records, "append_line", full_after_the_move)
+    else:
+        monkeypatch.setattr(records, "write_json_atomic", full_disk)
+    response = client.move(gid, token, move_number=count, action=action)
+    assert response.status_code == 507, response.text
+    assert "No space left on device" in response.json()["error"]
+    assert json.dumps(game.raw.state_dict(), sort_keys=True) == before
+    assert game.move_number == count and game.status == "running"
+    assert journal.read_bytes() == on_disk
+    assert list(journal.parent.glob("*.json")) == []
+    monkeypatch.undo()
+    response = client.move(gid, token, move_number=count, action=action)
+    assert response.status_code == 200 and response.json()["status"] == "over"
+    record = load_record(game.log.path)
+    assert len(record["moves"]) == count + 1
+    replay_record(record)
