@@ -16,13 +16,20 @@ it, written by ``flockgym eval``), and per game and player count the shipped
 bot with the highest such rate, if above a fair share, is marked ``strongest``:
 the form's default opponent. A model from a ``--models`` folder is the user's
 own and is never the default.
+
+A file that cannot be read as a checkpoint (a damaged zip, metadata that does
+not parse, numbers past Python's digit limit) is left out of the listing with a
+warning naming it, once per version of the file: one bad file never stops the
+listing, nor the games that seat other models.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -109,7 +116,15 @@ class ModelEntry:
 class ModelCatalogue:
     """Models found under labelled folders, rescanned at most every few seconds."""
 
-    def __init__(self, folders: list[Path], shipped: Path | None = None) -> None:
+    def __init__(
+        self,
+        folders: list[Path],
+        shipped: Path | None = None,
+        warn: Callable[[str], None] | None = None,
+    ) -> None:
+        self.warn = warn or console_warning
+        self.warned: set[tuple[str, int, int]] = set()
+        """The unreadable files already named (path, size, time), so each is named once."""
         self.roots: list[tuple[str, Path]] = []
         if shipped is not None:
             self.roots.append((SHIPPED_LABEL, shipped.resolve()))
@@ -133,10 +148,21 @@ class ModelCatalogue:
         if now - self._scanned >= RESCAN_SECONDS:
             found: list[ModelEntry] = []
             for label, root in self.roots:
-                found += scan_folder(label, root)
+                found += scan_folder(label, root, self.skipped)
             self._entries = mark_strongest(sorted(found, key=lambda e: e.id))
             self._scanned = now
         return self._entries
+
+    def skipped(self, model_id: str, path: Path, why: str) -> None:
+        """Name an unreadable model file once (again only if the file changes)."""
+        try:
+            info = path.stat()
+            key = (str(path), info.st_size, info.st_mtime_ns)
+        except OSError:
+            key = (str(path), -1, -1)
+        if key not in self.warned:
+            self.warned.add(key)
+            self.warn(f"model {model_id} skipped: {why}")
 
     def for_env(self, env_id: str) -> list[ModelEntry]:
         return [e for e in self.entries() if e.env_id == env_id]
@@ -158,22 +184,31 @@ class ModelCatalogue:
             raise CheckpointError(f"{path} lies outside the models folders; refused")
 
 
-def scan_folder(label: str, root: Path) -> list[ModelEntry]:
+def console_warning(text: str) -> None:
+    print(f"flockgym serve: {text}", file=sys.stderr, flush=True)
+
+
+Skipped = Callable[[str, Path, str], None]
+"""Told of each file left out: its model id, its path and why."""
+
+
+def scan_folder(label: str, root: Path, skipped: Skipped | None = None) -> list[ModelEntry]:
     """Run folders (``final.zip`` or ``checkpoints/*.zip``) and loose checkpoint zips
-    under ``root``."""
+    under ``root``; ``skipped`` hears of each that cannot be read."""
+    skipped = skipped or (lambda model_id, path, why: console_warning(f"{model_id}: {why}"))
     found: list[ModelEntry] = []
     for folder, dirs, files in os.walk(root, followlinks=False):
         here = Path(folder)
         depth = len(here.relative_to(root).parts)
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and depth < MAX_DEPTH)
         if is_run_folder(here):
-            entry = make_entry(label, root, here, run_policy_file(here))
+            entry = checked_entry(label, root, here, run_policy_file(here), skipped)
             found += [entry] if entry else []
             dirs[:] = []  # its checkpoints and snapshots are the run's, listed as the run
             continue
         for name in sorted(files):
             if name.endswith(".zip") and not name.startswith("."):
-                entry = make_entry(label, root, here / name, here / name)
+                entry = checked_entry(label, root, here / name, here / name, skipped)
                 found += [entry] if entry else []
         if len(found) >= MAX_ENTRIES:
             break
@@ -184,18 +219,46 @@ def is_run_folder(folder: Path) -> bool:
     return (folder / "final.zip").is_file() or any((folder / "checkpoints").glob("*.zip"))
 
 
+def model_id_of(label: str, root: Path, listed: Path) -> str:
+    relative = listed.relative_to(root).as_posix()
+    return label if relative == "." else f"{label}/{relative}"
+
+
+def checked_entry(
+    label: str, root: Path, listed: Path, policy_file: Path, skipped: Skipped
+) -> ModelEntry | None:
+    """:func:`make_entry`, a file it cannot read told to ``skipped`` (never raised:
+    whatever a damaged file makes the reader raise, the listing goes on)."""
+    try:
+        return make_entry(label, root, listed, policy_file)
+    except CheckpointError as err:
+        why = str(err)
+    except Exception as err:  # a reader's bare error on a damaged file (see the docstring)
+        why = unreadable_because(err)
+    skipped(model_id_of(label, root, listed), policy_file, why)
+    return None
+
+
+def unreadable_because(err: Exception) -> str:
+    """What a bare error from reading a checkpoint means, in a line."""
+    text = str(err)
+    if isinstance(err, ValueError) and "integer string conversion" in text:
+        return "its metadata holds a number of thousands of digits (Python reads at most 4,300)"
+    if isinstance(err, RecursionError):
+        return "its metadata nests too deeply"
+    return f"cannot be read ({type(err).__name__}: {text[:200]})"
+
+
 def make_entry(label: str, root: Path, listed: Path, policy_file: Path) -> ModelEntry | None:
-    """The entry of one model, or None if it is no readable flockgym checkpoint inside ``root``."""
+    """The entry of one model; None for a file outside ``root`` or gone, and
+    :class:`CheckpointError` (or the reader's own error) for one that is no readable
+    flockgym checkpoint."""
     resolved = policy_file.resolve()
     if not resolved.is_relative_to(root) or not resolved.is_file():
         return None
-    try:
-        with CheckpointArchive(resolved) as archive:
-            meta = read_meta(archive)
-    except CheckpointError:
-        return None
-    relative = listed.relative_to(root).as_posix()
-    model_id = label if relative == "." else f"{label}/{relative}"
+    with CheckpointArchive(resolved) as archive:
+        meta = read_meta(archive)
+    model_id = model_id_of(label, root, listed)
     shipped = label == SHIPPED_LABEL
     evaluation = saved_evaluation(resolved) if shipped else None
     options = dict(meta.env_options)
@@ -226,7 +289,7 @@ def saved_evaluation(checkpoint: Path) -> Evaluation | None:
                 players=int(result["num_players"]),
                 alone=result["seating"] == "field",
             )
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
             continue
     return None
 

@@ -635,6 +635,8 @@ def bot_seat(
             saved, name = {"bot": {"bot": bot_kind}}, bot_kind
     except (BotSpecError, CheckpointError) as err:
         raise ApiError(400, f"{where}: {err}") from None
+    except (ValueError, RecursionError, OSError) as err:  # a damaged file's bare error
+        raise ApiError(400, f"{where}: the model cannot be loaded ({type(err).__name__})") from None
     return Seat(
         agent, "bot", name, bot=participant.new_bot(bot_seed), saved={**saved, "bot_seed": bot_seed}
     )

@@ -5,9 +5,11 @@ heuristic) is marked as the default opponent; a user's own model never is."""
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 
-from serve_helpers import CheckedClient, write_checkpoint
+import pytest
+from serve_helpers import CheckedClient, make_client, write_checkpoint
 
 from flockgym.play.models import Evaluation, ModelCatalogue, saved_evaluation
 
@@ -104,3 +106,41 @@ def test_the_strongest_needs_more_than_a_fair_share_and_the_highest_rate(tmp_pat
         "shipped/skybirds/good.zip": False,
         "shipped/skybirds/weak.zip": False,
     }
+
+
+def test_a_checkpoint_whose_metadata_cannot_be_read_is_skipped_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    """One unreadable checkpoint in a ``--models`` folder (a 5,000-digit number in its
+    flockgym.json: Python's digit limit raises a bare ValueError) is left out of the
+    listing with a warning naming it, once; the other models and games go on."""
+    folder = tmp_path / "models"
+    write_checkpoint(folder / "good.zip", "asrus_v0", {"num_players": 3})
+    bad = write_checkpoint(folder / "bad.zip", "asrus_v0", {"num_players": 3})
+    with zipfile.ZipFile(bad) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    meta = json.loads(members["flockgym.json"])
+    members["flockgym.json"] = (
+        json.dumps(meta).replace(f'"steps": {meta["steps"]}', '"steps": ' + "9" * 5000).encode()
+    )
+    assert b"9" * 5000 in members["flockgym.json"]
+    with zipfile.ZipFile(bad, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    with make_client(tmp_path / "games", [folder]) as client:
+        for _ in range(2):
+            models = {m["id"] for e in client.envs() for m in e["models"]}
+            assert "models/good.zip" in models and "models/bad.zip" not in models
+        model = {"kind": "bot", "bot": "model", "model": "models/good.zip"}
+        client.new_game("asrus_v0", [{"kind": "human"}, model, model], seed=1)
+        client.new_game("asrus_v0", [{"kind": "human"}, *[{"kind": "bot", "bot": "random"}] * 2])
+        refused = client.create(
+            env="asrus_v0",
+            options={"num_players": 3},
+            seats=[{"kind": "human"}, {**model, "model": "models/bad.zip"}, model],
+        )
+        assert refused.status_code == 400 and "unknown model 'models/bad.zip'" in refused.text
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "bad.zip" in line]
+    assert len(warnings) == 1, warnings
+    assert warnings[0].startswith("flockgym serve: model models/bad.zip skipped:")
+    assert "digits" in warnings[0]
