@@ -62,15 +62,8 @@ from flockgym.envs import entry, env_module, list_envs, make_bot
 
 from .cards_help import how_to_play, special_cards_help
 from .models import ModelCatalogue, shipped_checkpoints
-from .records import (
-    FINISHED,
-    RECORD_NAME,
-    SavedGameError,
-    journal_path,
-    load_record,
-    replay_record,
-    token_hash,
-)
+from .records import FINISHED, RECORD_NAME, SavedGameError, journal_path, token_hash
+from .saved_index import SavedGames
 from .sessions import (
     SERVER_SET_OPTIONS,
     ApiError,
@@ -82,6 +75,13 @@ from .sessions import (
 )
 
 STATIC = Path(__file__).parent / "static"
+
+
+def console(text: str) -> None:
+    """A line on the server's console (warnings about files; never sent to a client)."""
+    print(f"flockgym serve: {text}", file=sys.stderr, flush=True)
+
+
 MAX_BODY = 64_000
 """Bytes; every valid request is far smaller. Reading stops at this many."""
 BODY_SECONDS = 10.0
@@ -328,13 +328,9 @@ def create_app(config: ServerConfig) -> Starlette:
         per_client=config.games_per_client,
         per_client_per_minute=config.games_per_client_minute,
     )
-    catalogue = ModelCatalogue(config.models, config.shipped)
-    continued = restore_games(
-        config.data_dir,
-        catalogue,
-        store,
-        lambda text: print(f"flockgym serve: {text}", file=sys.stderr),
-    )
+    catalogue = ModelCatalogue(config.models, config.shipped, warn=console)
+    continued = restore_games(config.data_dir, catalogue, store, console)
+    saved = SavedGames(config.data_dir, console)
 
     def in_game(
         request: Request, change: Callable[[Game, Seat], None] | None = None
@@ -440,57 +436,28 @@ def create_app(config: ServerConfig) -> Starlette:
         return path
 
     def finished_record(name: str) -> dict[str, Any]:
+        path = saved_path(name)
         try:
-            record = load_record(saved_path(name))
+            record, _ = saved.record(path.name)
         except SavedGameError as err:
-            raise ApiError(422, str(err)) from None
+            raise ApiError(422, saved.without_folder(str(err))) from None
         if record["status"] not in FINISHED:
             raise ApiError(409, f"game {name} is still being played: its record is shown after it")
         return record
 
     def saved_list() -> dict[str, Any]:
-        if config.data_dir is None or not config.data_dir.is_dir():
-            return {"games": []}
-        games = []
-        names = sorted((p.name for p in config.data_dir.glob("*.json")), reverse=True)
-        for name in [n for n in names if RECORD_NAME.fullmatch(n)][:200]:
-            try:
-                record = load_record(config.data_dir / name)
-            except SavedGameError:
-                continue
-            if record["status"] in FINISHED:
-                games.append(
-                    {
-                        "name": name,
-                        "env": record["env"],
-                        "status": record["status"],
-                        "started": record.get("started"),
-                        "moves": len(record["moves"]),
-                        "seats": [s["name"] for s in record["seats"]],
-                        "scores": record["scores"],
-                        "winners": record["winners"],
-                    }
-                )
-        return {"games": games}
+        return {"games": saved.listing()}
 
     def frame(name: str, moves: int) -> dict[str, Any]:
         record = finished_record(name)
         if not 0 <= moves <= len(record["moves"]):
             raise ApiError(400, f"frame {moves}: the game has frames 0..{len(record['moves'])}")
         try:
-            env = replay_record(record, upto=moves)
+            return saved.frame(name, moves)
         except SavedGameError as err:
-            raise ApiError(422, f"{name} does not replay: {err}") from None
-        raw = env.unwrapped
-        done = moves == len(record["moves"])
-        return {
-            "name": name,
-            "move_number": moves,
-            "moves": len(record["moves"]),
-            "views": {a: raw.view(a) for a in raw.possible_agents},
-            "next": None if done else record["moves"][moves],
-            "to_act": None if done else record["moves"][moves]["agent"],
-        }
+            raise ApiError(
+                422, f"{name} does not replay: {saved.without_folder(str(err))}"
+            ) from None
 
     async def saved_games(request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(saved_list))
@@ -574,5 +541,6 @@ def create_app(config: ServerConfig) -> Starlette:
     )
     app.state.store = store
     app.state.catalogue = catalogue
+    app.state.saved = saved
     app.state.continued = continued
     return app

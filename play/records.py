@@ -72,6 +72,16 @@ JOURNAL_VERSION = 1
 JOURNAL_SUFFIX = ".jsonl"
 MAX_SEED_VALUE = 2**128 - 1
 """The largest deal seed a record may hold (the server draws 128-bit seeds)."""
+MAX_BOT_SEED = 2**63 - 1
+"""Bots are seeded with :func:`~flockgym.envs.core.rng.derive_seed`'s 63-bit seeds."""
+MAX_ACTION = 2**31 - 1
+"""Action ids are indices into an action space far smaller than this."""
+MAX_SCORE = 1e12
+"""Scores of every game are far smaller; larger ones are no game's."""
+MAX_TEXT = 1_000
+"""Characters at most in an action string, a seat's name, a time or a message."""
+TEXT_FIELDS = ("started", "updated", "error", "ended_because", "source")
+"""Optional string fields of a record."""
 
 
 class SavedGameError(FlockgymError):
@@ -416,23 +426,31 @@ def read_bounded(path: Path) -> str:
         raise SavedGameError(f"{path} is not UTF-8 text: not a saved game") from None
 
 
-def load_record(path: str | Path) -> dict[str, Any]:
-    """Read and check a saved game; :class:`SavedGameError` names what is wrong."""
-    path = Path(path)
-    text = read_bounded(path)
+def parse_json(text: str) -> Any:
+    """``text`` as strict JSON (no NaN or Infinity); :class:`SavedGameError` says why not
+    (a syntax error, a number of thousands of digits, nesting deeper than Python's stack)."""
     try:
-        data = json.loads(text, parse_constant=refuse_constant)
+        return json.loads(text, parse_constant=refuse_constant)
     except json.JSONDecodeError as err:
-        raise SavedGameError(f"{path} is not a JSON saved game: {err}") from None
+        raise SavedGameError(f"not JSON: {err}") from None
     except (ValueError, RecursionError) as err:
-        # A number of thousands of digits, NaN, or nesting deeper than Python's stack.
         if isinstance(err, RecursionError):
             why = "nested too deeply"
         elif "integer string conversion" in str(err):
             why = "it holds a number of thousands of digits"
         else:
             why = str(err)[:120]
-        raise SavedGameError(f"{path} is not a JSON saved game: {why}") from None
+        raise SavedGameError(f"not JSON: {why}") from None
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    """Read and check a saved game; :class:`SavedGameError` names what is wrong."""
+    path = Path(path)
+    text = read_bounded(path)
+    try:
+        data = parse_json(text)
+    except SavedGameError as err:
+        raise SavedGameError(f"{path} is not a JSON saved game: {str(err)[10:]}") from None
     try:
         return validate_record(data)
     except SavedGameError as err:
@@ -464,26 +482,66 @@ def validate_record(data: Any) -> dict[str, Any]:
     server_set = sorted(set(data["options"]) & set(SERVER_OPTIONS))
     if server_set:
         raise SavedGameError(f"options: {', '.join(server_set)} is never saved with a game")
-    check_seats(data.get("seats"))
-    check_moves(data.get("moves"))
+    agents = check_seats(data.get("seats"))
+    check_moves(data.get("moves"), agents)
     if data.get("status") not in STATUSES:
-        raise SavedGameError(f"status: {data.get('status')!r}; allowed: {', '.join(STATUSES)}")
-    scores = data.get("scores")
-    if scores is not None and not (
-        isinstance(scores, dict) and all(is_number(v) for v in scores.values())
-    ):
-        raise SavedGameError("scores: must be null or an object of agent: number")
-    winners = data.get("winners")
-    if not isinstance(winners, list) or not all(isinstance(w, str) for w in winners):
-        raise SavedGameError("winners: must be a list of agent ids")
+        raise SavedGameError(f"status: {data.get('status')!r:.60}; allowed: {', '.join(STATUSES)}")
+    check_result_fields(data, agents)
+    for key in TEXT_FIELDS:
+        if key in data and not is_text(data[key], allow_none=key in ("error", "ended_because")):
+            raise SavedGameError(f"{key}: must be a string of at most {MAX_TEXT} characters")
     return data
 
 
+def check_result_fields(data: dict[str, Any], agents: list[str]) -> None:
+    """``scores`` (null, or a number for every seat) and ``winners`` (seats, once each)."""
+    if "scores" not in data:
+        raise SavedGameError(
+            "scores: missing; a saved game holds null or an object of agent: number"
+        )
+    scores = data["scores"]
+    if scores is not None:
+        if not isinstance(scores, dict) or sorted(scores) != sorted(agents):
+            raise SavedGameError(
+                f"scores: must be null or an object with a number for each of {', '.join(agents)}"
+            )
+        for agent, value in scores.items():
+            if not is_number(value):
+                raise SavedGameError(
+                    f"scores.{agent}: {value!s:.40} is not a number between "
+                    f"-{MAX_SCORE:.0e} and {MAX_SCORE:.0e}"
+                )
+    winners = data.get("winners")
+    if (
+        not isinstance(winners, list)
+        or not all(isinstance(w, str) and w in agents for w in winners)
+        or len(set(winners)) != len(winners)
+    ):
+        raise SavedGameError(f"winners: must be a list of seats ({', '.join(agents)}), each once")
+
+
 def is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """A finite JSON number of at most :data:`MAX_SCORE` in size (an integer of
+    hundreds of digits is compared as an integer: it has no float)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if isinstance(value, int):
+        return -MAX_SCORE <= value <= MAX_SCORE
+    return math.isfinite(value) and abs(value) <= MAX_SCORE
 
 
-def check_seats(seats: Any) -> None:
+def is_text(value: Any, allow_none: bool = False) -> bool:
+    if value is None:
+        return allow_none
+    return isinstance(value, str) and len(value) <= MAX_TEXT
+
+
+def is_int(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def check_seats(seats: Any) -> list[str]:
+    """The agents of a record's seats, each checked (see the module docstring)."""
     if not isinstance(seats, list) or not seats:
         raise SavedGameError("seats: must be a non-empty list of seats")
     for index, seat in enumerate(seats):
@@ -491,29 +549,54 @@ def check_seats(seats: Any) -> None:
             raise SavedGameError(f"seats[{index}]: must be an object")
         if seat.get("agent") != f"player_{index}":
             raise SavedGameError(
-                f"seats[{index}].agent: {seat.get('agent')!r}, expected player_{index}"
+                f"seats[{index}].agent: {seat.get('agent')!r:.60}, expected player_{index}"
             )
         if seat.get("kind") not in ("human", "bot"):
-            raise SavedGameError(f"seats[{index}].kind: {seat.get('kind')!r}; allowed: human, bot")
-        if not isinstance(seat.get("name"), str):
-            raise SavedGameError(f"seats[{index}].name: must be a string")
+            raise SavedGameError(
+                f"seats[{index}].kind: {seat.get('kind')!r:.60}; allowed: human, bot"
+            )
+        name = seat.get("name")
+        if not isinstance(name, str) or not 0 < len(name) <= MAX_TEXT:
+            raise SavedGameError(
+                f"seats[{index}].name: must be a string of 1-{MAX_TEXT} characters"
+            )
+        if seat["kind"] == "bot":
+            check_bot_seat(seat, f"seats[{index}]")
+    return [seat["agent"] for seat in seats]
 
 
-def check_moves(moves: Any) -> None:
+def check_bot_seat(seat: dict[str, Any], where: str) -> None:
+    """A bot's seat names the bot (an object of strings) and its 63-bit seed."""
+    bot = seat.get("bot")
+    if not isinstance(bot, dict) or not bot or not all(is_text(v) for v in bot.values()):
+        raise SavedGameError(
+            f"{where}.bot: must be an object of strings naming the bot (e.g. "
+            f'{{"bot": "heuristic"}})'
+        )
+    if not is_int(seat.get("bot_seed"), 0, MAX_BOT_SEED):
+        raise SavedGameError(
+            f"{where}.bot_seed: {seat.get('bot_seed')!s:.40} is not an integer in 0..2**63-1"
+        )
+
+
+def check_moves(moves: Any, agents: list[str] | None = None) -> None:
+    """Each move is ``{agent: a seat, action: an integer, text: a string}``."""
     if not isinstance(moves, list):
         raise SavedGameError("moves: must be a list of {agent, action, text}")
     for index, move in enumerate(moves):
-        ok = (
-            isinstance(move, dict)
-            and isinstance(move.get("agent"), str)
-            and isinstance(move.get("action"), int)
-            and not isinstance(move.get("action"), bool)
-            and isinstance(move.get("text"), str)
-        )
-        if not ok:
+        where = f"moves[{index}]"
+        if not isinstance(move, dict):
+            raise SavedGameError(f"{where}: {move!r:.60} is not {{agent, action, text}}")
+        agent = move.get("agent")
+        if not isinstance(agent, str) or (agents is not None and agent not in agents):
+            seats = "a seat id" if agents is None else ", ".join(agents)
+            raise SavedGameError(f"{where}.agent: {agent!r:.60} is not a seat ({seats})")
+        if not is_int(move.get("action"), 0, MAX_ACTION):
             raise SavedGameError(
-                f"moves[{index}]: {move!r:.80} is not {{agent: str, action: int, text: str}}"
+                f"{where}.action: {move.get('action')!s:.40} is not an integer in 0..{MAX_ACTION}"
             )
+        if not is_text(move.get("text")):
+            raise SavedGameError(f"{where}.text: must be a string of at most {MAX_TEXT} characters")
 
 
 # ---- replaying --------------------------------------------------------------------------
@@ -527,6 +610,10 @@ def build_env(record: dict[str, Any], render_mode: str | None = None) -> Any:
         env.reset(seed=record["seed"])
     except (FlockgymError, TypeError, ValueError) as err:
         raise SavedGameError(f"options: cannot build {record['env']}: {err}") from None
+    except Exception as err:  # the options are data from a file: no error of theirs is bare
+        raise SavedGameError(
+            f"options: cannot build {record['env']}: {type(err).__name__}: {str(err)[:200]}"
+        ) from None
     agents = list(env.unwrapped.possible_agents)
     if [seat["agent"] for seat in record["seats"]] != agents:
         raise SavedGameError(
@@ -550,10 +637,46 @@ def replay_record(
     naming the move. ``on_step(env, index, move)`` runs before each move;
     ``upto`` stops after that many moves (without the final check).
     """
-    env = build_env(record, render_mode)
-    raw = env.unwrapped
-    moves = record["moves"] if upto is None else record["moves"][:upto]
-    for index, move in enumerate(moves):
+    replay = Replay(record, render_mode)
+    replay.advance(len(record["moves"]) if upto is None else upto, on_step)
+    if upto is None:
+        check_result(record, replay.raw)
+    return replay.env
+
+
+class Replay:
+    """A record's game played again move by move, each move checked (see
+    :func:`replay_record`); :meth:`advance` goes on from where it stopped, so a
+    viewer stepping through a game replays each move once."""
+
+    def __init__(self, record: dict[str, Any], render_mode: str | None = None) -> None:
+        self.record = record
+        self.env = build_env(record, render_mode)
+        self.raw = self.env.unwrapped
+        self.done = 0
+
+    def advance(
+        self, upto: int, on_step: Callable[[Any, int, dict[str, Any]], None] | None = None
+    ) -> None:
+        """Play the moves up to number ``upto`` (not before :attr:`done`)."""
+        for index in range(self.done, min(upto, len(self.record["moves"]))):
+            move = self.record["moves"][index]
+            try:
+                self.check_move(index, move)
+                if on_step is not None:
+                    on_step(self.env, index, move)
+                self.env.step(move["action"])
+            except SavedGameError:
+                raise
+            except Exception as err:  # the record is data: the env's error names the move
+                raise SavedGameError(
+                    f"moves[{index}]: {move['text']:.60} fails: {type(err).__name__}: "
+                    f"{str(err)[:200]}"
+                ) from None
+            self.done = index + 1
+
+    def check_move(self, index: int, move: dict[str, Any]) -> None:
+        raw = self.raw
         agent = raw.agent_selection
         if raw.terminations[agent] or raw.truncations[agent]:
             raise SavedGameError(f"moves[{index}]: the game was already over")
@@ -570,12 +693,6 @@ def replay_record(
                 f"moves[{index}]: action {move['action']} reads {text!r} now, recorded "
                 f"{move['text']!r:.60}"
             )
-        if on_step is not None:
-            on_step(env, index, move)
-        env.step(move["action"])
-    if upto is None:
-        check_result(record, raw)
-    return env
 
 
 def check_result(record: dict[str, Any], raw: Any) -> None:

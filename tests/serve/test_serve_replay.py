@@ -56,22 +56,22 @@ CRAFTED: list[tuple[str, Any, str]] = [
     (
         "few-seats",
         changed(lambda r: r.update(seats=r["seats"][:1])),
-        NO_REPLAY + "seats: 1 seats, but the options make a game of 3 players",
+        "moves[1].agent: 'player_1' is not a seat (player_0)",
     ),
     (
         "agent",
         changed(lambda r: r["moves"][0].update(agent="player_9")),
-        NO_REPLAY + "moves[0]: recorded for player_9",
+        "moves[0].agent: 'player_9' is not a seat (player_0, player_1, player_2)",
     ),
     (
         "action",
         changed(lambda r: r["moves"][0].update(action=10**300)),
-        NO_REPLAY + f"moves[0]: action {'1' + '0' * 39} (",
+        f"moves[0].action: {'1' + '0' * 39} is not an integer in 0..2147483647",
     ),
     (
         "text",
         changed(lambda r: r["moves"][0].update(text="x" * 10_000)),
-        "recorded '" + "x" * 59 + "\n",
+        "moves[0].text: must be a string of at most 1000 characters\n",
     ),
     (
         "extra-move",
@@ -81,10 +81,35 @@ CRAFTED: list[tuple[str, Any, str]] = [
     (
         "scores",
         changed(lambda r: r.update(scores={"zzz": 1})),
-        NO_REPLAY + "scores: recorded {'zzz': 1}, replayed",
+        "scores: must be null or an object with a number for each of player_0, player_1, player_2",
     ),
     ("env", changed(lambda r: r.update(env="__import__")), "env: '__import__' is not registered"),
     ("seat", changed(lambda r: r["seats"].__setitem__(0, 5)), "seats[0]: must be an object"),
+    (
+        "no-scores",
+        changed(lambda r: r.pop("scores")),
+        "scores: missing; a saved game holds null or an object of agent: number",
+    ),
+    (
+        "score-digits",
+        changed(lambda r: r["scores"].update(player_0=10**400)),
+        f"scores.player_0: {str(10**400)[:40]} is not a number between -1e+12 and 1e+12",
+    ),
+    (
+        "winner",
+        changed(lambda r: r.update(winners=["player_7"])),
+        "winners: must be a list of seats (player_0, player_1, player_2), each once",
+    ),
+    (
+        "bot-seed",
+        changed(lambda r: r["seats"][1].update(bot_seed=-1)),
+        "seats[1].bot_seed: -1 is not an integer in 0..2**63-1",
+    ),
+    (
+        "move-fails",
+        changed(lambda r: r["moves"].__setitem__(1, r["moves"][0])),
+        NO_REPLAY + "moves[1]: recorded for player_0, but player_1 acts",
+    ),
 ]
 
 
