@@ -350,11 +350,11 @@ def read_journal(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict
     entries = []
     for index, line in enumerate(lines):
         try:
-            entries.append(json.loads(line))
-        except (ValueError, RecursionError):
+            entries.append(parse_json(line))
+        except SavedGameError as err:
             if index == len(lines) - 1:
                 break
-            raise SavedGameError(f"{path.name}: line {index + 1} is not JSON") from None
+            raise SavedGameError(f"{path.name}: line {index + 1} is {err}") from None
     if not entries or not isinstance(entries[0], dict):
         raise SavedGameError(f"{path.name}: no journal header")
     header = entries[0]

@@ -44,6 +44,7 @@ from flockgym.envs.core.rng import derive_seed
 from flockgym.training.policies import BotSpec, BotSpecError, CheckpointError, make_participant
 
 from .disclosure import is_public
+from .journals import BOT_KINDS, PLAY_MODES, check_journal
 from .models import ModelCatalogue
 from .records import (
     FINISHED,
@@ -59,11 +60,11 @@ from .records import (
     game_options,
     journal_path,
     number,
-    read_journal,
     record_file_name,
     replay_record,
     save_failed,
     token_hash,
+    validate_record,
     write_json_atomic,
 )
 
@@ -77,8 +78,6 @@ TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a seat token can look like (``secrets.token_urlsafe``); anything else is no seat."""
 MAX_INLINE_OPTION = 20_000
 """Characters of JSON at most in an option a request gives inline (a table's rows)."""
-BOT_KINDS = ("random", "heuristic", "search", "model")
-PLAY_MODES = ("greedy", "sample")
 SERVER_SET_OPTIONS = ("render_mode", "illegal_action")
 """Options the server sets itself: a request may not."""
 
@@ -805,23 +804,31 @@ def start_journal(game: Game) -> None:
 def restore_games(
     data_dir: Path | None, catalogue: ModelCatalogue, store: GameStore, say: Callable[[str], None]
 ) -> int:
-    """Continue every game whose journal is in ``data_dir``: replay its moves, seat its
-    people by their token hashes and its bots afresh (from their seeds), and list it.
+    """Continue every game whose journal is in ``data_dir``: check the journal whole
+    (:func:`~.journals.check_journal`), seat its people by their token hashes and its
+    bots afresh (from their seeds), and list it.
 
-    A journal whose game had ended is turned into its finished record; one that no
-    longer replays, or whose model is gone, is saved as crashed or abandoned with
-    the reason. Returns the number of games continued."""
+    A journal whose game had ended is turned into its finished record; one whose
+    model is gone is saved as abandoned with the reason. A journal that fails a
+    check is set aside (renamed ``<name>.jsonl.refused``, kept for a person to
+    look at) with a message naming it and the problem; the others are restored
+    as usual. Returns the number of games continued."""
     if data_dir is None or not data_dir.is_dir():
         return 0
     continued = 0
+    game_ids: set[str] = set()
     for path in sorted(data_dir.glob(f"*{JOURNAL_SUFFIX}")):
         try:
-            game = restore_game(path, catalogue, store.clock)
+            game = restore_game(path, catalogue, store.clock, game_ids)
         except SavedGameError as err:
+            say(f"not continued: {err}; {set_aside(path)}")
+            continue
+        except GameNotContinued as err:
             say(f"not continued: {err}")
             continue
-        except Exception as err:  # one broken journal must not keep the server down
-            say(f"not continued: {path.name}: {type(err).__name__}: {err}")
+        except Exception as err:  # a check missed something: still, keep the server up
+            say(f"not continued (unexpected {type(err).__name__}): {path.name}: {err}; "
+                f"{set_aside(path)}")  # fmt: skip
             continue
         if game is None:
             continue
@@ -832,56 +839,71 @@ def restore_games(
     return continued
 
 
-def restore_game(path: Path, catalogue: ModelCatalogue, clock: Callable[[], float]) -> Game | None:
+class GameNotContinued(FlockgymError):
+    """A sound journal whose game cannot go on (its model is gone): saved as abandoned."""
+
+
+REFUSED_SUFFIX = ".refused"
+
+
+def set_aside(path: Path) -> str:
+    """Rename a refused journal out of the way (never over another file); says where."""
+    target = path.with_name(path.name + REFUSED_SUFFIX)
+    number = 2
+    while target.exists():
+        target = path.with_name(f"{path.name}{REFUSED_SUFFIX}{number}")
+        number += 1
+    try:
+        path.rename(target)
+    except OSError as err:
+        return f"could not set it aside ({err.strerror}): it is read again at the next start"
+    return f"set aside as {target.name}"
+
+
+def restore_game(
+    path: Path,
+    catalogue: ModelCatalogue,
+    clock: Callable[[], float],
+    game_ids: set[str] | None = None,
+) -> Game | None:
     """The game of one journal, running again; None if it had ended (its record is
-    then written and the journal removed)."""
-    header, moves, end = read_journal(path)
+    then written and the journal removed). :class:`SavedGameError`: the journal
+    failed a check; :class:`GameNotContinued`: it was sound but its model is gone."""
+    checked = check_journal(path)
+    header, record = checked.header, checked.record
+    if game_ids is not None:
+        if header["game_id"] in game_ids:
+            raise SavedGameError(f"{path.name}: game_id {header['game_id']} is another journal's")
+        game_ids.add(header["game_id"])
     cut_torn_tail(path)
-    record = dict(header["record"])
     record_path = path.with_suffix(".json")
-    if end is not None:
-        count = end.get("moves")
-        if not isinstance(count, int) or not 0 <= count <= len(moves):
-            raise SavedGameError(f"{path.name}: the end line has no valid move count")
-        record.update(moves=moves[:count], status=end["end"], scores=end.get("scores"))
-        record["winners"] = end.get("winners") or []
-        for key in ("error", "ended_because"):
-            if end.get(key) is not None:
-                record[key] = end[key]
+    if checked.ended:
         finish_journal(path, record_path, record)
         return None
-    record.update(moves=moves, status="running")
-    try:
-        env = replay_record(record)
-    except SavedGameError as err:
-        record.update(status="crashed", error=f"does not replay after a restart: {err}")
-        finish_journal(path, record_path, record)
-        raise SavedGameError(f"{path.name}: {err}") from None
     options = record["options"]
     env_id = record["env"]
     seats = []
     for index, saved in enumerate(record["seats"]):
         agent = saved["agent"]
         if saved["kind"] == "human":
-            seats.append(Seat(agent, "human", saved["name"], header["tokens"].get(agent)))
+            seats.append(Seat(agent, "human", saved["name"], header["tokens"][agent]))
             continue
-        spec = saved.get("bot") if isinstance(saved.get("bot"), dict) else {}
+        spec = saved["bot"]
         try:
             seat = bot_seat(
-                f"seats[{index}]", agent, env_id, options, catalogue, str(spec.get("bot")),
-                spec.get("model"), str(spec.get("play", "greedy")), int(saved.get("bot_seed", 0)),
+                f"seats[{index}]", agent, env_id, options, catalogue, spec["bot"],
+                spec.get("model"), spec.get("play", "greedy"), saved["bot_seed"],
             )  # fmt: skip
-        except (ApiError, FlockgymError, ValueError, TypeError) as err:
-            why = err.message if isinstance(err, ApiError) else str(err)
-            record.update(status="abandoned", ended_because=f"not continued: {why}")
+        except ApiError as err:
+            record.update(status="abandoned", ended_because=f"not continued: {err.message}")
             finish_journal(path, record_path, record)
-            raise SavedGameError(f"{path.name}: {why}") from None
+            raise GameNotContinued(f"{path.name}: {err.message}") from None
         seats.append(seat)
     log = GameLog(env_id, options, record["seed"], record["seats"], record_path, source="serve")
     log.data.update(record)
     log.journal = Journal(path)
     game = Game(
-        header["game_id"], env, seats, record["seed"], bool(header.get("seed_given")), log, clock
+        header["game_id"], checked.env, seats, record["seed"], header["seed_given"], log, clock
     )
     game.finish_if_over()  # the last move ended it, but its end line was never written
     return None if game.finished else game
@@ -890,6 +912,7 @@ def restore_game(path: Path, catalogue: ModelCatalogue, clock: Callable[[], floa
 def finish_journal(path: Path, record_path: Path, record: dict[str, Any]) -> None:
     """Write the finished record of a journal's game and remove the journal."""
     record["updated"] = record.get("updated") or record.get("started")
+    validate_record(record)  # what is written here must load again
     write_json_atomic(record_path, record, indent=1)
     path.unlink(missing_ok=True)
 

@@ -269,3 +269,117 @@ def test_a_game_ending_move_that_cannot_be_saved_is_refused_and_not_applied(
     record = load_record(game.log.path)
     assert len(record["moves"]) == count + 1
     replay_record(record)
+
+
+# ---- journals checked whole at a restart -------------------------------------------------
+
+
+def journals_of_two_games(data: Path, end_second: bool = False) -> tuple[Path, Path, str, str]:
+    """Two running games of a person and a heuristic (the second left, if
+    ``end_second``, with its end line written but no record, as after a crash):
+    their journals, the first's id and token."""
+    with make_client(data, []) as client:
+        first = client.new_game("astrobirdz_v0", [HUMAN, HEURISTIC], seed=11)
+        second = client.new_game("astrobirdz_v0", [HUMAN, HEURISTIC], seed=12)
+        for created in (first, second):
+            play(client, created["game_id"], created["seats"][0]["token"], 2)
+        if end_second:
+            game = client.game(second["game_id"])
+            game.log.journal.append(
+                {"end": "abandoned", "moves": game.move_number, "scores": game.scores(),
+                 "winners": [], "error": None, "ended_because": "left by a person"}
+            )  # fmt: skip
+        paths = journal_of(client, first["game_id"]), journal_of(client, second["game_id"])
+    return *paths, first["game_id"], first["seats"][0]["token"]
+
+
+def rewrite(path: Path, change: Any) -> None:
+    """Apply ``change(lines)`` to a journal's parsed lines and write it back."""
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    change(lines)
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+
+
+def bot_seat(lines: list[dict[str, Any]]) -> dict[str, Any]:
+    return lines[0]["record"]["seats"][1]
+
+
+JOURNAL_DAMAGE = {
+    "infinite bot seed": (
+        lambda lines: bot_seat(lines).update(bot_seed=float("inf")),
+        "line 1 is not JSON: Infinity is not a JSON number",
+    ),
+    "long bot name": (
+        lambda lines: bot_seat(lines)["bot"].update(bot="h" * 300),
+        "seats[1].bot.bot: 'hhhh",
+    ),
+    "bot seed not the seat's": (
+        lambda lines: bot_seat(lines).update(bot_seed=5),
+        "seats[1].bot_seed: 5, but the deal seed gives this seat",
+    ),
+    "options that cannot build": (
+        lambda lines: lines[0]["record"]["options"].update(num_players=9),
+        "options: cannot build astrobirdz_v0",
+    ),
+    "seats that disagree with the options": (
+        lambda lines: lines[0]["record"]["options"].update(num_players=3),
+        "seats: 2 seats, but the options make a game of 3 players",
+    ),
+    "a move whose text is not its action": (
+        lambda lines: lines[1].update(text="guess 9"),
+        "moves[0]: action",
+    ),
+    "a person with no token": (
+        lambda lines: lines[0].update(tokens={}),
+        "tokens: must hold a SHA-256 hash for each person's seat (player_0)",
+    ),
+}
+
+
+@pytest.mark.parametrize("damage", JOURNAL_DAMAGE, ids=list(JOURNAL_DAMAGE))
+def test_a_damaged_journal_is_refused_by_name_and_set_aside(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str
+):
+    data = tmp_path / "games"
+    good, bad, gid, token = journals_of_two_games(data)
+    change, message = JOURNAL_DAMAGE[damage]
+    rewrite(bad, change)
+    capsys.readouterr()
+    with make_client(data, []) as client:
+        assert [g["game_id"] for g in client.http.get("/api/games").json()["games"]] == [gid]
+        play(client, gid, token, 1)
+    err = capsys.readouterr().err
+    assert f"flockgym serve: not continued: {bad.name}: " in err and message in err, err
+    assert f"set aside as {bad.name}.refused" in err and "unexpected" not in err
+    assert not bad.exists() and bad.with_name(bad.name + ".refused").exists()
+    assert not bad.with_suffix(".json").exists() and good.exists()
+
+
+def test_a_damaged_journal_of_an_ended_game_does_not_become_a_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    """An end line whose scores are not the table's (or no seat's) is refused: the
+    record it would make would not load, or would not replay."""
+    data = tmp_path / "games"
+    for index, scores in enumerate([{"player_0": "many"}, {"player_0": 1, "player_1": 10**9}]):
+        folder = data / str(index)
+        _, bad, _, _ = journals_of_two_games(folder, end_second=True)
+        rewrite(bad, lambda lines, scores=scores: lines[-1].update(scores=scores))
+        with make_client(folder, []):
+            pass
+        assert not bad.with_suffix(".json").exists()
+        assert bad.with_name(bad.name + ".refused").exists()
+    err = capsys.readouterr().err
+    assert "end line: scores must be null or a number for each seat" in err
+    assert "end line: scores {'player_0': 1, 'player_1': 1000000000}, replayed" in err
+
+
+def test_a_sound_journal_of_an_ended_game_becomes_a_record_that_replays(tmp_path: Path):
+    data = tmp_path / "games"
+    _, ended, _, _ = journals_of_two_games(data, end_second=True)
+    with make_client(data, []):
+        pass
+    record = load_record(ended.with_suffix(".json"))
+    assert record["status"] == "abandoned" and record["ended_because"] == "left by a person"
+    replay_record(record)
+    assert not ended.exists()
