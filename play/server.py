@@ -100,23 +100,79 @@ def check_port_free(host: str, port: int) -> None:
             ) from None
 
 
+HEAD_END = re.compile(rb"\r?\n\r?\n")
+"""Where a request's head ends (h11 also takes bare line feeds)."""
+
+
+def closing_response(status: str, message: str) -> bytes:
+    """A whole HTTP response ``{"error": message}`` that closes the connection."""
+    body = json.dumps({"error": message}).encode()
+    return (
+        f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\nconnection: close\r\n"
+        f"content-length: {len(body)}\r\n\r\n"
+    ).encode() + body
+
+
+class HeadCounter:
+    """Counts the bytes of a request's head as they arrive, however they are split.
+
+    h11's own limit applies only to a head still incomplete in its buffer: a whole
+    head of 64 KB arriving in one read passed it. This one counts every byte up
+    to the blank line that ends the head."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self.tail = b""
+
+    def fits(self, data: bytes) -> bool:
+        """Take the next bytes of a head; False once it is larger than the limit."""
+        window = self.tail + data
+        end = HEAD_END.search(window)
+        if end is None:
+            self.size += len(data)
+            self.tail = window[-3:]
+            return self.size <= self.limit
+        size = self.size + end.end() - len(self.tail)
+        self.size, self.tail = 0, b""
+        return size <= self.limit
+
+
 def limited_protocol(limits: ConnectionLimits) -> type:
-    """uvicorn's h11 protocol with :class:`ConnectionLimits`' cap and request deadline.
+    """uvicorn's h11 protocol with :class:`ConnectionLimits`' cap, request deadline and
+    head size.
 
     uvicorn times out only idle keep-alive connections after a response; a
     connection that never completes a request would be held for ever. Here
     every connection has ``request_seconds`` to send each request's head; the
-    body has the app's own deadline."""
+    body has the app's own deadline. A head over ``max_header_bytes`` is
+    answered 431 and the connection closed (:class:`HeadCounter`)."""
+    import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    body = json.dumps({"error": "too many open connections; try again shortly"}).encode()
-    refusal = (
-        b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
-        b"connection: close\r\ncontent-length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+    refusal = closing_response(
+        "503 Service Unavailable", "too many open connections; try again shortly"
+    )
+    too_large = closing_response(
+        "431 Request Header Fields Too Large",
+        f"request head larger than {limits.max_header_bytes} bytes; at most "
+        f"{limits.max_header_bytes}",
     )
 
     class LimitedH11Protocol(H11Protocol):  # type: ignore[misc]
         request_timer: Any = None
+        head: HeadCounter | None = None
+
+        def data_received(self, data: bytes) -> None:
+            if self.transport.is_closing():
+                return
+            if self.conn.their_state is h11.IDLE:  # these bytes begin or go on with a head
+                self.head = self.head or HeadCounter(limits.max_header_bytes)
+                if not self.head.fits(data):
+                    self.transport.write(too_large)
+                    self.transport.close()
+                    return
+            super().data_received(data)
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
