@@ -2,8 +2,13 @@
 
 Loopback (the default) needs nothing more. Any other ``--host`` makes the
 games reachable from other machines, so the server then requires an access
-token on every API request (given, or generated and printed at start), keeps
-answering only the ``Host`` names it knows, and warns. Connections are
+token on every API request, keeps answering only the ``Host`` names it knows,
+and warns. The token is a secret: it is given in ``FLOCKGYM_ACCESS_TOKEN`` or
+read from a file (``--access-token @FILE``), never needed on a command line
+(where every user of the machine sees it in the process list; given there, the
+server warns); a generated one is written to a file only its user can read
+(``access-token`` in the data folder), and the start banner shows only its
+first characters, as logs of a terminal are often kept. Connections are
 bounded too (:class:`ConnectionLimits`): a client has a few seconds to send
 each request's head, idle keep-alive connections are closed, and past
 ``max_connections`` a new connection is answered 503 and closed, so idle
@@ -14,11 +19,15 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import os
 import re
 import secrets
 import socket
+import stat
 import sys
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from flockgym.envs import FlockgymError
@@ -76,16 +85,83 @@ def allowed_hosts(host: str, extra: tuple[str, ...] = ()) -> list[str]:
     return hosts
 
 
+TOKEN_FILE = "access-token"
+"""Where a generated access token is written, in the data folder."""
+MAX_TOKEN_FILE = 4096
+
+
+class GeneratedToken(str):
+    """An access token the server drew itself (written to a file at start)."""
+
+
 def access_token_for(host: str, given: str | None) -> str | None:
-    """The token every API request must carry: ``given`` (checked), else off loopback
-    a fresh one from the OS's secure generator; on loopback none unless given."""
-    if given is not None:
-        if not ACCESS_TOKEN_PATTERN.fullmatch(given):
-            raise FlockgymError(
-                "--access-token must be 16-128 characters of A-Z, a-z, 0-9, '_' and '-'"
+    """The token every API request must carry: ``given`` (checked; ``@FILE``: the
+    token is that file's text), else off loopback a fresh one from the OS's secure
+    generator; on loopback none unless given. A token given on the command line
+    itself is accepted with a warning: the process list shows it to everyone."""
+    if given is None:
+        return None if is_loopback(host) else GeneratedToken(secrets.token_urlsafe(24))
+    if given.startswith("@"):
+        token = read_token_file(Path(given[1:]))
+    else:
+        token = given
+        if any(arg == given or arg.endswith(f"={given}") for arg in sys.argv[1:]):
+            print(
+                "warning: an access token on the command line shows in the process list "
+                "to every user of this machine; give it in FLOCKGYM_ACCESS_TOKEN or as "
+                "--access-token @FILE",
+                file=sys.stderr,
             )
-        return given
-    return None if is_loopback(host) else secrets.token_urlsafe(24)
+    if not ACCESS_TOKEN_PATTERN.fullmatch(token):
+        raise FlockgymError(
+            "--access-token must be 16-128 characters of A-Z, a-z, 0-9, '_' and '-'"
+            + (f" (read from {given[1:]})" if given.startswith("@") else "")
+        )
+    return token
+
+
+def read_token_file(path: Path) -> str:
+    """The access token held in a regular file of at most 4 KiB (surrounding white
+    space ignored); a FIFO or a device is never read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as err:
+        raise FlockgymError(f"--access-token @{path}: cannot read it ({err.strerror})") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_TOKEN_FILE:
+            raise FlockgymError(
+                f"--access-token @{path}: not a regular file of at most {MAX_TOKEN_FILE} bytes"
+            )
+        data = handle.read(MAX_TOKEN_FILE + 1)
+    try:
+        return data.decode("ascii").strip()
+    except UnicodeDecodeError:
+        raise FlockgymError(f"--access-token @{path}: not a token (ASCII text)") from None
+
+
+def write_token_file(token: str, folder: Path | None) -> Path:
+    """Write a generated token where only this user can read it: ``access-token`` in
+    the data folder (else a new file in the system's temporary folder)."""
+    if folder is None:
+        handle, name = tempfile.mkstemp(prefix="flockgym-access-token-")
+        path = Path(name)
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / TOKEN_FILE
+        temp = folder / f".{TOKEN_FILE}.{os.getpid()}.tmp"
+        temp.unlink(missing_ok=True)
+        handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(handle, "w") as out:
+        out.write(token + "\n")
+    if folder is not None:
+        os.replace(temp, path)
+    return path
+
+
+def masked(token: str) -> str:
+    """The first characters of a token: enough to tell two apart, not to use one."""
+    return f"{token[:4]}... ({len(token)} characters)"
 
 
 def check_port_free(host: str, port: int) -> None:
@@ -233,10 +309,21 @@ def serve(
     app = create_app(config)
     shown = f"[{host}]" if ":" in host else host
     folders = ", ".join(label for label, _ in app.state.catalogue.roots) or "none"
-    access = f"?access={config.access_token}" if config.access_token else ""
-    print(f"flockgym serve: open http://{shown}:{port}/{access}  (Ctrl-C stops)", flush=True)
-    if config.access_token:
-        print(f"  access token: {config.access_token} (header X-Access-Token)", flush=True)
+    token = config.access_token
+    address = f"http://{shown}:{port}/"
+    if token is None:
+        print(f"flockgym serve: open {address}  (Ctrl-C stops)", flush=True)
+    elif isinstance(token, GeneratedToken):
+        path = write_token_file(token, config.data_dir)
+        print(f"flockgym serve: open {address}?access=TOKEN  (Ctrl-C stops)", flush=True)
+        print(
+            f"  access token {masked(token)}: generated, in {path} (readable by you "
+            f"only); header X-Access-Token",
+            flush=True,
+        )
+    else:
+        print(f"flockgym serve: open {address}?access=TOKEN  (Ctrl-C stops)", flush=True)
+        print(f"  access token {masked(token)}: as given; header X-Access-Token", flush=True)
     print(f"  games saved in {config.data_dir}; model folders: {folders}", flush=True)
     if app.state.continued:
         print(f"  {app.state.continued} running game(s) continued from their journals", flush=True)

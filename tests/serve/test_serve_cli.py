@@ -3,7 +3,9 @@ loopback unless told otherwise."""
 
 from __future__ import annotations
 
+import os
 import socket
+import sys
 from pathlib import Path
 
 import pytest
@@ -95,8 +97,50 @@ def test_serve_off_loopback_warns_and_prints_its_token(
     out, err = capsys.readouterr()
     assert code == 0
     assert "warning: --host 192.0.2.1 makes the games reachable from other machines" in err
-    assert "http://192.0.2.1:8123/?access=from-the-environment-123" in out
+    assert "http://192.0.2.1:8123/?access=TOKEN" in out
+    assert "from-the-environment-123" not in out + err  # the banner may end up in a log
+    assert "access token from... (24 characters): as given" in out
     app = ran["app"]
     assert app.state.store.per_client == 20 and ran["limit_concurrency"] == 401
     assert ran["timeout_keep_alive"] == 5 and ran["h11_max_incomplete_event_size"] == 16_384
     assert ran["http"].__name__ == "LimitedH11Protocol"
+
+
+def test_a_generated_token_is_written_for_its_user_only_and_not_printed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+):
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    monkeypatch.setattr("flockgym.play.server.check_port_free", lambda h, p: None)
+    monkeypatch.delenv("FLOCKGYM_ACCESS_TOKEN", raising=False)
+    data = tmp_path / "games"
+    assert main(["serve", "--host", "192.0.2.1", "--port", "8123", "--data", str(data)]) == 0
+    out, err = capsys.readouterr()
+    path = data / "access-token"
+    token = path.read_text().strip()
+    assert len(token) == 32 and path.stat().st_mode & 0o777 == 0o600
+    assert token not in out + err
+    assert f"access token {token[:4]}... (32 characters): generated, in {path}" in out
+    assert list(data.iterdir()) == [path]
+
+
+def test_a_token_is_read_from_a_file_and_one_on_the_command_line_is_warned_of(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+):
+    secret = tmp_path / "token"
+    secret.write_text("  a-token-from-a-file-1234\n")
+    assert access_token_for("192.0.2.1", f"@{secret}") == "a-token-from-a-file-1234"
+    assert capsys.readouterr().err == ""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(FlockgymError, match="not a regular file of at most 4096 bytes"):
+        access_token_for("192.0.2.1", f"@{fifo}")
+    with pytest.raises(FlockgymError, match="cannot read it"):
+        access_token_for("192.0.2.1", f"@{tmp_path / 'missing'}")
+    secret.write_text("short")
+    with pytest.raises(FlockgymError, match=r"16-128 characters .* \(read from "):
+        access_token_for("192.0.2.1", f"@{secret}")
+    monkeypatch.setattr(sys, "argv", ["flockgym", "serve", "--access-token", "on-the-line-1234"])
+    assert access_token_for("192.0.2.1", "on-the-line-1234") == "on-the-line-1234"
+    assert "shows in the process list" in capsys.readouterr().err
