@@ -383,3 +383,38 @@ def test_a_sound_journal_of_an_ended_game_becomes_a_record_that_replays(tmp_path
     assert record["status"] == "abandoned" and record["ended_because"] == "left by a person"
     replay_record(record)
     assert not ended.exists()
+
+
+def test_a_bot_request_whose_later_save_fails_is_refused_whole(
+    client: CheckedClient, monkeypatch: pytest.MonkeyPatch
+):
+    """``until: "human"`` plays every bot in turn: if the second bot's move cannot be
+    saved, the first bot's move is undone too (a refused request changes nothing)."""
+    created = client.new_game("asrus_v0", [HUMAN, HEURISTIC, HEURISTIC], seed=2)
+    gid, token = created["game_id"], created["seats"][0]["token"]
+    game = client.game(gid)
+    state = client.state(gid, token).json()
+    response = client.move(gid, token, move_number=0, action=state["legal"][0]["id"])
+    assert response.json()["to_act_kind"] == "bot"
+    before = json.dumps(game.raw.state_dict(), sort_keys=True)
+    count, journal = game.move_number, journal_of(client, gid)
+    on_disk = journal.read_bytes()
+    real_append = records.append_line
+    calls: list[bytes] = []
+
+    def second_fails(path: Path, line: bytes) -> None:
+        calls.append(line)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_append(path, line)
+
+    monkeypatch.setattr(records, "append_line", second_fails)
+    response = client.bot(gid, token, move_number=count, until="human")
+    assert response.status_code == 507, response.text
+    assert len(calls) == 2
+    assert json.dumps(game.raw.state_dict(), sort_keys=True) == before
+    assert game.move_number == count and journal.read_bytes() == on_disk
+    monkeypatch.undo()
+    response = client.bot(gid, token, move_number=count, until="human")
+    assert response.status_code == 200 and response.json()["to_act_kind"] == "human"
+    assert read_journal(journal)[1] == game.log.moves
