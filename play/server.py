@@ -214,6 +214,13 @@ class HeadCounter:
         return size <= self.limit
 
 
+def parsed_head_size(request: Any) -> int:
+    """The bytes of an h11 request's head as sent (request line, headers, blank line)."""
+    line = len(request.method) + len(request.target) + len(b"HTTP/") + len(request.http_version)
+    headers = sum(len(name) + len(value) + 4 for name, value in request.headers.raw_items())
+    return line + 4 + headers + 2
+
+
 def limited_protocol(limits: ConnectionLimits) -> type:
     """uvicorn's h11 protocol with :class:`ConnectionLimits`' cap, request deadline and
     head size.
@@ -222,7 +229,9 @@ def limited_protocol(limits: ConnectionLimits) -> type:
     connection that never completes a request would be held for ever. Here
     every connection has ``request_seconds`` to send each request's head; the
     body has the app's own deadline. A head over ``max_header_bytes`` is
-    answered 431 and the connection closed (:class:`HeadCounter`)."""
+    answered 431 and the connection closed: counted as its bytes arrive
+    (:class:`HeadCounter`) and, for a head that came in the same read as the
+    request before it (pipelining), measured again once h11 has parsed it."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -235,9 +244,32 @@ def limited_protocol(limits: ConnectionLimits) -> type:
         f"{limits.max_header_bytes}",
     )
 
+    class HeadLimitedConnection(h11.Connection):
+        """h11's server side, refusing a parsed request head over the limit."""
+
+        too_large = False
+
+        def next_event(self) -> Any:
+            event = super().next_event()
+            if isinstance(event, h11.Request) and parsed_head_size(event) > limits.max_header_bytes:
+                self.too_large = True
+                raise h11.RemoteProtocolError("request head too large", error_status_hint=431)
+            return event
+
     class LimitedH11Protocol(H11Protocol):  # type: ignore[misc]
         request_timer: Any = None
         head: HeadCounter | None = None
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.conn = HeadLimitedConnection(h11.SERVER, limits.max_header_bytes)
+
+        def send_400_response(self, msg: str) -> None:
+            if not getattr(self.conn, "too_large", False):
+                super().send_400_response(msg)
+                return
+            self.transport.write(too_large)
+            self.transport.close()
 
         def data_received(self, data: bytes) -> None:
             if self.transport.is_closing():

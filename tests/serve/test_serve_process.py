@@ -192,6 +192,13 @@ def test_a_request_head_over_16_kib_is_refused(tmp_path: Path):
             assert answer.endswith(b'"request head larger than 16384 bytes; at most 16384"}')
         for pieces in (1, 5):
             assert head_answer(port, 16_384, pieces=pieces).startswith(b"HTTP/1.1 200 ")
+        # a large head right behind a small request, in one write (pipelining)
+        small = b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        large = b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 20_000
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            sock.sendall(small + large + b"\r\n\r\n")
+            answer = read_all(sock)
+        assert answer.startswith(b"HTTP/1.1 200 ") and b"HTTP/1.1 431 " in answer, answer[-200:]
 
 
 def test_a_streamed_body_is_cut_off_at_the_cap(tmp_path: Path):
