@@ -14,11 +14,13 @@ engine failure) marks that game ``crashed`` and touches no other.
 Nothing answered is lost: each move is appended to the game's journal and
 forced to disk before it is applied (:class:`~.records.Journal`). A save that
 fails refuses the request (507) and applies nothing (:meth:`Game.all_or_nothing`):
-the move that ends a game also needs its end line and its record on disk, and if
-either fails the journal is cut back and the table rebuilt as it was before the
-request. A game whose journal cannot be started is never added. Seat tokens are kept only as SHA-256
-hashes, so after a restart (:func:`restore_games`) each running game
-continues with the tokens its people hold.
+the move that ends a game also needs its end line and its record on disk, and
+if either fails the journal is cut back and the table rebuilt as it was before
+the request (a bot's random generator is not rewound: its next choice may
+differ). A game whose journal cannot be started is never added. Seat tokens are
+kept only as SHA-256 hashes, so after a restart (:func:`restore_games`) each
+running game continues with the tokens its people hold (each journal checked
+whole first, :mod:`.journals`).
 """
 
 from __future__ import annotations
