@@ -119,9 +119,9 @@ class SavedGames:
         self.warn = warn
         self.lock = threading.Lock()
         self.index: dict[str, Indexed] = {}
-        self.records: Recent[tuple[str, FileKey], dict[str, Any]] = Recent(8)
-        self.replays: Recent[tuple[str, FileKey], Replay] = Recent(8)
-        self.frames: Recent[tuple[str, FileKey, int], dict[str, Any]] = Recent(256)
+        self.records: Recent[tuple[str, FileKey], dict[str, Any]] = Recent(4)
+        self.replays: Recent[tuple[str, FileKey], Replay] = Recent(4)
+        self.frames: Recent[tuple[str, FileKey, int], dict[str, Any]] = Recent(128)
         self.reads = 0
         """Record files read and checked so far (what the cache saves)."""
 
