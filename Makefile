@@ -21,7 +21,8 @@ install: $(STAMP)
 demo: install
 	$(VENV)/bin/flockgym train configs/quickstart.yaml
 
-## Watch the heuristic bot play a seeded Asrus game against random bots.
+## Watch the heuristic bot play a seeded Asrus game against random bots, a move a
+## second (--bots reads like `flockgym play --opponents`: the last fills the seats left).
 watch: install
 	$(PY) -m flockgym.envs.demo --env asrus_v0 --players 5 --seed 0 --bots heuristic,random
 

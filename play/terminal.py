@@ -22,7 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from flockgym.envs import FlockgymError, make
+from flockgym.envs import FlockgymError, OptionError, make
+from flockgym.envs.core.bots import fill_seats
 from flockgym.envs.core.play import play_game
 from flockgym.envs.core.rng import derive_seed
 from flockgym.training.errors import GameAbandoned
@@ -152,13 +153,10 @@ def seat_specs(opponents: str, count: int) -> list[Any]:
     """One bot spec per other seat, in seat order after the person's: the specs
     given take the first seats and the last one fills the seats left
     (``heuristic`` fills them all; ``run,heuristic`` is the run, then heuristics)."""
-    specs = parse_specs(opponents)
-    if len(specs) > count:
-        raise BotSpecError(
-            f"--opponents names {len(specs)} bots for {count} other seats; give at most "
-            f"{count} (the last one fills the seats left)"
-        )
-    return specs + [specs[-1]] * (count - len(specs))
+    try:
+        return fill_seats(parse_specs(opponents), count, "--opponents", "other seats")
+    except OptionError as err:
+        raise BotSpecError(str(err)) from None
 
 
 def legal_moves_text(raw: Any, agent: str, width: int | None = None) -> str:
