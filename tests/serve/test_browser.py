@@ -654,6 +654,8 @@ def test_every_table_view_is_readable_in_both_schemes(browser, server: str, env_
         page.click("#start")
         page.wait_for_selector("#table .zone, #table .view-table")
         check_every_width(page, f"{env_id} {scheme}: the first decision")
+        if env_id == "astrobirdz_v0":  # turn 1 deals one card: one trick, in words
+            assert " · 1 trick · " in page.inner_text("#table .zone")
         click_through(page, random.Random(6), stop_after=8)
         check_every_width(page, f"{env_id} {scheme}: a few moves in")
         leave_game(page)
