@@ -10,8 +10,8 @@ revealed Asrus turn. A move is typed as its action string (``9+C``) or as its
 action id after ``#`` (``#105``); anything else is refused with the list of
 legal moves, and ``?`` also says how the game is won and what its special
 cards do. Every line is wrapped to the terminal's width (between words; a move
-is never split). A move that is the only legal one is played for the person. The game is saved like a web
-game (``flockgym replay FILE`` replays it).
+is never split). A move that is the only legal one is played for the person.
+The game is saved like a web game (``flockgym replay FILE`` replays it).
 """
 
 from __future__ import annotations
