@@ -363,8 +363,7 @@ def test_the_new_tables_at_phone_width_in_the_dark(browser, server: str, env_id:
         assert shot.exists()
         width = page.evaluate("document.scrollingElement.scrollWidth")
         assert width <= 390, f"the page is {width}px wide at a 390px phone"
-        page.click("#leave")
-        page.wait_for_selector("#summary")
+        leave_game(page)
     finally:
         page.close()
     assert not errors, errors
@@ -409,8 +408,7 @@ def test_the_help_and_the_rules_from_the_table(page, server: str, env_id: str, t
         page.screenshot(path=str(shots_folder(tmp_path) / "rules-skybirds.png"))
     page.keyboard.press("Escape")
     expect(page.locator("#rules")).to_be_hidden()
-    page.click("#leave")
-    page.wait_for_selector("#summary")
+    leave_game(page)
 
 
 NAMES_IN_BOXES = """(name) => {
@@ -467,9 +465,7 @@ def test_no_sideways_scroll_and_long_names_stay_in_their_boxes(browser, server: 
                 assert page.evaluate(BOARD_LABEL_PX) >= 9.0
                 playable, seen = page.evaluate(PLAYABLE_IN_VIEW)
                 assert seen >= min(1, playable), "no highlighted space is in the board's frame"
-            if not page.is_visible("#summary"):
-                page.click("#leave")
-            page.wait_for_selector("#summary")
+            leave_game(page)
             page.evaluate("sessionStorage.clear()")  # the next game starts from the form
     finally:
         page.close()
@@ -571,6 +567,7 @@ def leave_game(page) -> None:
     then see the summary."""
     if not page.is_visible("#summary"):
         page.click("#leave")
+        page.click("#leave-yes")
     page.wait_for_selector("#summary")
 
 
@@ -658,6 +655,15 @@ def test_every_table_view_is_readable_in_both_schemes(browser, server: str, env_
             assert " · 1 trick · " in page.inner_text("#table .zone")
         click_through(page, random.Random(6), stop_after=8)
         check_every_width(page, f"{env_id} {scheme}: a few moves in")
+        if not page.is_visible("#summary"):  # leaving asks first; "keep playing" keeps the game
+            page.click("#leave")
+            expect(page.locator("#leave-confirm")).to_be_visible()
+            check_every_width(page, f"{env_id} {scheme}: leave this game?")
+            assert not page.is_visible("#summary")
+            page.click("#leave-no")
+            expect(page.locator("#leave-confirm")).to_be_hidden()
+            assert not page.is_visible("#summary")
+            assert click_through(page, random.Random(7), stop_after=1) in (0, 1)
         leave_game(page)
         check_every_width(page, f"{env_id} {scheme}: the summary")
     finally:
