@@ -17,7 +17,8 @@ $(STAMP): pyproject.toml constraints.txt
 
 install: $(STAMP)
 
-## The main job: about a minute of MaskablePPO self-play on Asrus, then an evaluation.
+## The main job: MaskablePPO self-play on Asrus, then an evaluation (its time: README.md,
+## measured by benchmarks/demo_time.py).
 demo: install
 	$(VENV)/bin/flockgym train configs/quickstart.yaml
 
