@@ -258,8 +258,9 @@ def test_play_refuses_an_id_it_cannot_read_and_asks_again(typed: str) -> None:
     with pytest.raises(GameAbandoned, match="you left the game"):
         play_terminal("asrus_v0", seat=0, opponents="random", seed=1, stdin=stdin, stdout=screen)
     shown = screen.getvalue()
-    assert "is not a legal move now" in shown
-    assert "action ids are #0 to #194" in shown
+    flowing = " ".join(shown.split())  # as read: lines are wrapped to the terminal's width
+    assert "is not a legal move now" in flowing
+    assert "action ids are #0 to #194" in flowing
     assert shown.count("your move (player_0)> ") == 2  # asked again after the refusal
     assert len(max(shown.splitlines(), key=len)) < 2000  # the 5,000 digits are not echoed
 
