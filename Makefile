@@ -74,7 +74,7 @@ $(AXE): package.json package-lock.json
 	touch $(AXE)
 
 axe:
-	@if [ -z "$$FLOCKGYM_SKIP_BROWSER" ]; then $(MAKE) --no-print-directory $(AXE); fi
+	@if [ -z "$$FLOCKGYM_SKIP_BROWSER" ]; then $(MAKE) -s --no-print-directory $(AXE); fi
 
 ## The env tests on the lowest dependency versions pyproject.toml declares (no
 ## training extra): the floors users rely on are checked, not guessed.
