@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install browser demo watch play test test-slow test-min test-rllib bench benchmark soak golden lint constraints clean
+.PHONY: install browser axe demo watch play test test-slow test-min test-rllib bench benchmark soak golden lint constraints clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -17,11 +17,13 @@ $(STAMP): pyproject.toml constraints.txt
 
 install: $(STAMP)
 
-## The main job: about a minute of MaskablePPO self-play on Asrus, then an evaluation.
+## The main job: MaskablePPO self-play on Asrus, then an evaluation (its time: README.md,
+## measured by benchmarks/demo_time.py).
 demo: install
 	$(VENV)/bin/flockgym train configs/quickstart.yaml
 
-## Watch the heuristic bot play a seeded Asrus game against random bots.
+## Watch the heuristic bot play a seeded Asrus game against random bots, a move a
+## second (--bots reads like `flockgym play --opponents`: the last fills the seats left).
 watch: install
 	$(PY) -m flockgym.envs.demo --env asrus_v0 --players 5 --seed 0 --bots heuristic,random
 
@@ -32,7 +34,7 @@ play: install
 	$(VENV)/bin/flockgym serve --port $(PORT) $(if $(wildcard runs),--models runs)
 
 ## The test suite (fast; slow checks are excluded).
-test: install browser
+test: install browser axe
 	$(PY) -m pytest -n 2 -q
 
 ## The browser tests drive Debian's Chromium through Playwright (Playwright's own
@@ -50,6 +52,29 @@ browser:
 		echo "The browser tests need Debian's chromium: apt-get install -y chromium" \
 			"(or FLOCKGYM_SKIP_BROWSER=1 to skip them)"; exit 1; \
 	fi
+
+## axe-core, the accessibility engine the browser tests run in the page (its WCAG AA
+## colour-contrast rule on every table view): installed from npm by package name at the
+## version package.json pins and package-lock.json locks (`npm ci`), into node_modules/.
+## npm itself is installed when missing (as root, or with sudo), like chromium above.
+AXE := node_modules/axe-core/axe.min.js
+$(AXE): package.json package-lock.json
+	@if ! command -v npm >/dev/null; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q npm; \
+		elif command -v sudo >/dev/null; then \
+			sudo apt-get update -q && sudo apt-get install -y -q npm; \
+		else \
+			echo "The colour-contrast check needs npm (apt-get install -y npm) to install" \
+				"axe-core (or FLOCKGYM_SKIP_BROWSER=1 to skip the browser tests)"; exit 1; \
+		fi; \
+	fi
+	npm ci --no-audit --no-fund --ignore-scripts
+	touch $(AXE)
+
+axe:
+	@if [ -z "$$FLOCKGYM_SKIP_BROWSER" ]; then $(MAKE) -s --no-print-directory $(AXE); fi
 
 ## The env tests on the lowest dependency versions pyproject.toml declares (no
 ## training extra): the floors users rely on are checked, not guessed.
@@ -116,4 +141,4 @@ constraints: install
 	mv constraints.txt.new constraints.txt
 
 clean:
-	rm -rf $(VENV) $(MIN_VENV) $(RLLIB_VENV) runs .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(MIN_VENV) $(RLLIB_VENV) node_modules runs .pytest_cache .ruff_cache .hypothesis

@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 import gymnasium
+import torch
 from sb3_contrib import MaskablePPO
 
 from flockgym.training import export_policy, make_participant, tournament
@@ -20,6 +21,11 @@ OPTIONS = {"num_players": 3, "reward": "score"}
 
 
 def main(steps: int = 4096, out: Path | None = None) -> dict:
+    # One torch thread. torch starts a thread per core; on a small machine whose other
+    # core is busy they spin at every barrier waiting for it, and learning this small
+    # network took 20x as long (benchmarks/sb3_threads.py, docs/own-code.md). The env
+    # steps on one core anyway; the flockgym trainer does the same (update_threads: 1).
+    torch.set_num_threads(1)
     # One seat of 3-player Asrus; a heuristic or a random bot fills the other seats.
     env = gymnasium.make("flockgym/asrus-selfplay-v0", opponents=["heuristic", "random"], **OPTIONS)
     # MaskablePPO reads env.action_masks() (the learner's legal moves) at every step.

@@ -197,6 +197,12 @@ def as_json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+TRAINING_OPTIONS = ("reward", "max_steps")
+"""Options that shape a learner's episode (its reward, a step cap), not the game a
+person plays: the new-game form does not offer them (POST /api/games still takes
+them, for a script that wants them)."""
+
+
 def option_json(option: Any) -> dict[str, Any]:
     return {
         "name": option.name,
@@ -227,7 +233,11 @@ def env_catalogue(catalogue: ModelCatalogue) -> dict[str, Any]:
                 "summary": item.summary,
                 "player_counts": list(item.player_counts),
                 "default_players": item.default_players,
-                "options": [option_json(o) for o in table if o.name not in SERVER_SET_OPTIONS],
+                "options": [
+                    option_json(o)
+                    for o in table
+                    if o.name not in SERVER_SET_OPTIONS + TRAINING_OPTIONS
+                ],
                 "bots": ["random", "heuristic", *(["search"] if item.resampler else [])]
                 if has_heuristic(env_id)
                 else ["random"],

@@ -9,6 +9,8 @@ page. The how-to-play page is the game's too (``envs/<game>/how_to_play.md``).
 
 from __future__ import annotations
 
+import re
+
 from .table_talk import game_hook
 
 Help = list[tuple[str, str]]
@@ -47,6 +49,24 @@ def how_to_play(env_id: str) -> str:
         f"# {env_id}\n\nThis game has no how-to-play page yet: its rules are in its "
         f"env's docstring and on the rules page `docs/rules/{game}.md`.\n"
     )
+
+
+WON_SECTION = re.compile(r"^## How it is won\n(.*?)(?=^## |\Z)", re.MULTILINE | re.DOTALL)
+
+
+def how_it_is_won(env_id: str) -> list[str]:
+    """The "How it is won" section of the game's how-to-play page as plain
+    paragraphs and list items, one string each (markdown's bold dropped), for a
+    terminal to wrap; a pointer to the page when it has no such section."""
+    found = WON_SECTION.search(how_to_play(env_id))
+    if found is None:
+        game = env_id.rsplit("_", 1)[0]
+        return [f"see the rules page docs/rules/{game}.md"]
+    items: list[str] = []
+    for block in found.group(1).replace("**", "").strip().split("\n\n"):
+        for item in re.split(r"\n(?=- )", block):  # a list item starts a line with "- "
+            items.append(" ".join(item.split()))
+    return items
 
 
 def help_text(env_id: str) -> str:

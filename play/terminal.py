@@ -8,9 +8,10 @@ resolves), and what the seat's view then shows is told as it happens: each
 completed trick with its winner, each turn's scoring item by item, each
 revealed Asrus turn. A move is typed as its action string (``9+C``) or as its
 action id after ``#`` (``#105``); anything else is refused with the list of
-legal moves, and ``?`` also explains the game's special cards. A move that is
-the only legal one is played for the person. The game is saved like a web
-game (``flockgym replay FILE`` replays it).
+legal moves, and ``?`` also says how the game is won and what its special
+cards do. Every line is wrapped to the terminal's width (between words; a move
+is never split). A move that is the only legal one is played for the person.
+The game is saved like a web game (``flockgym replay FILE`` replays it).
 """
 
 from __future__ import annotations
@@ -19,16 +20,18 @@ import os
 import re
 import shutil
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any, TextIO
 
-from flockgym.envs import FlockgymError, make
+from flockgym.envs import FlockgymError, OptionError, make
+from flockgym.envs.core.bots import fill_seats
 from flockgym.envs.core.play import play_game
 from flockgym.envs.core.rng import derive_seed
 from flockgym.training.errors import GameAbandoned
 from flockgym.training.policies import BotSpecError, make_participant, parse_specs
 
-from .cards_help import help_text
+from .cards_help import help_text, how_it_is_won
 from .narration import Narrator
 from .records import GameLog, game_options, number, record_file_name
 
@@ -49,12 +52,15 @@ def play_terminal(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     save_dir: Path | None = None,
+    width: int | None = None,
 ) -> dict[str, Any]:
     """Play one game; return its summary (points, winners, the person's rank).
 
     With ``save_dir`` the game is saved there as JSON as it goes (the
-    format of ``flockgym serve``; a game left early is saved as abandoned)."""
+    format of ``flockgym serve``; a game left early is saved as abandoned).
+    Lines are wrapped to ``width`` columns (default: the terminal's)."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    columns = width or shutil.get_terminal_size((100, 24)).columns
     env_options = dict(env_options or {})
     env = make(env_id, render_mode="ansi", **env_options)
     raw = env.unwrapped
@@ -76,7 +82,7 @@ def play_terminal(
     narrator = Narrator(raw, me, names)
 
     def say(text: str = "", end: str = "\n") -> None:
-        print(text, file=stdout, end=end, flush=True)
+        print(wrap_lines(text, columns), file=stdout, end=end, flush=True)
 
     say(f"{env_id}: you are {me} (seat {seat}); deal seed {seed}")
     for agent, spec in zip(others, specs, strict=True):
@@ -94,7 +100,7 @@ def play_terminal(
                 return legal[0]
             say()
             say(env.render())
-            return ask_move(raw, me, stdin, say)
+            return ask_move(raw, me, stdin, say, columns)
 
     def announce(env: Any, agent: str, action: int) -> None:
         lines = narrator.move(agent, action)
@@ -152,13 +158,10 @@ def seat_specs(opponents: str, count: int) -> list[Any]:
     """One bot spec per other seat, in seat order after the person's: the specs
     given take the first seats and the last one fills the seats left
     (``heuristic`` fills them all; ``run,heuristic`` is the run, then heuristics)."""
-    specs = parse_specs(opponents)
-    if len(specs) > count:
-        raise BotSpecError(
-            f"--opponents names {len(specs)} bots for {count} other seats; give at most "
-            f"{count} (the last one fills the seats left)"
-        )
-    return specs + [specs[-1]] * (count - len(specs))
+    try:
+        return fill_seats(parse_specs(opponents), count, "--opponents", "other seats")
+    except OptionError as err:
+        raise BotSpecError(str(err)) from None
 
 
 def legal_moves_text(raw: Any, agent: str, width: int | None = None) -> str:
@@ -176,9 +179,36 @@ def legal_moves_text(raw: Any, agent: str, width: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def ask_move(raw: Any, agent: str, stdin: TextIO, say: Any) -> int:
+def wrap_lines(text: str, width: int) -> str:
+    """Each line of ``text`` wrapped to ``width`` columns between words (a word
+    longer than the line stays whole); a wrapped line's rest is indented two
+    columns past the line's own indent, so it reads as the same item."""
+    lines = []
+    for line in text.split("\n"):
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        lines.extend(
+            textwrap.wrap(
+                line,
+                width,
+                subsequent_indent=indent + "  ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            if len(line) > width
+            else [line]
+        )
+    return "\n".join(lines)
+
+
+def game_help(env_id: str) -> str:
+    """What ``?`` explains: how the game is won, then its special cards."""
+    won = "\n".join(f"  {item}" for item in how_it_is_won(env_id))
+    return f"how {env_id} is won:\n{won}\nthe special cards of {env_id}:\n{help_text(env_id)}"
+
+
+def ask_move(raw: Any, agent: str, stdin: TextIO, say: Any, width: int | None = None) -> int:
     """Read lines until one names a legal move; return its action id."""
-    say(legal_moves_text(raw, agent))
+    say(legal_moves_text(raw, agent, width))
     while True:
         say(f"your move ({agent})> ", end="")
         line = stdin.readline()
@@ -190,8 +220,8 @@ def ask_move(raw: Any, agent: str, stdin: TextIO, say: Any) -> int:
         if text in ("?", "help", ""):
             say(HELP)
             if text:
-                say(f"the special cards of {raw.env_id}:\n{help_text(raw.env_id)}")
-            say(legal_moves_text(raw, agent))
+                say(game_help(raw.env_id))
+            say(legal_moves_text(raw, agent, width))
             continue
         action = read_move(raw, agent, text)
         if action is None:
@@ -200,7 +230,7 @@ def ask_move(raw: Any, agent: str, stdin: TextIO, say: Any) -> int:
                 f"{shorten(text)!r} is not a legal move now (action ids are #0 to #{last}, "
                 f"and only the listed ones are legal). {HELP}"
             )
-            say(legal_moves_text(raw, agent))
+            say(legal_moves_text(raw, agent, width))
             continue
         return action
 

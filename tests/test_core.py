@@ -172,3 +172,19 @@ def test_an_option_error_shows_a_huge_integer_by_its_size() -> None:
     option = Option("max_rounds", 8, "rounds", check=lambda v: v == 8, allowed="8")
     with pytest.raises(OptionError, match=r"max_rounds=<an integer of 16610 bits> is not allowed"):
         option.validate(10**5000)
+
+
+def test_play_game_takes_a_mapping_of_bots_and_says_so() -> None:
+    """``bots`` maps agent names to bots: a list, or a mapping missing a seat, is
+    refused before the game starts with a message naming the agents."""
+    from flockgym.envs import FlockgymError
+    from flockgym.envs.core import play_game
+
+    env = asrus_v0.env(num_players=3)
+    bots = [RandomBot(seed) for seed in range(3)]
+    with pytest.raises(TypeError, match=r"bots must map each agent name to its bot.*got a list"):
+        play_game(env, bots, seed=0)
+    with pytest.raises(FlockgymError, match="no bot for player_2; bots must map every agent"):
+        play_game(env, {"player_0": bots[0], "player_1": bots[1]}, seed=0)
+    record = play_game(env, dict(zip(env.possible_agents, bots, strict=True)), seed=0)
+    assert record.winners

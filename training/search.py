@@ -4,8 +4,10 @@ Spec: ``search`` or ``search:KEY=VALUE,KEY=VALUE`` (``docs/search.md``):
 
 * ``budget``: ``1s`` (the default; a decimal number of seconds, at most 60) or a
   number of simulations (``200``; 1..100000). A simulation budget makes the bot
-  deterministic given its seed; a time budget stops on the clock (it measures
-  its first simulation and runs as many as fit), so its games do not repeat.
+  deterministic given its seed; a time budget is a deadline on the clock: no
+  simulation starts after it, so a move takes at most the budget plus one
+  simulation however the load changes (the first simulation also sizes the
+  candidate set), and its games do not repeat.
 * ``rollout``: the policy that plays every seat in the simulations:
   ``heuristic`` (default), ``random``, or a checkpoint spec (``asrus/ppo_5p``,
   ``path/to/ckpt.zip``, ``@greedy`` or ``@sample``).
@@ -231,10 +233,13 @@ class SearchBot:
         env_options: dict[str, Any],
         settings: SearchSettings,
         seed: int | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         from .policies import make_participant
 
         self.settings = settings
+        self.clock = clock
+        """Seconds on a monotonic clock: a time budget's deadline is read on it."""
         self.rng = make_rng(seed)
         self.resample = load_resampler(env_id)
         self.rollout = make_participant(settings.rollout, env_id, env_options)
@@ -279,28 +284,34 @@ class SearchBot:
         rollout's choices), so its standard error is far smaller than that of two
         independent means; candidates that cannot be better are dropped, and the
         search stops once one is clearly better or none is left."""
+        started = self.clock()
         base = raw.clone()
         seat = raw.possible_agents.index(agent)
         prior = int(self.rollout.new_bot(self._seed()).act(observation, view))
         total = self.settings.simulations
-        started = time.perf_counter()
         # a time budget measures the first simulation (the rollout policy's move in
         # the first world) before it knows how many candidates fit
         active = [prior] if total is None else self._candidates(legal, prior, total, PAIRED_WORLDS)
         values: dict[int, list[float]] = {move: [] for move in legal}
         done = 0
         while total is None or (len(active) > 1 and done + len(active) <= total):
+            if done and self._past_deadline(started):
+                break
             world_seed = self._seed()
             world = self.resample(light_copy(base), seat, self.rng)
             for move in active:
+                if done and self._past_deadline(started):
+                    break  # a world left part-played: paired() pairs the worlds all played
                 values[move].append(self._play_world(world, seat, move, world_seed))
                 done += 1
             if total is None:
                 seconds = self.settings.seconds or DEFAULT_SECONDS
-                each = max(time.perf_counter() - started, 1e-6)
+                each = max(self.clock() - started, 1e-6)
                 total = max(1, min(MAX_SIMULATIONS, int(seconds / each)))
                 active = self._candidates(legal, prior, total, PAIRED_WORLDS)
                 for move in active[1:]:
+                    if self._past_deadline(started):
+                        break
                     values[move].append(self._play_world(world, seat, move, world_seed))
                     done += 1
             active = self._still_in_play(active, values, prior)
@@ -368,17 +379,17 @@ class SearchBot:
         view: dict[str, Any],
     ) -> int:
         """UCB over candidate moves, one resampled rollout per simulation."""
+        started = self.clock()
         base = raw.clone()
         seat = raw.possible_agents.index(agent)
         bots = {a: self.rollout.new_bot(self._seed()) for a in raw.possible_agents}
         prior = int(bots[agent].act(observation, view))
-        started = time.perf_counter()
         visits: dict[int, int] = {}
         values: dict[int, float] = {}
         total = self.settings.simulations
         candidates = self._candidates(legal, prior, total)
         done = 0
-        while total is None or done < total:
+        while (total is None or done < total) and not (done and self._past_deadline(started)):
             move = self._select(candidates, visits, values, done)
             value = self._simulate(base, seat, agent, move, bots)
             visits[move] = visits.get(move, 0) + 1
@@ -386,11 +397,18 @@ class SearchBot:
             done += 1
             if total is None:  # a time budget: as many as the first one says fit
                 seconds = self.settings.seconds or DEFAULT_SECONDS
-                each = max(time.perf_counter() - started, 1e-6)
+                each = max(self.clock() - started, 1e-6)
                 total = max(1, min(MAX_SIMULATIONS, int(seconds / each)))
                 candidates = self._candidates(legal, prior, total)
         self.last_simulations = done
         return self._choose(visits, values, prior)
+
+    def _past_deadline(self, started: float) -> bool:
+        """Whether a time budget's deadline (``started`` plus the budget) has come:
+        no simulation starts after it. A simulation budget has none."""
+        if self.settings.simulations is not None:
+            return False
+        return self.clock() - started >= (self.settings.seconds or DEFAULT_SECONDS)
 
     def _seed(self) -> int:
         return int(self.rng.integers(0, 2**63))

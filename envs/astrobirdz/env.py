@@ -558,8 +558,9 @@ class raw_env(FlockAECEnv):
         v = views[shown[0]]
         rule, trump = v["trump_rule"], v["trump_colour"]
         colour = data.COLOUR_NAMES[data.COLOURS.index(trump)] if trump else "(being chosen)"
+        tricks = f"{v['hand_size']} trick{'' if v['hand_size'] == 1 else 's'}"
         lines = [
-            f"Astrobirdz  turn {v['turn']}/{v['turns']}  {v['hand_size']} tricks  "
+            f"Astrobirdz  turn {v['turn']}/{v['turns']}  {tricks}  "
             f"dealer {v['dealer']}  phase {v['phase']}",
             f"trump card {v['trump_card']} ({rule['title']}: {rule['text']})  "
             f"trump colour {colour}",

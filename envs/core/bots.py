@@ -8,11 +8,15 @@ trained policy or a person.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
+from .errors import OptionError
 from .rng import make_rng
+
+Spec = TypeVar("Spec")
 
 
 @runtime_checkable
@@ -72,3 +76,20 @@ class RandomBot:
 
     def act(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> int:
         return int(self.rng.choice(legal_from_mask(observation)))
+
+
+def fill_seats(specs: Sequence[Spec], count: int, flag: str, seats: str = "seats") -> list[Spec]:
+    """One bot spec per seat from a list a person typed (``flockgym play
+    --opponents``, ``make watch``'s ``--bots``): the specs given take the first
+    seats in order and the last one fills the seats left (``heuristic`` fills
+    them all; ``search,random`` is the search bot, then random bots). More specs
+    than seats is refused, naming ``flag`` and the ``seats`` it fills: a spec would
+    otherwise be dropped."""
+    if not specs:
+        raise OptionError(f"{flag} names no bot; give at least one")
+    if len(specs) > count:
+        raise OptionError(
+            f"{flag} names {len(specs)} bots for {count} {seats}; give at most {count} "
+            f"(the last one fills the seats left)"
+        )
+    return list(specs) + [specs[-1]] * (count - len(specs))

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import Bot, bot_action
+from .errors import FlockgymError
 
 
 @dataclass
@@ -33,10 +34,13 @@ def play_game(
 ) -> GameRecord:
     """Play one game of ``env`` (wrapped or raw AEC env) with one bot per agent.
 
+    ``bots`` maps every agent name to its bot (``{"player_0": bot, ...}``); a
+    list, or a mapping that misses an agent, is refused before the game starts.
     ``on_step(env, agent, action)`` is called before each live action, e.g. to
     render the table. Returns the moves, the final game points and each agent's
     summed reward.
     """
+    check_bots(bots, list(env.possible_agents))
     env.reset(seed=seed, options=options)
     raw = env.unwrapped
     record = GameRecord(seed=seed)
@@ -56,3 +60,21 @@ def play_game(
     record.returns = returns
     record.winners = list(raw.winners)
     return record
+
+
+def check_bots(bots: Any, agents: list[str]) -> None:
+    """Refuse ``bots`` unless it maps each of ``agents`` to a bot, naming what is
+    wrong and what is wanted (a list would otherwise fail mid-game with a bare
+    ``TypeError``)."""
+    example = "{" + ", ".join(f"{a!r}: bot" for a in agents[:2]) + ", ...}"
+    if not isinstance(bots, Mapping):
+        raise TypeError(
+            f"play_game: bots must map each agent name to its bot, e.g. {example}; "
+            f"got a {type(bots).__name__}. Agents: {', '.join(agents)}"
+        )
+    missing = [agent for agent in agents if agent not in bots]
+    if missing:
+        raise FlockgymError(
+            f"play_game: no bot for {', '.join(missing)}; bots must map every agent "
+            f"({', '.join(agents)}) to its bot"
+        )

@@ -489,6 +489,7 @@ function scoreTable(st, scores) {
 }
 
 function showSummary(st) {
+  $("leave-confirm").hidden = true; // the game is over: nothing is left to leave
   const box = $("summary");
   const result = st.result || { scores: {}, winners: [] };
   const won = result.winners.includes(st.agent);
@@ -520,6 +521,10 @@ document.addEventListener("keydown", (event) => {
   if (event.target.closest && event.target.closest("input, select, textarea")) return;
   if (!$("rules").hidden) {
     if (event.key === "Escape") closeRules(); // no move is played under the rules
+    return;
+  }
+  if (!$("leave-confirm").hidden) {
+    if (event.key === "Escape") $("leave-no").click(); // no move is played while it asks
     return;
   }
   if (!$("play").hidden && S.state) {
@@ -648,7 +653,19 @@ async function main() {
     event.preventDefault();
     startGame(readSetup());
   };
-  $("leave").onclick = async () => {
+  // Leaving ends the game for every seat: the page asks first (Escape or "Keep
+  // playing" keeps it going).
+  $("leave").onclick = () => {
+    if (!S.game) return;
+    $("leave-confirm").hidden = false;
+    $("leave-no").focus();
+  };
+  $("leave-no").onclick = () => {
+    $("leave-confirm").hidden = true;
+    $("leave").focus();
+  };
+  $("leave-yes").onclick = async () => {
+    $("leave-confirm").hidden = true;
     if (!S.game) return;
     try {
       S.state = await api("DELETE", `/api/games/${S.game.id}`, undefined, tokenOf(S.shown));

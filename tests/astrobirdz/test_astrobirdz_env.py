@@ -375,6 +375,18 @@ def test_render_ansi_shows_only_the_seat_to_act():
     assert f"player_{seat}:" in text
 
 
+def test_render_counts_tricks_in_words():
+    """A one-card turn has "1 trick", not "1 tricks"; a longer one "2 tricks"."""
+    env = astrobirdz_v0.env(num_players=3, render_mode="ansi")
+    env.reset(seed=1)
+    first = env.render().splitlines()[0]
+    assert env.unwrapped.view(env.agent_selection)["hand_size"] == 1
+    assert "  1 trick  " in first, first
+    while env.unwrapped.view(env.agent_selection)["hand_size"] == 1:
+        env.step(int(env.unwrapped.legal_actions(env.agent_selection)[0]))
+    assert "  2 tricks  " in env.render().splitlines()[0]
+
+
 def test_render_human_prints_every_hand(capsys):
     env = astrobirdz_v0.env(num_players=3, render_mode="human")
     env.reset(seed=1)

@@ -397,3 +397,12 @@ def test_a_saved_game_name_that_is_no_name_is_refused_saying_what_a_name_is(
         )
     response = client.http.get("/api/saved/..%2Fx.json")
     assert (response.status_code, response.json()) == (404, {"error": "Not Found"})
+
+
+def test_the_form_offers_game_options_not_training_settings(client: CheckedClient):
+    """A person sets up a game: the reward and the step cap shape a learner's
+    episode, so the form's options (GET /api/envs) leave them out."""
+    for env in client.envs():
+        names = [option["name"] for option in env["options"]]
+        assert "num_players" in names
+        assert not {"reward", "max_steps", "render_mode", "illegal_action"} & set(names), names

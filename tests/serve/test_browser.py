@@ -26,7 +26,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 from serve_helpers import small_options, write_checkpoint
 
-from flockgym.envs import list_envs
+from flockgym.envs import entry, list_envs
 from flockgym.envs.skybirds import data
 from flockgym.play import ServerConfig, create_app
 from flockgym.play.cards_help import special_cards_help
@@ -85,6 +85,8 @@ def server(tmp_path_factory, models_dir):
     for env_id in list_envs():  # a model per env whose id is long and unbreakable
         write_checkpoint(long_names / f"{env_id}-{LONG_RUN}" / "final.zip", env_id,
                          small_options(env_id))  # fmt: skip
+        default = {"num_players": entry(env_id).default_players}  # and one at the default table
+        write_checkpoint(long_names / f"{env_id}-default-{LONG_RUN}" / "final.zip", env_id, default)
     app = create_app(ServerConfig(data_dir=data, models=[models_dir, long_names]))
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -143,12 +145,17 @@ def shots_folder(tmp_path: Path) -> Path:
     return folder
 
 
-def open_setup(page, server: str, env_id: str, seats: list[str], query: str = "fast") -> None:
+def open_setup(
+    page, server: str, env_id: str, seats: list[str], query: str = "fast", players: int = 0
+) -> None:
+    """The new-game form, filled in for a short game (``players``: instead of the few)."""
     page.goto(f"{server}/?{query}")
     page.wait_for_selector("body[data-ready='1']")
     page.click("nav button[data-go='setup']")
     page.select_option("#env", env_id)
     options = {**small_options(env_id), **BROWSER_OPTIONS.get(env_id, {})}
+    if players:
+        options["num_players"] = players
     page.select_option("#opt-num_players", str(options["num_players"]))
     rest = {k: v for k, v in options.items() if k != "num_players"}
     if rest:
@@ -356,8 +363,7 @@ def test_the_new_tables_at_phone_width_in_the_dark(browser, server: str, env_id:
         assert shot.exists()
         width = page.evaluate("document.scrollingElement.scrollWidth")
         assert width <= 390, f"the page is {width}px wide at a 390px phone"
-        page.click("#leave")
-        page.wait_for_selector("#summary")
+        leave_game(page)
     finally:
         page.close()
     assert not errors, errors
@@ -402,8 +408,7 @@ def test_the_help_and_the_rules_from_the_table(page, server: str, env_id: str, t
         page.screenshot(path=str(shots_folder(tmp_path) / "rules-skybirds.png"))
     page.keyboard.press("Escape")
     expect(page.locator("#rules")).to_be_hidden()
-    page.click("#leave")
-    page.wait_for_selector("#summary")
+    leave_game(page)
 
 
 NAMES_IN_BOXES = """(name) => {
@@ -460,9 +465,7 @@ def test_no_sideways_scroll_and_long_names_stay_in_their_boxes(browser, server: 
                 assert page.evaluate(BOARD_LABEL_PX) >= 9.0
                 playable, seen = page.evaluate(PLAYABLE_IN_VIEW)
                 assert seen >= min(1, playable), "no highlighted space is in the board's frame"
-            if not page.is_visible("#summary"):
-                page.click("#leave")
-            page.wait_for_selector("#summary")
+            leave_game(page)
             page.evaluate("sessionStorage.clear()")  # the next game starts from the form
     finally:
         page.close()
@@ -554,6 +557,115 @@ def test_a_person_wishes_for_an_arena_character_on_the_table(browser, server: st
         assert "Spaceboardzerka" in boxes and "[object" not in boxes
         page.wait_for_selector("#table .space.has-card")
         assert not any("after wishes" in corners.nth(i).text_content() for i in range(4))
+    finally:
+        page.close()
+    assert not errors, errors
+
+
+def leave_game(page) -> None:
+    """Leave the game by its link (unless it is over), saying yes when the page asks,
+    then see the summary."""
+    if not page.is_visible("#summary"):
+        page.click("#leave")
+        page.click("#leave-yes")
+    page.wait_for_selector("#summary")
+
+
+AXE = Path(
+    os.environ.get(
+        "FLOCKGYM_AXE", Path(__file__).parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+    )
+)
+"""axe-core, installed by ``make test`` (``npm ci``: package.json pins its version)."""
+TABLE_WIDTHS = (1280, 390)
+"""The widths the page is checked at: a laptop's and a phone's."""
+CONTRAST_FAILURES = """async () => {
+  const result = await axe.run(document, {
+    runOnly: { type: "rule", values: ["color-contrast"] },
+    resultTypes: ["violations"],
+  });
+  return result.violations.flatMap((v) => v.nodes.map((n) =>
+    `${n.target.join(" ")} "${n.html.slice(0, 80)}": ${n.any.map((c) => c.message).join("; ")}`));
+}"""
+"""axe-core's colour-contrast rule (WCAG AA: 4.5:1 for text, 3:1 for large text) on
+everything the page shows; each failure names the element and the two colours."""
+BROKEN_NUMBERS = """() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll("table.scores td, table.scores thead th")) {
+    if (!cell.getClientRects().length) continue;
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.textContent.matchAll(/-?\\d+(?:[.,]\\d+)*/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push(`${match[0]} on ${lines.size} lines: ${cell.textContent}`);
+      }
+    }
+  }
+  return broken;
+}"""
+"""Every number of every score sheet on screen (its cells; a seat's name may wrap
+anywhere) that is split over two lines or more."""
+
+
+def load_axe(page) -> None:
+    if not AXE.exists():
+        pytest.fail(
+            f"the colour-contrast check needs axe-core at {AXE}: `make test` installs it "
+            f"(`npm ci` in the checkout; package.json pins the version)"
+        )
+    # Evaluated through the DevTools protocol, which the page's CSP does not block.
+    page.evaluate(AXE.read_text(encoding="utf-8"))
+
+
+def check_every_width(page, where: str) -> None:
+    """At each width: no colour-contrast failure and no number of a score sheet broken."""
+    for width in TABLE_WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(50)  # the layout at the new width
+        assert page.evaluate(CONTRAST_FAILURES) == [], f"{where} at {width}px"
+        assert page.evaluate(BROKEN_NUMBERS) == [], f"{where} at {width}px"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("env_id", list_envs())
+def test_every_table_view_is_readable_in_both_schemes(browser, server: str, env_id: str, scheme):
+    """The form, a game's first decision (the Arena's: the character wish), the table a
+    few moves in and the summary, at a laptop's and a phone's width, in the light and the
+    dark scheme: axe-core finds no text below WCAG AA contrast, and no score-sheet
+    number is split over two lines. The table is the default player count with a model
+    of a long name at it (the names take the score sheet's width)."""
+    page = browser.new_page()
+    page.emulate_media(color_scheme=scheme)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    try:
+        players = entry(env_id).default_players
+        model = f"model:runs/{env_id}-default-{LONG_RUN}"
+        seats = ["human", model] + ["bot:heuristic"] * (players - 2)
+        open_setup(page, server, env_id, seats, players=players)
+        load_axe(page)
+        check_every_width(page, f"{env_id} {scheme}: the form")
+        page.click("#start")
+        page.wait_for_selector("#table .zone, #table .view-table")
+        check_every_width(page, f"{env_id} {scheme}: the first decision")
+        if env_id == "astrobirdz_v0":  # turn 1 deals one card: one trick, in words
+            assert " · 1 trick · " in page.inner_text("#table .zone")
+        click_through(page, random.Random(6), stop_after=8)
+        check_every_width(page, f"{env_id} {scheme}: a few moves in")
+        if not page.is_visible("#summary"):  # leaving asks first; "keep playing" keeps the game
+            page.click("#leave")
+            expect(page.locator("#leave-confirm")).to_be_visible()
+            check_every_width(page, f"{env_id} {scheme}: leave this game?")
+            assert not page.is_visible("#summary")
+            page.click("#leave-no")
+            expect(page.locator("#leave-confirm")).to_be_hidden()
+            assert not page.is_visible("#summary")
+            assert click_through(page, random.Random(7), stop_after=1) in (0, 1)
+        leave_game(page)
+        check_every_width(page, f"{env_id} {scheme}: the summary")
     finally:
         page.close()
     assert not errors, errors

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from flockgym.envs import entry, list_envs
 from flockgym.play import load_record, replay_record
+from flockgym.play.cards_help import how_it_is_won
 from flockgym.play.terminal import GameAbandoned, legal_moves_text, play_terminal
 from flockgym.training.cli import main
 
@@ -144,3 +146,22 @@ def test_the_arena_tells_rolls_moves_and_challenges():
     assert re.search(r"player_1 \(heuristic\) rolls d[68] \(movement\): \d", shown)
     assert re.search(r"player_1 \(heuristic\) to space \d+ \(", shown)
     assert "the special cards of arena_v0" in shown and "Nebula Slide" in shown
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_help_says_how_the_game_is_won_and_long_lines_wrap(env_id: str):
+    """``?`` tells how the game is won (its how-to-play page's section) before
+    the special cards, and on a 60-column terminal no line with a space in it is
+    longer than 60 (a long word alone may be)."""
+    screen = io.StringIO()
+    person = Person(screen, 0, quit_after=3)
+    options = {"num_players": min(entry(env_id).player_counts)}
+    with pytest.raises(GameAbandoned):
+        play_terminal(env_id, 0, "heuristic", 1, options, stdin=person, stdout=screen, width=60)
+    shown = screen.getvalue()
+    assert f"how {env_id} is won:" in shown
+    assert shown.index(f"how {env_id} is won:") < shown.index(f"the special cards of {env_id}")
+    flowing = " ".join(shown.split())
+    assert all(item in flowing for item in how_it_is_won(env_id)), how_it_is_won(env_id)
+    lines = [line.split("> ", 1)[-1] for line in shown.splitlines()]  # after a prompt
+    assert [line for line in lines if len(line) > 60 and " " in line.strip()] == []

@@ -20,7 +20,16 @@ def load(name: str):
 
 
 def test_sb3_maskable_ppo_on_the_selfplay_env(tmp_path: Path) -> None:
-    done = load("sb3_maskable_ppo").main(steps=256, out=tmp_path)
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)  # torch's default on a 2-core machine
+    try:
+        done = load("sb3_maskable_ppo").main(steps=256, out=tmp_path)
+        # it learns on one torch thread, what a small shared machine needs
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
     assert done["checkpoint"].is_file()
     assert [s.name for s in done["result"].standings] == ["mine", "random"]
 

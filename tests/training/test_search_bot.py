@@ -214,3 +214,48 @@ def test_a_paired_search_is_deterministic_and_stops_early() -> None:
             raw.step(move)
         runs.append(record)
     assert runs[0] == runs[1] == [(55, 56), (10, 0), (116, 0), (56, 47)]
+
+
+class SlowingClock:
+    """A fake clock that a simulation advances: the first takes ``first`` seconds,
+    every later one ``later`` (the machine got busy after the bot sized its search)."""
+
+    def __init__(self, first: float, later: float) -> None:
+        self.now, self.first, self.later, self.calls = 0.0, first, later, 0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def simulated(self) -> None:
+        self.now += self.first if self.calls == 0 else self.later
+        self.calls += 1
+
+
+@pytest.mark.parametrize("method", ["paired", "ucb"])
+def test_a_time_budget_is_a_deadline_on_the_clock(method: str) -> None:
+    """A 1 s budget whose first simulation took 0.01 s sizes the search for about a
+    hundred; when each later one takes 0.3 s, the move still ends by the deadline
+    plus one simulation (1.3 s on the fake clock), not after 30 s."""
+    clock = SlowingClock(first=0.01, later=0.3)
+    settings = SearchSettings(1.0, None, rollout="random", method=method, confidence=0.0)
+    bot = SearchBot("astrobirdz_v0", {"num_players": 2}, settings, seed=3, clock=clock)
+    simulate = "_play_world" if method == "paired" else "_simulate"
+    run = getattr(bot, simulate)
+
+    def timed(*args):
+        value = run(*args)
+        clock.simulated()
+        return value
+
+    setattr(bot, simulate, timed)
+    env = make("astrobirdz_v0", num_players=2)
+    env.reset(seed=5)
+    raw = env.unwrapped
+    while len(raw.legal_actions(raw.agent_selection)) < 2:
+        raw.step(raw.legal_actions(raw.agent_selection)[0])
+    agent = raw.agent_selection
+    bot.see_table(raw, agent)
+    move = int(bot.act(raw.observe(agent), raw.view(agent)))
+    assert move in raw.legal_actions(agent)
+    assert 1.0 <= clock.now <= 1.0 + 0.3, clock.now
+    assert bot.last_simulations == clock.calls

@@ -14,7 +14,7 @@ import pytest
 import yaml
 from training_helpers import tiny_raw_config
 
-from flockgym.envs import list_envs
+from flockgym.envs import entry, list_envs
 from flockgym.play.terminal import GameAbandoned, play_terminal
 from flockgym.training.cli import main
 
@@ -198,6 +198,10 @@ def test_list_names_every_env_and_the_shipped_files_from_any_folder(
         assert f"{env_id}: " in out
         # every game ships its training config as package data
         assert f"configs: {env_id.rsplit('_', 1)[0]}/ppo" in out
+        # the bots it can seat, the search bot too (every game registers a resampler)
+        line = next(line for line in out.splitlines() if "bots: random, heuristic" in line
+                    and entry(env_id).heuristic_bot in line)  # fmt: skip
+        assert line.endswith("search (search:KEY=VALUE,...; docs/search.md)")
     assert "configs: asrus/ppo" in out and "checkpoints: asrus/ppo_5p" in out
     assert "other configs: quickstart" in out
 
@@ -254,8 +258,9 @@ def test_play_refuses_an_id_it_cannot_read_and_asks_again(typed: str) -> None:
     with pytest.raises(GameAbandoned, match="you left the game"):
         play_terminal("asrus_v0", seat=0, opponents="random", seed=1, stdin=stdin, stdout=screen)
     shown = screen.getvalue()
-    assert "is not a legal move now" in shown
-    assert "action ids are #0 to #194" in shown
+    flowing = " ".join(shown.split())  # as read: lines are wrapped to the terminal's width
+    assert "is not a legal move now" in flowing
+    assert "action ids are #0 to #194" in flowing
     assert shown.count("your move (player_0)> ") == 2  # asked again after the refusal
     assert len(max(shown.splitlines(), key=len)) < 2000  # the 5,000 digits are not echoed
 

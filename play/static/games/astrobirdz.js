@@ -101,7 +101,7 @@ export function draw(root, state, ui) {
   remember(state, ui);
   const trumpName = v.trump_colour ? COLOUR_NAMES[v.trump_colour] : "being chosen";
   root.append(
-    h("div", { class: "zone" }, h("strong", { text: `Turn ${v.turn} of ${v.turns}` }), h("span", { text: ` · ${v.hand_size} tricks · dealer ${ui.label(v.dealer)} · ${PHASES[v.phase] || v.phase}` })),
+    h("div", { class: "zone" }, h("strong", { text: `Turn ${v.turn} of ${v.turns}` }), h("span", { text: ` · ${v.hand_size} trick${v.hand_size === 1 ? "" : "s"} · dealer ${ui.label(v.dealer)} · ${PHASES[v.phase] || v.phase}` })),
     h(
       "div",
       { class: "zone trump" },
