@@ -159,6 +159,42 @@ def test_scenarios_match() -> None:
             play_side_by_side(python, compiled, np.random.default_rng(seed))
 
 
+def other_box(tmp_path) -> str:
+    """The shipped box with other numbers (option ``data``): more trophies and
+    power cards, three challenge dice, trophies worth 3, lower medal levels,
+    d9 Berzerkerbirdz and dark matter reading 1."""
+    from flockgym.envs.arena.data import DEFAULT_PATH
+
+    text = DEFAULT_PATH.read_text()
+    for old, new in (
+        ("trophies: 40 ", "trophies: 60 "),
+        ("gym_power_cards: 2 ", "gym_power_cards: 3 "),
+        ("challenge_dice: 4 ", "challenge_dice: 3 "),
+        ("trophy_value: 2 ", "trophy_value: 3 "),
+        ("dark_matter_value: 2", "dark_matter_value: 1"),
+        ("maneuvers: 3, below: 1", "maneuvers: 2, below: 1"),
+        ("movement: {astrobirdz: 6, berzerkerbirdz: 8", "movement: {astrobirdz: 6, berzerkerbirdz: 9"),  # noqa: E501
+        ("challenge: {astrobirdz: 6, berzerkerbirdz: 8", "challenge: {astrobirdz: 6, berzerkerbirdz: 9"),  # noqa: E501
+    ):  # fmt: skip
+        assert old in text, old
+        text = text.replace(old, new)
+    path = tmp_path / "other_box.yaml"
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_another_box_plays_the_same(players: int, tmp_path) -> None:
+    """Option ``data``: the compiled engine reads every number from the box."""
+    data = other_box(tmp_path)
+    for game in range(4):
+        options = OPTION_SETS[(5 * game + players) % len(OPTION_SETS)]
+        config = ArenaConfig(num_players=players, max_rounds=15, data=data, **options)
+        python, compiled = twins(config, 31 * game + players)
+        observer = ArenaObserver(config.box, players)
+        play_side_by_side(python, compiled, np.random.default_rng(game), observer=observer)
+
+
 def test_new_builds_the_same_game_as_the_python_engine() -> None:
     config = ArenaConfig(num_players=3)
     python = ArenaGame.new(config, make_rng(5), Scenario(turn=2))
