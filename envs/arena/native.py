@@ -171,7 +171,15 @@ class CompiledArenaGame(GameEngine):
     def new(
         cls, config: ArenaConfig, rng: np.random.Generator, scenario: Scenario | None = None
     ) -> CompiledArenaGame:
-        """A new game: the scenario's setup by the Python engine, then compiled play."""
+        """A new game: set up in C++ when there is no scenario, else by the Python
+        engine (a scenario's checks and pieces), then compiled play. ``rng`` is
+        not drawn from: the game owns a generator in its state."""
+        plain = scenario is None or scenario == Scenario()
+        if plain and config.box.num_characters >= config.num_players:
+            config.check()
+            engine = _engine_for(config.box)
+            state = rng.bit_generator.state
+            return cls(config, _engine_module().Game(engine, config.to_dict(), state))
         return cls.from_python(ArenaGame.new(config, rng, scenario))
 
     @classmethod

@@ -196,10 +196,22 @@ def test_another_box_plays_the_same(players: int, tmp_path) -> None:
 
 
 def test_new_builds_the_same_game_as_the_python_engine() -> None:
+    """With a scenario the Python engine sets up; without one the C++ engine
+    does (every seat to wish, the board in the box): the same game either way."""
     config = ArenaConfig(num_players=3)
     python = ArenaGame.new(config, make_rng(5), Scenario(turn=2))
     compiled = CompiledArenaGame.new(config, make_rng(5), Scenario(turn=2))
     assert_same(python, compiled, "new")
+    for players in PLAYERS:
+        for seed in range(4):
+            options = OPTION_SETS[seed * 5 % len(OPTION_SETS)]
+            config = ArenaConfig(num_players=players, max_rounds=6, **options)
+            python = ArenaGame.new(config, make_rng(seed))
+            compiled = CompiledArenaGame.new(config, make_rng(seed))
+            assert_same(python, compiled, "new without a scenario")
+            play_side_by_side(python, compiled, np.random.default_rng(seed))
+    with pytest.raises(ValueError, match="max_rounds"):
+        CompiledArenaGame.new(ArenaConfig(max_rounds=0), make_rng(0))
 
 
 def test_an_impossible_forced_die_raises_the_same_error_and_changes_nothing() -> None:

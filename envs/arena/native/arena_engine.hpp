@@ -628,6 +628,53 @@ class Game {
   }
 
  public:
+  // setup.set_up with an empty scenario (every seat wishes; the board is dealt
+  // when the wishes are settled), then ArenaGame.new's settle. The caller checks
+  // the box has a character for every seat.
+  void set_up_plain() {
+    const Box& b = box();
+    const size_t n_ = static_cast<size_t>(n());
+    const int corners = static_cast<int>(b.corners.size());
+    trophies.assign(n_, b.start_trophies);
+    bonus_trophies.assign(n_, 0);
+    medals.assign(n_, {0, 0, 0});
+    powers.assign(n_, std::vector<int>(static_cast<size_t>(b.num_gyms()), 0));
+    lost_turns.assign(n_, 0);
+    upside_down.assign(n_, 0);
+    dark.assign(n_, 0);
+    first_turn.assign(n_, 1);
+    start_corner.assign(n_, -1);
+    positions.assign(n_, -1);
+    roll_bonus.assign(n_, 0);
+    roll_gold.assign(n_, 0);
+    roll_extra.assign(n_, 0);
+    roll_cards.assign(n_, {});
+    seen.assign(n_, 0);
+    medal_supply = b.medal_supply;
+    maneuvers_of.assign(n_, {});
+    worlds_of.assign(n_, {});
+    characters.assign(n_, -1);
+    forms.assign(n_, -1);
+    wishes.assign(n_, -1);
+    gym_trophies.assign(static_cast<size_t>(corners), b.gym_trophies);
+    supply = b.trophies - b.start_trophies * n() - b.gym_trophies * corners;
+    gym_at.clear();
+    gym_cards.assign(static_cast<size_t>(b.num_gyms()), 0);
+    space_item.assign(static_cast<size_t>(b.num_spaces()), -1);
+    card_holder.assign(static_cast<size_t>(b.num_cards()), BOX);
+    card_space.assign(static_cast<size_t>(b.num_cards()), -1);
+    defended.assign(static_cast<size_t>(b.num_cards()), -1);
+    medal_stack.clear();
+    for (int k = 0; k < b.num_medal_cards(); ++k) medal_stack.push_back(k);
+    medal_holder.assign(static_cast<size_t>(b.num_medal_cards()), IN_STACK);
+    medal_space.assign(static_cast<size_t>(b.num_medal_cards()), -1);
+    worlds_won.assign(n_, 0);
+    rounds = 0;
+    preset_first = -1;
+    next_wisher();
+    settle();
+  }
+
   void next_wisher() {
     for (int seat = 0; seat < n(); ++seat) {
       if (characters[static_cast<size_t>(seat)] < 0 && wishes[static_cast<size_t>(seat)] < 0) {

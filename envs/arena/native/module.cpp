@@ -230,6 +230,14 @@ struct NativeGame {
 
   std::shared_ptr<const arena::Observer> observer;
 
+  // A new game with no scenario (ArenaGame.new(config, rng)).
+  NativeGame(const Engine& e, const py::dict& config, const py::dict& rng_state)
+      : engine(e), game(e.box, config_from(config)), config_dict(config) {
+    observer = std::make_shared<arena::Observer>(*e.box, game.config.num_players, e.scales);
+    game.rng = flockgym::rng_from_state(rng_state);
+    game.set_up_plain();
+  }
+
   NativeGame(const Engine& e, const py::dict& d)
       : engine(e), game(e.box, config_from(d["config"])), config_dict(d["config"]) {
     observer = std::make_shared<arena::Observer>(*e.box, game.config.num_players, e.scales);
@@ -459,6 +467,9 @@ PYBIND11_MODULE(_native, m) {
   py::class_<NativeGame>(m, "Game")
       .def(py::init<const Engine&, const py::dict&>(), py::arg("engine"), py::arg("state"),
            "A game in the state of the Python engine's to_dict (validated there).")
+      .def(py::init<const Engine&, const py::dict&, const py::dict&>(), py::arg("engine"),
+           py::arg("config"), py::arg("rng_state"),
+           "A new game without a scenario (the config checked by the caller).")
       .def("to_dict", &NativeGame::to_dict)
       .def("load", &NativeGame::load)
       .def("copy", [](const NativeGame& g) { return NativeGame(g); })
