@@ -345,6 +345,7 @@ class raw_env(FlockAECEnv):
         {"max_rounds": 3, "world_challenge": "offset", "dark_matter": "two"},
         {"max_rounds": 1},
         {"data": str(data.DEFAULT_PATH), "max_rounds": 8},
+        {"engine": "compiled", "max_rounds": 8, "nova_invazorz": "become"},
     )
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
