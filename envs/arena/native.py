@@ -198,6 +198,14 @@ class CompiledArenaGame(GameEngine):
         """An independent game in the same state (same future draws)."""
         return CompiledArenaGame(self.config, self._native.copy())
 
+    def __copy__(self) -> CompiledArenaGame:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CompiledArenaGame:
+        """``copy.deepcopy`` (the search bot copies its worlds so): an
+        independent game, generator included."""
+        return self.copy()
+
     # -- the GameEngine interface --
 
     @property

@@ -350,3 +350,30 @@ def test_hundred_thousand_games(players: int) -> None:
         config = ArenaConfig(num_players=players, max_rounds=int(lengths[game]), **options)
         python, compiled = twins(config, 104_729 * game + players)
         play_side_by_side(python, compiled, np.random.default_rng(game), full_state_every=50)
+
+
+@pytest.mark.parametrize("rollout", ["random", "heuristic"])
+def test_the_search_bot_chooses_the_same_on_both_engines(rollout: str) -> None:
+    """The search bot (resample, copy, roll out) on an env with the compiled
+    engine makes the Python engine's choices, simulation for simulation."""
+    from flockgym.training.search import SearchBot, SearchSettings
+
+    settings = SearchSettings(None, 6, rollout=rollout)
+    chosen = []
+    for engine in ("python", "compiled"):
+        env = arena_v0.env(num_players=2, max_rounds=4, engine=engine)
+        env.reset(seed=4)
+        bot = SearchBot("arena_v0", {"num_players": 2, "max_rounds": 4, "engine": engine},
+                        settings, seed=1)  # fmt: skip
+        moves = []
+        for _ in range(4):
+            if not env.agents:
+                break
+            raw = env.unwrapped
+            bot.see_table(raw, env.agent_selection)
+            observation = env.observe(env.agent_selection)
+            action = bot.act(observation, raw.view(env.agent_selection))
+            moves.append(action)
+            env.step(action)
+        chosen.append(moves)
+    assert chosen[0] == chosen[1] and chosen[0]
