@@ -201,6 +201,10 @@ class CompiledArenaGame(GameEngine):
     def __copy__(self) -> CompiledArenaGame:
         return self.copy()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its config and state dict (the C++ game is rebuilt on load)."""
+        return (_rebuild, (self.config, self.to_dict()))
+
     def __deepcopy__(self, memo: dict[int, Any]) -> CompiledArenaGame:
         """``copy.deepcopy`` (the search bot copies its worlds so): an
         independent game, generator included."""
@@ -298,6 +302,11 @@ class CompiledArenaGame(GameEngine):
             f"reset option dice: roll {rolls} (player_{seat}, {name}) is a d{sides}, which "
             f"cannot show the forced result {value}; allowed 1..{sides}"
         )
+
+
+def _rebuild(config: ArenaConfig, state: dict[str, Any]) -> CompiledArenaGame:
+    """The game :meth:`CompiledArenaGame.__reduce__` pickled (its state checked)."""
+    return CompiledArenaGame.from_dict(state, config)
 
 
 FIXED_PURPOSES = ("movement", "defence", "maneuver challenge", "world challenge",

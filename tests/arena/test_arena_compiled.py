@@ -377,3 +377,18 @@ def test_the_search_bot_chooses_the_same_on_both_engines(rollout: str) -> None:
             env.step(action)
         chosen.append(moves)
     assert chosen[0] == chosen[1] and chosen[0]
+
+
+def test_a_compiled_game_pickles_and_plays_on() -> None:
+    import pickle
+
+    python, compiled = twins(ArenaConfig(num_players=3), 8)
+    picker = np.random.default_rng(8)
+    for _ in range(30):
+        legal = python.legal_actions()
+        action = legal[int(picker.integers(len(legal)))]
+        python.apply_action(action)
+        compiled.apply_action(action)
+    again = pickle.loads(pickle.dumps(compiled))
+    assert again.to_dict() == compiled.to_dict()
+    play_side_by_side(python, again, np.random.default_rng(1))
