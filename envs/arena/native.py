@@ -228,12 +228,11 @@ class CompiledArenaGame(GameEngine):
         return self._native.legal_mask(num_actions)
 
     def apply_action(self, action: int) -> None:
-        module = _engine_module()
         try:
             self._native.apply_action(int(action))
-        except module.ForcedDiceRoll as err:
-            raise ForcedDiceError(self._forced_message(str(err))) from None
-        except ValueError:
+        except ValueError as err:
+            if isinstance(err, _engine_module().ForcedDiceRoll):
+                raise ForcedDiceError(self._forced_message(str(err))) from None
             raise ValueError(
                 f"illegal Arena action {action} ({self._describe(action)}) for player_"
                 f"{self.current_player()}; legal: "
