@@ -392,3 +392,30 @@ def test_a_compiled_game_pickles_and_plays_on() -> None:
     again = pickle.loads(pickle.dumps(compiled))
     assert again.to_dict() == compiled.to_dict()
     play_side_by_side(python, again, np.random.default_rng(1))
+
+
+def test_without_the_extension_the_env_says_so_once_and_plays_python(monkeypatch) -> None:
+    """``engine="compiled"`` where the extension cannot load: one warning, then
+    the Python engine plays (the same game)."""
+    import importlib
+    import warnings
+
+    from flockgym.envs.core import compiled as loader
+
+    real_import = importlib.import_module
+
+    def no_arena(name: str, *args, **kwargs):
+        if name == "flockgym.envs.arena._native":
+            raise ImportError("no compiled Arena engine in this test")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(loader, "_loaded", {})
+    monkeypatch.setattr(loader.importlib, "import_module", no_arena)
+    with pytest.warns(loader.CompiledEngineWarning, match="Python engine runs instead"):
+        env = arena_v0.env(num_players=2, engine="compiled")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = arena_v0.env(num_players=2, engine="compiled")
+    assert not env.unwrapped.compiled and not again.unwrapped.compiled
+    env.reset(seed=1)
+    assert isinstance(env.unwrapped.game, ArenaGame)

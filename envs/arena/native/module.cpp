@@ -461,8 +461,7 @@ PYBIND11_MODULE(_native, m) {
 
   py::class_<Engine>(m, "Engine")
       .def(py::init(&engine_from_payload), py::arg("payload"),
-           "The box (envs/arena/native.py's box_payload), shared by every game of it.")
-      .def_property_readonly("num_actions", [](const Engine& e) { return arena::Layout(*e.box, 2).size; });
+           "The box (envs/arena/native.py's box_payload), shared by every game of it.");
 
   py::class_<NativeGame>(m, "Game")
       .def(py::init<const Engine&, const py::dict&>(), py::arg("engine"), py::arg("state"),
