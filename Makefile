@@ -12,15 +12,15 @@ $(STAMP): pyproject.toml constraints.txt | compiler
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev,play,torchrl,openspiel]"
-	rm -f $(VENV)/.installed-*
-	touch $(STAMP)
+	rm -f $(VENV)/.installed-* $(VENV)/.native-*
+	touch $(STAMP) $(NATIVE_STAMP)
 
 ## The compiled engines again whenever a C++ source changed (an editable install does
 ## not rebuild its extensions by itself).
 NATIVE_SOURCES := $(wildcard envs/*/native/*.cpp envs/*/native/*.hpp)
 NATIVE_STAMP := $(VENV)/.native-$(shell cat $(NATIVE_SOURCES) setup.py /dev/null | cksum | cut -d' ' -f1)
 
-$(NATIVE_STAMP): $(STAMP) $(NATIVE_SOURCES) setup.py
+$(NATIVE_STAMP): $(NATIVE_SOURCES) setup.py | $(STAMP)
 	$(PY) -m pip install --quiet --no-deps -e .
 	rm -f $(VENV)/.native-*
 	touch $(NATIVE_STAMP)
