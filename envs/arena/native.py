@@ -31,10 +31,10 @@ from ..core.compiled import load_compiled
 from ..core.game import GameEngine
 from ..core.rng import generator_in_state
 from .actions import ActionLayout
-from .data import Box
+from .data import FORMS, MEDALS, Box
 from .encounters import PORTAL_TABLES, TASKS
 from .observer import Scales
-from .phases import PHASE_NAMES
+from .phases import BOARD, ON_BOARD, PHASE_NAMES
 from .rules import ArenaConfig, ArenaGame, ForcedDiceError
 from .setup import Scenario
 
@@ -271,8 +271,11 @@ class CompiledArenaGame(GameEngine):
         return out
 
     def python_game(self) -> ArenaGame:
-        """The Python engine's game in this state (for the observer and views)."""
-        return ArenaGame.from_dict(self.to_dict())
+        """The Python engine's game in this state (for the views, the text board
+        and the bots). Built without :func:`.state.validate_state`'s checks: the
+        state is this engine's own, which the tests hold equal to the Python
+        engine's at every step."""
+        return trusted_python_game(self.config, self.to_dict())
 
     def play_random(self, rng: np.random.Generator, max_steps: int = 10**9) -> int:
         """Random legal play from here (uniform picks drawn from ``rng``, which
@@ -301,6 +304,63 @@ class CompiledArenaGame(GameEngine):
             f"reset option dice: roll {rolls} (player_{seat}, {name}) is a d{sides}, which "
             f"cannot show the forced result {value}; allowed 1..{sides}"
         )
+
+
+def trusted_python_game(config: ArenaConfig, d: dict[str, Any]) -> ArenaGame:
+    """An :class:`.rules.ArenaGame` from a state dict this process's engine wrote
+    (the fields as :func:`.state.validate_state` reads them, without its checks,
+    which cost ten times the conversion)."""
+    box = config.box
+    game = ArenaGame(config=config, rng=generator_in_state(d["rng"]))
+    character = box.character_named
+    gym = box.gym_named
+    game.characters = [-1 if c is None else character[c.lower()] for c in d["characters"]]
+    game.wishes = [-1 if c is None else character[c.lower()] for c in d["wishes"]]
+    game.forms = [-1 if f is None else FORMS.index(f) for f in d["forms"]]
+    game.medals = [[1 if m in held else 0 for m in MEDALS] for held in d["medals"]]
+    game.powers = []
+    for held in d["powers"]:
+        counts = [0] * len(box.gyms)
+        for name in held:
+            counts[gym[name.lower()]] += 1
+        game.powers.append(counts)
+    game.gym_at = [gym[name.lower()] for name in d["gym_at"]]
+    game.phase = PHASE_NAMES.index(d["phase"])
+    for name in _PLAIN_FIELDS:
+        setattr(game, name, d[name])
+    game.roll_cards = [list(cards) for cards in d["roll_cards"]]
+    game.roll_log = [list(entry) for entry in d["roll_log"]]
+    last = d["last_challenge"]
+    game.last_challenge = None if last is None else dict(last)
+    game.winners_ = list(d["winners"])
+    n = config.num_players
+    game.maneuvers_of = [[] for _ in range(n)]
+    game.worlds_of = [[] for _ in range(n)]
+    for card, holder in enumerate(game.card_holder):
+        if holder >= 0:
+            (game.worlds_of if box.cards[card].is_world else game.maneuvers_of)[holder].append(card)
+    items = [-1] * box.num_spaces
+    for card, holder in enumerate(game.card_holder):
+        if holder == BOARD:
+            items[game.card_space[card]] = card
+    for k, holder in enumerate(game.medal_holder):
+        if holder == ON_BOARD:
+            items[game.medal_space[k]] = box.num_cards + k
+    game.space_item = items
+    return game
+
+
+_PLAIN_FIELDS = (
+    "positions", "trophies", "bonus_trophies", "lost_turns", "upside_down", "dark",
+    "first_turn", "worlds_won", "start_corner", "supply", "medal_supply", "gym_trophies",
+    "gym_cards", "card_holder", "card_space", "defended", "medal_stack", "medal_holder",
+    "medal_space", "preset_first", "first_player", "turn_seat", "rounds", "actor", "task",
+    "task_args", "steps_left", "entered", "stopped", "forced_target", "move_total",
+    "new_turns", "roll_bonus", "roll_gold", "roll_extra", "ch_kind", "ch_item",
+    "ch_defender", "ch_spent", "last_encounter", "log_start", "seen", "forced", "rolls_made",
+    "over", "win_reason",
+)  # fmt: skip
+"""State dict fields an ArenaGame holds as they are (fresh lists from to_dict)."""
 
 
 def _rebuild(config: ArenaConfig, state: dict[str, Any]) -> CompiledArenaGame:

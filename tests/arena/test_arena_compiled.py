@@ -419,3 +419,34 @@ def test_without_the_extension_the_env_says_so_once_and_plays_python(monkeypatch
     assert not env.unwrapped.compiled and not again.unwrapped.compiled
     env.reset(seed=1)
     assert isinstance(env.unwrapped.game, ArenaGame)
+
+
+def test_the_python_copy_of_a_compiled_game_is_the_checked_one() -> None:
+    """``python_game`` skips the state check: at every step of random games it
+    builds the game the check builds (state, invariants, views, observations,
+    and the play that follows)."""
+    from flockgym.envs.arena.observer import game_view
+
+    for players in (2, 5):
+        python, compiled = twins(ArenaConfig(num_players=players, max_rounds=6), players)
+        observer = ArenaObserver(python.box, players)
+        agents = [f"player_{s}" for s in range(players)]
+        picker = np.random.default_rng(players)
+        while not compiled.is_over():
+            fast = compiled.python_game()
+            checked = ArenaGame.from_dict(compiled.to_dict())
+            assert fast.to_dict() == checked.to_dict()
+            assert fast.invariant_violations() == []
+            assert fast.space_item == checked.space_item
+            assert sorted(map(sorted, fast.maneuvers_of)) == sorted(
+                map(sorted, checked.maneuvers_of)
+            )
+            for seat in range(players):
+                assert game_view(fast, seat, agents) == game_view(checked, seat, agents)
+                assert np.array_equal(observer.encode(fast, seat), compiled.observation(seat))
+            legal = compiled.legal_actions()
+            assert fast.legal_actions() == legal
+            action = legal[int(picker.integers(len(legal)))]
+            compiled.apply_action(action)
+            fast.apply_action(action)
+            assert fast.to_dict() == compiled.to_dict()
