@@ -68,9 +68,11 @@ MAX_DIE_SIDES = 20
 chance outcomes of a die with ``s`` faces are the action ids ``0..s-1``."""
 
 SEED_PARAMETER = "seed"
-HIDDEN_OPTIONS = ("render_mode", "illegal_action")
-"""Env options that are not game parameters: the bridge renders nothing and never
-applies an illegal move (OpenSpiel checks legality itself)."""
+HIDDEN_OPTIONS = ("render_mode", "illegal_action", "engine")
+"""Env options that are not game parameters: the bridge renders nothing, never
+applies an illegal move (OpenSpiel checks legality itself), and plays on the
+Python engine (its chance nodes feed the dice through ``roll_die``, which a
+compiled engine rolls inside C++)."""
 
 _PLAIN = (bool, int, float, str)
 _MOVE_MASK = (1 << 64) - 1

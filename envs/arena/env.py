@@ -49,6 +49,11 @@ Options
   Berzerkerbirdz of its choice (the rulebook read literally).
 - ``fifth_world`` (``"held"``): the five-worlds victory counts worlds held
   now; ``"won"``: worlds won over the game, kept or not.
+- ``engine`` (``"python"``): the rules engine, ``"python"`` (``rules.py``, the
+  reference) or ``"compiled"`` (the C++ engine of ``envs/arena/native``: the
+  same decisions, rolls, observations and state dicts; the view, the text board
+  and the bots read a Python copy of its state). Where it is not built, the
+  Python engine runs and a warning says so once.
 - ``data`` (``None``): path of another box file (YAML, as ``arena.yaml``); a
   malformed file is an ``OptionError`` naming the entry and the field.
 
@@ -159,12 +164,14 @@ import numpy as np
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..core.aec import FlockAECEnv
+from ..core.compiled import ENGINES
 from ..core.errors import OptionError, StateDictError
 from ..core.options import Option, int_range, scenario_seat, warn_unknown_reset_options
 from ..core.wrappers import FlockOrderEnforcingWrapper
 from . import data
 from .actions import ActionLayout
 from .data import FORMS, MEDALS, Box, BoxError
+from .native import CompiledArenaGame, compiled_engine_available
 from .observer import ArenaObserver, game_view, observation_size, render_text
 from .rules import (
     DARK_MATTER_MODES,
@@ -197,6 +204,10 @@ GAME_OPTIONS: tuple[Option, ...] = (
     Option("fifth_world", "held", "the five-worlds victory: 'held' (a fifth world held "
            "now) or 'won' (a fifth world won over the game, kept or not)",
            choices=FIFTH_WORLD_MODES),
+    Option("engine", "python", "the rules engine: 'python' (rules.py, the reference) or "
+           "'compiled' (the C++ engine, identical decision by decision; where it is not "
+           "built, the Python engine runs and a warning says so once)",
+           choices=ENGINES, affects_spaces=False),
     Option("data", None, "path of another box file (YAML like the shipped arena.yaml: "
            "a regular .yaml/.yml file of at most 1 MiB); None: the shipped box",
            check=_path_ok, allowed="None or a file path (str)",
@@ -334,6 +345,7 @@ class raw_env(FlockAECEnv):
         {"max_rounds": 3, "world_challenge": "offset", "dark_matter": "two"},
         {"max_rounds": 1},
         {"data": str(data.DEFAULT_PATH), "max_rounds": 8},
+        {"engine": "compiled", "max_rounds": 8, "nova_invazorz": "become"},
     )
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
@@ -353,11 +365,19 @@ class raw_env(FlockAECEnv):
         self.config = config_from_options(self.options)
         self.layout = ActionLayout(self.box, self.num_players)
         self.observer = ArenaObserver(self.box, self.num_players)
+        self.compiled = self.options["engine"] == "compiled" and compiled_engine_available()
+        """True when the compiled engine plays (option ``engine``, and it is built)."""
+        self._out = [
+            np.empty(self.observer.size, dtype=np.float32) for _ in range(self.num_players)
+        ]
 
     @property
     def arena(self) -> ArenaGame:
-        """The rules engine, typed."""
+        """The rules engine, typed (with the compiled engine: a Python game in the
+        same state, for the view, the text board and the bots)."""
         game = self._require_game()
+        if isinstance(game, CompiledArenaGame):
+            return game.python_game()
         assert isinstance(game, ArenaGame)
         return game
 
@@ -369,9 +389,13 @@ class raw_env(FlockAECEnv):
     def _observation_size(self) -> int:
         return observation_size(self.box, self.num_players)
 
-    def _new_game(self, rng: np.random.Generator, scenario: dict[str, Any]) -> ArenaGame:
+    def _new_game(
+        self, rng: np.random.Generator, scenario: dict[str, Any]
+    ) -> ArenaGame | CompiledArenaGame:
         sc = _ScenarioReader(self.box, self.num_players, scenario).read()
         try:
+            if self.compiled:
+                return CompiledArenaGame.new(self.config, rng, sc)
             return ArenaGame.new(self.config, rng, sc)
         except ForcedDiceError as err:
             raise OptionError(str(err)) from None
@@ -380,8 +404,12 @@ class raw_env(FlockAECEnv):
         except ValueError as err:
             raise OptionError(f"impossible Arena scenario: {err}") from None
 
-    def _game_from_dict(self, data_: dict[str, Any]) -> ArenaGame:
-        game = ArenaGame.from_dict(data_, self.config)
+    def _game_from_dict(self, data_: dict[str, Any]) -> ArenaGame | CompiledArenaGame:
+        game: ArenaGame | CompiledArenaGame
+        if self.compiled:
+            game = CompiledArenaGame.from_dict(data_, self.config)
+        else:
+            game = ArenaGame.from_dict(data_, self.config)
         if game.config != self.config:
             raise StateDictError(
                 f"game.config: saved Arena config {game.config} differs from this env's "
@@ -393,7 +421,10 @@ class raw_env(FlockAECEnv):
         self.observer.invalidate()
 
     def _encode_observation(self, seat: int) -> np.ndarray:
-        return self.observer.encode(self.game, seat)  # type: ignore[arg-type]
+        game = self.game
+        if isinstance(game, CompiledArenaGame):
+            return game.observation(seat, self._out[seat])
+        return self.observer.encode(game, seat)  # type: ignore[arg-type]
 
     def step(self, action: Any) -> None:
         try:

@@ -18,14 +18,15 @@ from typing import Any
 
 import numpy as np
 
-from ..core.resample import fresh_generator, install, working_game
+from ..core.resample import fresh_generator, install
+from .rules import ArenaGame
 from .setup import dealt, wish_pool
 
 
 def resample(env: Any, seat: int, rng: np.random.Generator) -> Any:
     """Redraw ``env``'s hidden information as ``seat`` sees it; returns ``env``
     holding a new engine. ``env`` is a raw Arena env."""
-    game = working_game(env)
+    game = ArenaGame.from_dict(env.game.to_dict())  # a Python game, whichever engine plays
     if dealt(game):
         game.medal_stack = [
             int(k) for k in rng.permutation(np.asarray(game.medal_stack, dtype=np.int64))

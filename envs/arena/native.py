@@ -1,0 +1,403 @@
+"""The compiled Arena engine behind the same interface as :class:`.rules.ArenaGame`.
+
+``envs/arena/native/arena_engine.hpp`` plays the rules of :mod:`.rules` and its
+chapters in C++, decision by decision identically (every legal action, roll
+and state dict; ``tests/arena/test_arena_compiled.py`` compares them over
+thousands of random games at every player count and option set). This module
+binds it: :class:`CompiledArenaGame` is a :class:`~flockgym.envs.core.game.GameEngine`
+(legal actions, masks, apply, scores, winners, action strings, ``to_dict``)
+for rollouts, search and tournaments, where the Python engine's speed is the
+cost. ``rules.py`` stays the readable reference.
+
+What stays in Python: a scenario's setup (it runs once a game; the game is
+handed over at its first decision) and the checking of a loaded state dict
+(:func:`.state.validate_state`); the observation is compiled too
+(:meth:`CompiledArenaGame.observation`, observer.py's vector), while the view,
+the text board and the bots read a Python game
+(:meth:`CompiledArenaGame.python_game`).
+
+Where the extension cannot load, :func:`compiled_engine_available` is false
+(a warning says so once) and callers keep the Python engine.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from ..core.compiled import load_compiled
+from ..core.game import GameEngine
+from ..core.rng import generator_in_state
+from .actions import ActionLayout
+from .data import FORMS, MEDALS, Box
+from .encounters import PORTAL_TABLES, TASKS
+from .observer import Scales
+from .phases import BOARD, ON_BOARD, PHASE_NAMES
+from .rules import ArenaConfig, ArenaGame, ForcedDiceError
+from .setup import Scenario
+
+SPACE_KINDS = ("gym", "maneuver", "world", "portal", "slide", "entrance")
+BONUS_KINDS = ("maneuver", "world", "medal", "attack", "defence", "movement", "gym_trophy")
+POWER_KINDS = ("transform", "bonus", "trophies", "gold_reading", "extra_die")
+POWER_ROLLS = ("movement", "challenge", "defence")
+DIE_USES = ("movement", "challenge", "defence")
+ENGINE_TASKS = (
+    "slide_lose_maneuver", "slide_lose_world", "slide_return", "slide_take_trophy",
+    "slide_take_world", "slide_new_turn", "slide_gym", "asteroid_discard", "nova_turn_back",
+    "nova_become", "nova_gym", "black_hole_inside", "black_hole_world", "black_hole_place",
+    "dark_matter_other", "dark_matter_maneuver", "wormhole_anywhere", "wormhole_player",
+    "wormhole_place", "wormhole_inside", "star_cluster_become", "space_time_target",
+    "space_time_maneuver", "zoominium_anywhere", "zoominium_maneuver", "zoominium_world",
+)  # fmt: skip
+"""The tasks in the order of the C++ ``Task`` enum (the names of :data:`.encounters.TASKS`)."""
+
+
+def compiled_engine_available() -> bool:
+    """Whether the compiled Arena engine loads (a warning says once when not)."""
+    return load_compiled("arena") is not None
+
+
+def box_payload(box: Box) -> dict[str, Any]:
+    """The box as the plain lists the C++ engine reads (ids for every name)."""
+    characters = [c.name for c in box.characters]
+    return {
+        "trophies": box.trophies,
+        "start_trophies": box.start_trophies,
+        "gym_trophies": box.gym_trophies,
+        "gym_power_cards": box.gym_power_cards,
+        "medal_supply": list(box.medal_supply),
+        "challenge_dice": box.challenge_dice,
+        "maneuvers_for_worlds": box.maneuvers_for_worlds,
+        "medal_target": box.medal_target,
+        "trophy_value": box.trophy_value,
+        "dark_matter_turns": box.dark_matter_turns,
+        "dark_matter_value": box.dark_matter_value,
+        "transform_on": box.transform_on,
+        "win_worlds": box.win_worlds,
+        "win_defended": box.win_defended,
+        "medal_levels": [[m.maneuvers, m.below, m.reads] for m in box.medal_levels],
+        "movement_die": list(box.movement_die),
+        "challenge_die": list(box.challenge_die),
+        "slide_die": list(box.slide_die),
+        "first_turn_die": box.first_turn_die,
+        "kind_of": [SPACE_KINDS.index(k) for k in box.kind_of],
+        "next_of": [list(n) for n in box.next_of],
+        "corners": list(box.corners),
+        "maneuver_spaces": list(box.maneuver_spaces),
+        "world_spaces": list(box.world_spaces),
+        "inside_spaces": list(box.inside_spaces),
+        "slide_ends": list(box.slide_ends),
+        "portal_front": box.portal_front,
+        "portal_exit_outside": box.portal_exit_outside,
+        "portal_exit_inside": box.portal_exit_inside,
+        "cards": [_card_row(box, c, characters) for c in box.cards],
+        "characters": [_character_row(c) for c in box.characters],
+        "gyms": [_gym_row(g) for g in box.gyms],
+        "medal_cards": [
+            [k.trophy, sum(1 << i for i, use in enumerate(DIE_USES) if use in k.extra_die)]
+            for k in box.medal_cards
+        ],
+        "character_names": characters,
+        "gym_names": [g.name for g in box.gyms],
+        "task_names": list(ENGINE_TASKS),
+        "scales": _scales(box),
+        "table_names": list(PORTAL_TABLES),
+    }
+
+
+def _scales(box: Box) -> list[int]:
+    """observer.Scales of the box, and its largest die (the observation's divisors)."""
+    sc = Scales.of(box)
+    return [sc.move, sc.need, sc.total, sc.bonus, sc.extra, box.max_sides]
+
+
+def _card_row(box: Box, card: Any, characters: list[str]) -> list[int]:
+    named = characters.index(card.character) if card.character in characters else -1
+    bonus = card.bonus
+    return [
+        int(card.is_world),
+        card.number,
+        card.challenge,
+        named,
+        -1 if bonus is None else bonus.form,
+        0 if bonus is None else bonus.amount,
+    ]
+
+
+def _character_row(character: Any) -> list[int]:
+    bonuses = [character.bonus_in(form) for form in range(3)]
+    return [
+        int(character.invazorz),
+        *(BONUS_KINDS.index(b.kind) for b in bonuses),
+        *(b.amount for b in bonuses),
+    ]
+
+
+def _gym_row(gym: Any) -> list[int]:
+    power = gym.power
+    roll = POWER_ROLLS.index(power.roll) if power.roll in POWER_ROLLS else len(POWER_ROLLS)
+    return [POWER_KINDS.index(power.kind), roll, power.amount]
+
+
+@functools.lru_cache(maxsize=16)
+def _engine_for(box: Box) -> Any:
+    """The C++ box of ``box`` (built once per box)."""
+    module = load_compiled("arena")
+    if module is None:
+        raise RuntimeError("the compiled Arena engine is not built (see the warning above)")
+    return module.Engine(box_payload(box))
+
+
+class CompiledArenaGame(GameEngine):
+    """An Arena game played by the compiled engine.
+
+    Build it with :meth:`new` (a seed's generator and a scenario, as
+    :meth:`.rules.ArenaGame.new`), :meth:`from_dict` (a saved state, checked by
+    the Python engine first) or :meth:`from_python` (a Python game's state)."""
+
+    def __init__(self, config: ArenaConfig, native: Any) -> None:
+        self.config = config
+        self.num_players = config.num_players
+        self.box = config.box
+        self.layout = ActionLayout(self.box, config.num_players)
+        self._native = native
+        self._num_actions = self.layout.size
+
+    # -- building --
+
+    @classmethod
+    def new(
+        cls, config: ArenaConfig, rng: np.random.Generator, scenario: Scenario | None = None
+    ) -> CompiledArenaGame:
+        """A new game: set up in C++ when there is no scenario, else by the Python
+        engine (a scenario's checks and pieces), then compiled play. ``rng`` is
+        not drawn from: the game owns a generator in its state."""
+        plain = scenario is None or scenario == Scenario()
+        if plain and config.box.num_characters >= config.num_players:
+            config.check()
+            engine = _engine_for(config.box)
+            state = rng.bit_generator.state
+            return cls(config, _engine_module().Game(engine, config.to_dict(), state))
+        return cls.from_python(ArenaGame.new(config, rng, scenario))
+
+    @classmethod
+    def from_python(cls, game: ArenaGame) -> CompiledArenaGame:
+        """The compiled twin of a Python game (same state, same future draws)."""
+        native = _engine_module().Game(_engine_for(game.config.box), game.to_dict())
+        return cls(game.config, native)
+
+    @classmethod
+    def from_dict(cls, d: Any, expected: ArenaConfig | None = None) -> CompiledArenaGame:
+        """A saved state, checked field by field by the Python engine
+        (:class:`~flockgym.envs.core.errors.StateDictError` names a bad one)."""
+        return cls.from_python(ArenaGame.from_dict(d, expected))
+
+    def copy(self) -> CompiledArenaGame:
+        """An independent game in the same state (same future draws)."""
+        return CompiledArenaGame(self.config, self._native.copy())
+
+    def __copy__(self) -> CompiledArenaGame:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its config and state dict (the C++ game is rebuilt on load)."""
+        return (_rebuild, (self.config, self.to_dict()))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CompiledArenaGame:
+        """``copy.deepcopy`` (the search bot copies its worlds so): an
+        independent game, generator included."""
+        return self.copy()
+
+    # -- the GameEngine interface --
+
+    @property
+    def rng(self) -> np.random.Generator:  # type: ignore[override]
+        """A numpy generator in the engine's state (a copy: drawing from it does
+        not move the game's own)."""
+        return generator_in_state(self._native.rng_state())
+
+    def current_player(self) -> int:
+        return int(self._native.current_player())
+
+    def legal_actions(self) -> list[int]:
+        return list(self._native.legal_actions())
+
+    def legal_mask(self, num_actions: int) -> np.ndarray:
+        return self._native.legal_mask(num_actions)
+
+    def apply_action(self, action: int) -> None:
+        try:
+            self._native.apply_action(int(action))
+        except ValueError as err:
+            if isinstance(err, _engine_module().ForcedDiceRoll):
+                raise ForcedDiceError(self._forced_message(str(err))) from None
+            raise ValueError(
+                f"illegal Arena action {action} ({self._describe(action)}) for player_"
+                f"{self.current_player()}; legal: "
+                f"{[self._describe(a) for a in self.legal_actions()]}"
+            ) from None
+
+    def is_over(self) -> bool:
+        return bool(self._native.is_over())
+
+    def scores(self) -> list[float]:
+        return list(self._native.scores())
+
+    def winners(self) -> list[int]:
+        return list(self._native.winners())
+
+    def action_to_string(self, seat: int, action: int) -> str:
+        return self.layout.to_string(seat, action)
+
+    def string_to_action(self, seat: int, text: str) -> int:
+        return self.layout.from_string(seat, text)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._native.to_dict()
+
+    def invariant_violations(self) -> list[str]:
+        return self.python_game().invariant_violations()
+
+    # -- beyond the interface --
+
+    def observation(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """``seat``'s observation vector, as :class:`.observer.ArenaObserver`
+        encodes it (written into ``out``, a float32 array of its size, if given)."""
+        if out is None:
+            return self._native.observation(seat)
+        self._native.observe_into(seat, out)
+        return out
+
+    def python_game(self) -> ArenaGame:
+        """The Python engine's game in this state (for the views, the text board
+        and the bots). Built without :func:`.state.validate_state`'s checks: the
+        state is this engine's own, which the tests hold equal to the Python
+        engine's at every step."""
+        return trusted_python_game(self.config, self.to_dict())
+
+    def play_random(self, rng: np.random.Generator, max_steps: int = 10**9) -> int:
+        """Random legal play from here (uniform picks drawn from ``rng``, which
+        moves on) until the game ends or ``max_steps`` decisions; returns the
+        decisions made. Picks are ``rng.integers(len(legal))``, as a Python
+        loop would draw them. A forced die its die cannot show raises
+        :class:`.rules.ForcedDiceError` with the game at the step that rolled it."""
+        try:
+            steps, state = self._native.play_random(rng.bit_generator.state, int(max_steps))
+        except _engine_module().ForcedDiceRoll as err:
+            raise ForcedDiceError(self._forced_message(str(err))) from None
+        rng.bit_generator.state = state
+        return int(steps)
+
+    def _describe(self, action: int) -> str:
+        try:
+            return self.layout.to_string(self.current_player(), int(action))
+        except (ValueError, TypeError):
+            return "out of range"
+
+    def _forced_message(self, raw: str) -> str:
+        """The Python engine's words for a forced die its die cannot show."""
+        rolls, seat, purpose, sides, value = raw.split("|")
+        name = _purpose_name(self.box, int(purpose))
+        return (
+            f"reset option dice: roll {rolls} (player_{seat}, {name}) is a d{sides}, which "
+            f"cannot show the forced result {value}; allowed 1..{sides}"
+        )
+
+
+def trusted_python_game(config: ArenaConfig, d: dict[str, Any]) -> ArenaGame:
+    """An :class:`.rules.ArenaGame` from a state dict this process's engine wrote
+    (the fields as :func:`.state.validate_state` reads them, without its checks,
+    which cost ten times the conversion)."""
+    box = config.box
+    game = ArenaGame(config=config, rng=generator_in_state(d["rng"]))
+    character = box.character_named
+    gym = box.gym_named
+    game.characters = [-1 if c is None else character[c.lower()] for c in d["characters"]]
+    game.wishes = [-1 if c is None else character[c.lower()] for c in d["wishes"]]
+    game.forms = [-1 if f is None else FORMS.index(f) for f in d["forms"]]
+    game.medals = [[1 if m in held else 0 for m in MEDALS] for held in d["medals"]]
+    game.powers = []
+    for held in d["powers"]:
+        counts = [0] * len(box.gyms)
+        for name in held:
+            counts[gym[name.lower()]] += 1
+        game.powers.append(counts)
+    game.gym_at = [gym[name.lower()] for name in d["gym_at"]]
+    game.phase = PHASE_NAMES.index(d["phase"])
+    for name in _PLAIN_FIELDS:
+        setattr(game, name, d[name])
+    game.roll_cards = [list(cards) for cards in d["roll_cards"]]
+    game.roll_log = [list(entry) for entry in d["roll_log"]]
+    last = d["last_challenge"]
+    game.last_challenge = None if last is None else dict(last)
+    game.winners_ = list(d["winners"])
+    n = config.num_players
+    game.maneuvers_of = [[] for _ in range(n)]
+    game.worlds_of = [[] for _ in range(n)]
+    for card, holder in enumerate(game.card_holder):
+        if holder >= 0:
+            (game.worlds_of if box.cards[card].is_world else game.maneuvers_of)[holder].append(card)
+    items = [-1] * box.num_spaces
+    for card, holder in enumerate(game.card_holder):
+        if holder == BOARD:
+            items[game.card_space[card]] = card
+    for k, holder in enumerate(game.medal_holder):
+        if holder == ON_BOARD:
+            items[game.medal_space[k]] = box.num_cards + k
+    game.space_item = items
+    return game
+
+
+_PLAIN_FIELDS = (
+    "positions", "trophies", "bonus_trophies", "lost_turns", "upside_down", "dark",
+    "first_turn", "worlds_won", "start_corner", "supply", "medal_supply", "gym_trophies",
+    "gym_cards", "card_holder", "card_space", "defended", "medal_stack", "medal_holder",
+    "medal_space", "preset_first", "first_player", "turn_seat", "rounds", "actor", "task",
+    "task_args", "steps_left", "entered", "stopped", "forced_target", "move_total",
+    "new_turns", "roll_bonus", "roll_gold", "roll_extra", "ch_kind", "ch_item",
+    "ch_defender", "ch_spent", "last_encounter", "log_start", "seen", "forced", "rolls_made",
+    "over", "win_reason",
+)  # fmt: skip
+"""State dict fields an ArenaGame holds as they are (fresh lists from to_dict)."""
+
+
+def _rebuild(config: ArenaConfig, state: dict[str, Any]) -> CompiledArenaGame:
+    """The game :meth:`CompiledArenaGame.__reduce__` pickled (its state checked)."""
+    return CompiledArenaGame.from_dict(state, config)
+
+
+FIXED_PURPOSES = ("movement", "defence", "maneuver challenge", "world challenge",
+                  "medal challenge", "homeworld challenge", "favourite challenge",
+                  "standard challenge", "transformation", "nebula slide", "astroportal",
+                  "star cluster trophies", "first player")  # fmt: skip
+"""Roll purposes in the order of the C++ ``Purpose`` enum (then the portal tables,
+then ``character <name>``)."""
+
+
+def _purpose_name(box: Box, code: int) -> str:
+    tables = len(FIXED_PURPOSES)
+    if code < tables:
+        return FIXED_PURPOSES[code]
+    if code < tables + len(PORTAL_TABLES):
+        return PORTAL_TABLES[code - tables]
+    return f"character {box.characters[code - tables - len(PORTAL_TABLES)].name}"
+
+
+def _engine_module() -> Any:
+    module = load_compiled("arena")
+    if module is None:
+        raise RuntimeError("the compiled Arena engine is not built (see the warning above)")
+    return module
+
+
+def _check_tables() -> None:
+    """The C++ enums follow the Python tables' names (checked at import)."""
+    if tuple(TASKS) != ENGINE_TASKS:
+        raise RuntimeError("envs/arena/native.py ENGINE_TASKS differ from encounters.TASKS")
+    if len(PHASE_NAMES) != 14:
+        raise RuntimeError("the Arena's phases changed: update arena_engine.hpp")
+
+
+_check_tables()
