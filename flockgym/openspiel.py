@@ -284,13 +284,57 @@ _BOOKKEEPING_SHARED = frozenset(
 )
 
 
+class _UnbuiltObserver:
+    """Stands in for the observer of a copied env until the copy is read: the
+    first use of any of its attributes builds the copy's own observer (a fresh
+    one, from the env's class and options) and brings it up to the engine with
+    ``_on_new_game``. No two envs share an observer, so reading one state never
+    changes what another shows, and a copy that is never read (most of a
+    search's) never pays for an observer."""
+
+    __slots__ = ("env",)
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(own_observer(self.env), name)
+
+
+class _SilentObserver:
+    """The observer of an env while the bridge deals it: the deal's
+    ``_on_new_game`` has no cache to drop (the env gets its own observer when
+    it is first read), so every method is a no-op."""
+
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        return _no_op
+
+
+def _no_op(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+def own_observer(env: Any) -> Any:
+    """``env``'s own observer, built now if ``env`` is a copy that was never
+    read (see :class:`_UnbuiltObserver`)."""
+    observer = vars(env).get("observer")
+    if not isinstance(observer, (_UnbuiltObserver, _SilentObserver)):
+        return observer
+    fresh = type(env)(**env.options).observer
+    env.observer = fresh
+    env._on_new_game()  # built from this env's engine (the Astrobirdz store, ...)
+    return fresh
+
+
 def copy_env(env: Any) -> Any:
     """An independent copy of the raw env ``env`` for the bridge: the engine (and
     its generator) deep-copied, the AEC bookkeeping copied, configuration and
-    spaces shared. The observer is shared too: :class:`FlockState` rebuilds it
-    from the engine before reading (``_on_new_game``), as a loaded state does.
-    About ten times faster than ``env.clone()``, which round-trips JSON."""
+    spaces shared (read-only once built). The copy's observer is its own, built
+    when it is first read (:class:`_UnbuiltObserver`). About ten times faster
+    than ``env.clone()``, which round-trips JSON."""
     other = copy.copy(env)
+    if "observer" in vars(env):
+        other.observer = _UnbuiltObserver(other)
     for name, value in vars(env).items():
         if name in _BOOKKEEPING_SHARED:
             continue
@@ -425,16 +469,20 @@ class _Shared:
         self.num_players = game.template.num_players
         self.seed = game.seed
         self.deals = 0
-        self.observer_engine: GameEngine | None = None
-        """The engine the shared observer was last built from (see ``FlockState.sync``)."""
 
     def deal(self) -> tuple[Any, int]:
-        """The next deal of this game object (an env) and its seed:
-        ``derive_seed(seed, k)`` for the k-th deal."""
+        """The next deal of this game object (an env with an observer of its
+        own, built when it is first read) and its seed: ``derive_seed(seed, k)``
+        for the k-th deal. Nothing another state uses is touched."""
         deal_seed = derive_seed(self.seed, self.deals)
         self.deals += 1
         env = copy_env(self.template)
-        env.reset(seed=deal_seed)
+        if "observer" in vars(env):
+            env.observer = _SilentObserver()
+            env.reset(seed=deal_seed)
+            env.observer = _UnbuiltObserver(env)
+        else:
+            env.reset(seed=deal_seed)
         return env, deal_seed
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
@@ -577,9 +625,17 @@ class FlockState(pyspiel.State):
         self._stepped(work)
 
     def _stepped(self, env: Any) -> None:
-        """Adopt the stepped ``env`` and add its step rewards to each seat's
-        total, as the AEC loop pays them."""
+        """Adopt the stepped ``env`` (a stepped copy takes over the built
+        observer of the env it replaces, which nothing else reads) and add its
+        step rewards to each seat's total, as the AEC loop pays them."""
         core = self.core
+        old = core.env
+        if env is not old:
+            observer = vars(old).get("observer")
+            if observer is not None and not isinstance(observer, _UnbuiltObserver):
+                env.observer = observer
+                old.observer = _UnbuiltObserver(old)
+                env._on_new_game()
         core.env = env
         rewards = env.rewards
         core.last_rewards = [float(rewards.get(a, 0.0)) for a in env.possible_agents]
@@ -628,13 +684,9 @@ class FlockState(pyspiel.State):
     # ---- what a seat sees ----
 
     def sync(self) -> Any:
-        """The env, with the game's shared observer built from this state's engine
-        (the observer caches by engine; another state may have used it last)."""
-        core = self.core
-        env = core.env
-        if core.shared.observer_engine is not env.game:
-            env._on_new_game()
-            core.shared.observer_engine = env.game
+        """The env, with its own observer built (see :class:`_UnbuiltObserver`)."""
+        env = self.core.env
+        own_observer(env)
         return env
 
     def view_json(self, player: int) -> str:
@@ -643,7 +695,9 @@ class FlockState(pyspiel.State):
         return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
     def observation_vector(self, player: int) -> np.ndarray:
-        return self.sync()._encode_observation(player)  # type: ignore[no-any-return]
+        """The env's observation vector of ``player``: the caller's own array
+        (the env may return a buffer its observer writes again later)."""
+        return np.array(self.sync()._encode_observation(player), dtype=np.float32)
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """The env's observation vector of ``player`` (default: the player to
@@ -690,7 +744,6 @@ class FlockState(pyspiel.State):
         other.core.env = resample(other.core.env, player_id, np.random.default_rng(seed))
         other.core.env._history = []
         other.core.deal_seed = None
-        other.core.shared.observer_engine = None  # a resampler may rebuild the observer
         return other  # type: ignore[no-any-return]
 
 

@@ -493,3 +493,38 @@ def test_ismcts_runs_through_a_registered_resampler(env_id: str) -> None:
         assert drawn.legal_actions() == state.legal_actions()
         state.apply_action(bot.step(state))
     assert sum(state.returns()) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_a_new_deal_leaves_another_states_reads_alone(env_id: str) -> None:
+    """State A read, state B dealt, A read again: A shows its own deal
+    (the states once shared an observer that B's deal rebuilt)."""
+    players = 4 if env_id != "skybirds_v0" else 3
+    game = pyspiel.load_game(game_name(env_id), {**SHORT[env_id], "num_players": players})
+    a = game.new_initial_state()
+    before = [(a.observation_tensor(s), a.information_state_tensor(s)) for s in range(players)]
+    b = game.new_initial_state()
+    b.legal_actions()  # B's first use deals it
+    after = [(a.observation_tensor(s), a.information_state_tensor(s)) for s in range(players)]
+    assert after == before
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_a_kept_observation_vector_does_not_change(env_id: str) -> None:
+    """Arrays the bridge returns are the caller's: kept, they keep their values
+    while the game goes on (the Arena's once was its observer's buffer)."""
+    players = 3
+    game = pyspiel.load_game(game_name(env_id), {**SHORT[env_id], "num_players": players})
+    state = game.new_initial_state()
+    rnd = random.Random(3)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        if not state.is_chance_node():
+            vector = state.observation_vector(state.current_player())
+            kept.append((vector, vector.copy()))
+        _random_move(state, rnd)
+    assert len(kept) > 10
+    for vector, copy in kept:
+        np.testing.assert_array_equal(vector, copy)
