@@ -29,6 +29,9 @@ The bridge is generic: a new registered env is bridged without new code.
   of its own moves, the observation string is the env's text from that seat,
   and both tensors are the env's observation vector. None of them replays the
   game: the cost does not grow with the game's length.
+* ``apply_action`` refuses an illegal action (a ``ValueError`` naming the legal
+  ones) before anything changes: pyspiel does not check legality for a Python
+  game, so the bridge does.
 * ``returns()`` sums the env's step rewards per seat, ``action_to_string`` and
   ``string_to_action`` are the env's action strings, ``clone()`` copies the engine
   (its generator included) and the AEC bookkeeping.
@@ -69,8 +72,9 @@ chance outcomes of a die with ``s`` faces are the action ids ``0..s-1``."""
 
 SEED_PARAMETER = "seed"
 HIDDEN_OPTIONS = ("render_mode", "illegal_action")
-"""Env options that are not game parameters: the bridge renders nothing and never
-applies an illegal move (OpenSpiel checks legality itself)."""
+"""Env options that are not game parameters: the bridge renders nothing and
+refuses an illegal move itself (OpenSpiel does not check legality for a Python
+game's ``apply_action``), before anything changes."""
 
 _PLAIN = (bool, int, float, str)
 _MOVE_MASK = (1 << 64) - 1
@@ -591,7 +595,7 @@ class FlockState(pyspiel.State):
         if core.pending is not None:
             self._apply_face(int(action))
             return
-        seat = core.env.seat_of(core.env.agent_selection)
+        seat = self._legal_or_refused(int(action))
         core.moves[seat] += 1
         core.move_digest[seat] = hash((core.move_digest[seat], int(action))) & _MOVE_MASK
         if not core.shared.explicit_dice:
@@ -605,6 +609,24 @@ class FlockState(pyspiel.State):
             core.pending = (int(action), [], need)
             return
         self._stepped(work)
+
+    def _legal_or_refused(self, action: int) -> int:
+        """The seat to act, when ``action`` is legal for it; otherwise a
+        ``ValueError`` naming the action and the legal ones, raised before
+        anything changes (pyspiel leaves a Python game's legality to it)."""
+        env = self.core.env
+        if self._done():
+            raise ValueError(f"action {action}: the game is over, no action is legal")
+        seat: int = env.seat_of(env.agent_selection)
+        game = env.game
+        if 0 <= action < env.num_actions and game.is_legal_id(action, env.num_actions):
+            return seat
+        legal = list(game.legal_actions())
+        shown = ", ".join(f"{a} ({game.action_to_string(seat, a)})" for a in legal[:8])
+        more = f", ... ({len(legal)} in all)" if len(legal) > 8 else ""
+        raise ValueError(
+            f"action {action} is not legal for player_{seat} here; legal: {shown}{more}"
+        )
 
     def _apply_face(self, face: int) -> None:
         core = self.core

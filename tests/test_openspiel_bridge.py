@@ -528,3 +528,61 @@ def test_a_kept_observation_vector_does_not_change(env_id: str) -> None:
     assert len(kept) > 10
     for vector, copy in kept:
         np.testing.assert_array_equal(vector, copy)
+
+
+def _everything(state: Any) -> tuple[Any, ...]:
+    """All a caller can read of a state, for every seat."""
+    seats = range(state.num_players())
+    return (
+        str(state),
+        state.history(),
+        state.move_number(),
+        state.returns(),
+        state.legal_actions(),
+        [state.information_state_string(p) for p in seats],
+        [state.information_state_tensor(p) for p in seats],
+        [state.observation_string(p) for p in seats],
+        [state.observation_tensor(p) for p in seats],
+    )
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_an_illegal_action_changes_nothing(env_id: str) -> None:
+    """A refused action leaves the state exactly as it was (strings, tensors,
+    history), and the state then plays on as one that never saw it."""
+    game = pyspiel.load_game(game_name(env_id), {**SHORT[env_id], "num_players": 3})
+    state = game.new_initial_state()
+    rnd = random.Random(8)
+    for _ in range(12):
+        _random_move(state, rnd)
+    while state.is_chance_node():
+        _random_move(state, rnd)
+    twin = state.clone()
+    before = _everything(state)
+    legal = set(state.legal_actions())
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    for action in (illegal, game.num_distinct_actions()):
+        with pytest.raises(ValueError, match=f"action {action} is not legal for player_"):
+            state.apply_action(action)
+        assert _everything(state) == before
+    with pytest.raises(pyspiel.SpielError):  # pyspiel's own check of -1
+        state.apply_action(-1)
+    assert _everything(state) == before
+    move = min(legal)
+    state.apply_action(move)
+    twin.apply_action(move)
+    assert _everything(state) == _everything(twin)
+
+
+def test_an_illegal_action_names_the_legal_ones() -> None:
+    game = pyspiel.load_game("flockgym_skybirds", {"num_players": 2})
+    state = game.new_initial_state()
+    legal = state.legal_actions()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    with pytest.raises(ValueError) as err:
+        state.apply_action(illegal)
+    seat = state.current_player()
+    first = f"{legal[0]} ({state.action_to_string(seat, legal[0])})"
+    assert str(err.value).startswith(
+        f"action {illegal} is not legal for player_{seat} here; legal: {first}"
+    )
