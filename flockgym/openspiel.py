@@ -24,11 +24,16 @@ The bridge is generic: a new registered env is bridged without new code.
   An engine with ``draw_for_die()`` has it called for each chance die, so its
   generator moves on as under its own roll and a later deal (the Arena's board,
   dealt after the character wishes) is the env's.
-* Strings and tensors come from the seat's own view and observation: the
-  information state is the seat's current ``view`` (canonical JSON) with a digest
-  of its own moves, the observation string is the env's text from that seat,
-  and both tensors are the env's observation vector. None of them replays the
-  game: the cost does not grow with the game's length.
+* Strings and tensors come from the seat's own view and observation. The
+  information state has perfect recall: a digest of everything the seat has
+  observed since the deal (its own moves and every change of its observation
+  vector, in order), then its current ``view`` (canonical JSON); its tensor is
+  the observation vector followed by 64 bits of that digest. The digest is
+  folded step by step, lazily (a state that is never read, as most of a
+  search's are, pays nothing; the first read folds the steps since the last
+  one), never by replaying the game from its start. The observation string is
+  the env's text from that seat and the observation tensor its observation
+  vector: what the seat sees now.
 * ``apply_action`` refuses an illegal action (a ``ValueError`` naming the legal
   ones) before anything changes: pyspiel does not check legality for a Python
   game, so the bridge does.
@@ -45,6 +50,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
+import hashlib
 import importlib
 import json
 import types
@@ -77,7 +83,6 @@ refuses an illegal move itself (OpenSpiel does not check legality for a Python
 game's ``apply_action``), before anything changes."""
 
 _PLAIN = (bool, int, float, str)
-_MOVE_MASK = (1 << 64) - 1
 
 
 def game_name(env_id: str) -> str:
@@ -473,6 +478,18 @@ class _Shared:
         self.num_players = game.template.num_players
         self.seed = game.seed
         self.deals = 0
+        self._spare_observers: list[Any] = []
+
+    def lend_observer(self) -> Any:
+        """An observer for a throwaway env of the bridge's own (the replay that
+        settles a state's recall), given back with :meth:`return_observer`:
+        never one a state reads, and reset by its borrower's ``_on_new_game``."""
+        if self._spare_observers:
+            return self._spare_observers.pop()
+        return type(self.template)(**self.template.options).observer
+
+    def return_observer(self, observer: Any) -> None:
+        self._spare_observers.append(observer)
 
     def deal(self) -> tuple[Any, int]:
         """The next deal of this game object (an env with an observer of its
@@ -493,9 +510,124 @@ class _Shared:
         return self
 
 
+_NO_DIGEST = bytes(16)
+RECALL_BITS = 64
+"""Bits of a seat's recall digest at the end of its information-state tensor."""
+
+
+def _fold(digest: bytes, item: bytes) -> bytes:
+    """``digest`` followed by ``item``: a chained 128-bit BLAKE2b, the same in
+    every process (Python's ``hash`` of a string is not)."""
+    return hashlib.blake2b(digest + item, digest_size=16).digest()
+
+
+def _move_item(action: int) -> bytes:
+    return b"m" + action.to_bytes(4, "little")
+
+
+def _seen_item(vector: np.ndarray) -> bytes:
+    return b"o" + np.ascontiguousarray(vector, dtype=np.float32).tobytes()
+
+
+class _Recall:
+    """What each seat has observed since the deal, folded into a digest per
+    seat: its own moves and every change of its observation vector, in order
+    (perfect recall, as the env's replaying ``information_state_string`` keeps
+    it, at a cost that does not grow with the game).
+
+    The digest is kept up to date lazily. A state that is never asked for an
+    information state (a search's clones and rollouts) only notes its moves
+    (``trail``) after the env it last agreed with (``base``, never stepped:
+    clones share it); the first read replays those moves on a copy of
+    ``base``, folding each seat's observation after each step, and from then
+    on the state folds its own steps as they are made (``eager``), without
+    replaying. A clone starts lazy again."""
+
+    def __init__(self, num_players: int) -> None:
+        self.digests: list[bytes] = [_NO_DIGEST] * num_players
+        self.seen: list[bytes] | None = None
+        """Each seat's last folded observation; None until the deal is folded."""
+        self.base: Any = None
+        """The env the digests were settled at when ``trail`` holds moves after it."""
+        self.trail: list[tuple[int, int, tuple[int, ...]]] = []
+        """(seat, action, die faces) of each step since ``base``."""
+        self.eager = False
+
+    def copy(self) -> _Recall:
+        other = _Recall.__new__(_Recall)
+        other.digests = list(self.digests)
+        other.seen = None if self.seen is None else list(self.seen)
+        other.base = self.base
+        other.trail = list(self.trail)
+        other.eager = False
+        return other
+
+    def settled(self) -> bool:
+        return self.seen is not None and not self.trail
+
+    def before_step(self, env: Any) -> None:
+        """Called before ``env`` (the state's own) is stepped in place: keep
+        what the lazy replay needs."""
+        if self.base is None and not (self.eager and self.settled()):
+            self.base = copy_env(env)
+
+    def after_step(
+        self, before: Any, env: Any, seat: int, action: int, faces: tuple[int, ...]
+    ) -> None:
+        """Note a finished step of ``seat`` (``before``: the env before it, when
+        it was not stepped in place)."""
+        if self.eager and self.settled():
+            self.digests[seat] = _fold(self.digests[seat], _move_item(action))
+            self._fold_views(env, own_observer(env))
+            return
+        if self.base is None:
+            self.base = before if before is not None else copy_env(env)
+        self.trail.append((seat, action, faces))
+
+    def settle(self, shared: _Shared, env: Any) -> None:
+        """Bring every seat's digest up to ``env`` (the state's own env)."""
+        if self.settled():
+            self.eager = True
+            return
+        if not self.trail:  # a state read before its first move
+            self.seen = [b""] * shared.num_players
+            self._fold_views(env, own_observer(env))
+            self.eager = True
+            return
+        work = copy_env(self.base)
+        observer = shared.lend_observer()
+        try:
+            work.observer = observer
+            work._on_new_game()
+            if self.seen is None:
+                self.seen = [b""] * shared.num_players
+                self._fold_views(work, observer)
+            for seat, action, faces in self.trail:
+                self.digests[seat] = _fold(self.digests[seat], _move_item(action))
+                if shared.explicit_dice:
+                    _step_with_faces(work, action, list(faces))
+                else:
+                    work.step(action)
+                self._fold_views(work, observer)
+        finally:
+            shared.return_observer(observer)
+        self.trail = []
+        self.base = None
+        self.eager = True
+
+    def _fold_views(self, env: Any, observer: Any) -> None:
+        seen = self.seen
+        assert seen is not None
+        for seat in range(len(seen)):
+            item = _seen_item(env._encode_observation(seat))
+            if item != seen[seat]:
+                seen[seat] = item
+                self.digests[seat] = _fold(self.digests[seat], item)
+
+
 class _Core:
     """A state's data: the raw env, the pending die roll of a chance node, each
-    seat's summed and last rewards, and a digest of each seat's own moves.
+    seat's summed and last rewards, its move count and what it recalls.
 
     pyspiel clones a Python state by deep-copying its ``__dict__``: this object's
     ``__deepcopy__`` is the fast copy (:func:`copy_env`)."""
@@ -508,7 +640,7 @@ class _Core:
         self.totals = [0.0] * n
         self.last_rewards = [0.0] * n
         self.moves = [0] * n
-        self.move_digest = [0] * n
+        self.recall = _Recall(n)
         self.deal_seed: int | None = None
 
     @property
@@ -535,7 +667,7 @@ class _Core:
         other.totals = list(self.totals)
         other.last_rewards = list(self.last_rewards)
         other.moves = list(self.moves)
-        other.move_digest = list(self.move_digest)
+        other.recall = self.recall.copy()
         other.deal_seed = self.deal_seed
         return other
 
@@ -597,10 +729,10 @@ class FlockState(pyspiel.State):
             return
         seat = self._legal_or_refused(int(action))
         core.moves[seat] += 1
-        core.move_digest[seat] = hash((core.move_digest[seat], int(action))) & _MOVE_MASK
         if not core.shared.explicit_dice:
+            core.recall.before_step(core.env)
             core.env.step(int(action))
-            self._stepped(core.env)
+            self._stepped(core.env, seat, int(action), [])
             return
         work = copy_env(core.env)
         try:
@@ -608,7 +740,7 @@ class FlockState(pyspiel.State):
         except _NeedDie as need:
             core.pending = (int(action), [], need)
             return
-        self._stepped(work)
+        self._stepped(work, seat, int(action), [])
 
     def _legal_or_refused(self, action: int) -> int:
         """The seat to act, when ``action`` is legal for it; otherwise a
@@ -644,12 +776,13 @@ class FlockState(pyspiel.State):
             core.pending = (action, faces, again)
             return
         core.pending = None
-        self._stepped(work)
+        self._stepped(work, core.env.seat_of(core.env.agent_selection), action, faces)
 
-    def _stepped(self, env: Any) -> None:
+    def _stepped(self, env: Any, seat: int, action: int, faces: list[int]) -> None:
         """Adopt the stepped ``env`` (a stepped copy takes over the built
-        observer of the env it replaces, which nothing else reads) and add its
-        step rewards to each seat's total, as the AEC loop pays them."""
+        observer of the env it replaces, which nothing else reads), note the
+        step in the seats' recall and add its step rewards to each seat's
+        total, as the AEC loop pays them."""
         core = self.core
         old = core.env
         if env is not old:
@@ -659,6 +792,8 @@ class FlockState(pyspiel.State):
                 old.observer = _UnbuiltObserver(old)
                 env._on_new_game()
         core.env = env
+        before = old if env is not old else None
+        core.recall.after_step(before, env, seat, action, tuple(faces))
         rewards = env.rewards
         core.last_rewards = [float(rewards.get(a, 0.0)) for a in env.possible_agents]
         core.totals = [t + r for t, r in zip(core.totals, core.last_rewards, strict=True)]
@@ -728,9 +863,9 @@ class FlockState(pyspiel.State):
         return self.observation_vector(self._seat(player)).tolist()  # type: ignore[no-any-return]
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """As :meth:`observation_tensor`: the observation vector holds what the
-        game encodes of the past."""
-        return self.observation_vector(self._seat(player)).tolist()  # type: ignore[no-any-return]
+        """The observation vector of ``player`` (default: the player to act) and
+        its recall digest's bits (:meth:`info_state_vector`)."""
+        return self.info_state_vector(self._seat(player)).tolist()  # type: ignore[no-any-return]
 
     def _seat(self, player: int | None) -> int:
         """``player``, or the player to act; a ``ValueError`` names the seats."""
@@ -743,12 +878,32 @@ class FlockState(pyspiel.State):
     def observation_text(self, player: int) -> str:
         return self.sync().observation_string(f"player_{player}")  # type: ignore[no-any-return]
 
-    def info_state_text(self, player: int) -> str:
-        """The seat's current view and a digest of its own moves (count and hash),
-        so two states the seat cannot tell apart give the same text."""
+    def recall_digest(self, player: int) -> bytes:
+        """The seat's perfect-recall digest: its own moves and every change of
+        its observation since the deal, in order (see :class:`_Recall`); at a
+        chance node, the move it is rolling for is in it too."""
         core = self.core
-        head = f"player_{player} moves {core.moves[player]} #{core.move_digest[player]:016x}"
+        core.recall.settle(core.shared, core.env)
+        digest = core.recall.digests[player]
+        pending = core.pending
+        if pending is not None and core.env.seat_of(core.env.agent_selection) == player:
+            digest = _fold(digest, _move_item(pending[0]))
+        return digest
+
+    def info_state_text(self, player: int) -> str:
+        """The seat's move count and recall digest, then its current view: two
+        histories the seat can tell apart give two texts (perfect recall), two
+        it cannot tell apart give one."""
+        digest = self.recall_digest(player)
+        head = f"player_{player} moves {self.core.moves[player]} #{digest.hex()}"
         return head + "\n" + self.view_json(player)
+
+    def info_state_vector(self, player: int) -> np.ndarray:
+        """The observation vector, then the first 64 bits of the seat's recall
+        digest as 0/1 values: the tensor tells apart what the string does (a
+        learner may drop the last :data:`RECALL_BITS` values)."""
+        bits = np.unpackbits(np.frombuffer(self.recall_digest(player)[:8], dtype=np.uint8))
+        return np.concatenate([self.observation_vector(player), bits.astype(np.float32)])
 
     # ---- search support ----
 
@@ -762,6 +917,8 @@ class FlockState(pyspiel.State):
                 "so resample_from_infostate is not available for it"
             )
         seed = int(float(probability_sampler()) * 2**53)
+        core = self.core
+        core.recall.settle(core.shared, core.env)  # the drawn state recalls what this one does
         other = self.clone()  # its env is its own: the resampler may change it
         other.core.env = resample(other.core.env, player_id, np.random.default_rng(seed))
         other.core.env._history = []
@@ -770,9 +927,11 @@ class FlockState(pyspiel.State):
 
 
 class FlockObserver:
-    """OpenSpiel's observer for one seat: the information state (perfect recall:
-    the view and the seat's own moves) or the observation (the env's text and
-    vector); both tensors are the env's observation vector."""
+    """OpenSpiel's observer for one seat: the information state (perfect
+    recall: the seat's own moves and every change of its observation since the
+    deal, as a digest, with its current view; the tensor is the observation
+    vector and :data:`RECALL_BITS` bits of the digest) or the observation (the
+    env's text and vector: what the seat sees now)."""
 
     def __init__(self, game: FlockGame, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
         if params:
@@ -786,11 +945,15 @@ class FlockObserver:
                 "public_info True (perfect_recall True or False)"
             )
         self.perfect_recall = bool(obs_type.perfect_recall)
-        self.tensor = np.zeros(game.observation_size, np.float32)
+        size = game.observation_size + (RECALL_BITS if self.perfect_recall else 0)
+        self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: FlockState, player: int) -> None:
-        self.tensor[:] = state.observation_vector(player)
+        if self.perfect_recall:
+            self.tensor[:] = state.info_state_vector(player)
+        else:
+            self.tensor[:] = state.observation_vector(player)
 
     def string_from(self, state: FlockState, player: int) -> str:
         if self.perfect_recall:
