@@ -24,6 +24,14 @@ The bridge is generic: a new registered env is bridged without new code.
   An engine with ``draw_for_die()`` has it called for each chance die, so its
   generator moves on as under its own roll and a later deal (the Arena's board,
   dealt after the character wishes) is the env's.
+  The declared chance mode is OpenSpiel's for what the state shows: explicit
+  stochastic with dice, deterministic without (no chance node; what the env
+  draws is fixed by the generator hidden in the state).
+* Serialization: ``State.serialize`` / ``Game.deserialize_state``, pyspiel's
+  ``serialize_game_and_state`` and pickle, for every game: a state's core
+  pickles as one JSON string (:class:`SavedCore`), checked field by field when
+  it is read; :meth:`FlockGame.deserialize_state` also refuses a pickled part
+  that names anything else.
 * Strings and tensors come from the seat's own view and observation. The
   information state has perfect recall: a digest of everything the seat has
   observed since the deal (its own moves and every change of its observation
@@ -47,12 +55,15 @@ The bridge is generic: a new registered env is bridged without new code.
 
 from __future__ import annotations
 
+import base64
 import copy
 import dataclasses
 import enum
 import hashlib
 import importlib
+import io
 import json
+import pickle
 import types
 from collections.abc import Callable
 from typing import Any
@@ -67,7 +78,7 @@ except ImportError as err:  # pragma: no cover - depends on the install
     ) from err
 
 from flockgym.envs import ENVS, EnvEntry, make
-from flockgym.envs.core.errors import OptionError
+from flockgym.envs.core.errors import OptionError, StateDictError
 from flockgym.envs.core.game import GameEngine
 from flockgym.envs.core.rng import copy_rng, derive_seed
 
@@ -123,7 +134,14 @@ def game_type(
     player count when none are given): win and rank rewards sum to zero at every
     player count (``flockgym.envs.core.rewards``) and are paid at the end; score
     rewards are paid as points are scored and need not sum to zero. ``explicit``:
-    whether the engine's dice are chance nodes (found out from the env if None)."""
+    whether the engine's dice are chance nodes (found out from the env if None).
+
+    The chance mode is OpenSpiel's by its own definitions: explicit stochastic
+    when the dice are chance nodes, deterministic otherwise (no chance node:
+    deals, shuffles and draws come from the generator the state carries, so a
+    state's moves always lead to the same state). Not sampled stochastic: that
+    means chance nodes with unlisted outcomes, and pyspiel cannot serialize a
+    Python game declared so (it has no Python hook for ``GetRNGState``)."""
     item: EnvEntry = ENVS[env_id]
     reward = (options or {}).get("reward", "win")
     if explicit is None:
@@ -135,7 +153,7 @@ def game_type(
         chance_mode=(
             pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
             if explicit
-            else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+            else pyspiel.GameType.ChanceMode.DETERMINISTIC
         ),
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=(
@@ -452,6 +470,19 @@ class FlockGame(pyspiel.Game):
         self.resampler = _resampler(self.env_id)
         self.shared = _Shared(self)
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickled as its game string (``flockgym_arena(num_players=2,...)``):
+        the copy is the game loaded again, whose deals start again from its
+        first (``derive_seed(seed, 0)``)."""
+        return load_game, (self.to_string(),)
+
+    def deserialize_state(self, text: str) -> FlockState:
+        """A state from ``State.serialize()`` text, its pickled part checked to
+        hold nothing but a :class:`SavedCore` (so reading it runs no code)
+        before pyspiel reads it; the core is checked field by field."""
+        _check_serialized(text)
+        return pyspiel.Game.deserialize_state(self, text)  # type: ignore[no-any-return]
+
     def new_initial_state(self) -> FlockState:
         """A new deal: the k-th state of this game object that is used is dealt
         from seed ``derive_seed(seed, k)``, so a game object's deals are
@@ -526,7 +557,9 @@ def _move_item(action: int) -> bytes:
 
 
 def _seen_item(vector: np.ndarray) -> bytes:
-    return b"o" + np.ascontiguousarray(vector, dtype=np.float32).tobytes()
+    """An observation as a 128-bit digest (what the recall folds and keeps)."""
+    data = b"o" + np.ascontiguousarray(vector, dtype=np.float32).tobytes()
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 class _Recall:
@@ -546,7 +579,8 @@ class _Recall:
     def __init__(self, num_players: int) -> None:
         self.digests: list[bytes] = [_NO_DIGEST] * num_players
         self.seen: list[bytes] | None = None
-        """Each seat's last folded observation; None until the deal is folded."""
+        """Each seat's last folded observation (its digest); None until the deal
+        is folded."""
         self.base: Any = None
         """The env the digests were settled at when ``trail`` holds moves after it."""
         self.trail: list[tuple[int, int, tuple[int, ...]]] = []
@@ -625,6 +659,119 @@ class _Recall:
                 self.digests[seat] = _fold(self.digests[seat], item)
 
 
+SAVED_FORMAT = "flockgym-openspiel-state-1"
+"""The ``format`` of a serialized state's core (:meth:`_Core.saved`)."""
+
+
+class SavedCore(str):
+    """A state's core as JSON text: what ``State.serialize`` pickles in its
+    ``__dict__`` (a string, nothing that runs code when it is read back)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return SavedCore, (str(self),)
+
+
+def _saved_json(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise StateDictError(f"a serialized flockgym state is not JSON: {err}") from None
+    if not isinstance(data, dict) or data.get("format") != SAVED_FORMAT:
+        raise StateDictError(
+            f"a serialized flockgym state must be a JSON object with format {SAVED_FORMAT!r}"
+        )
+    return data
+
+
+def _field(data: dict[str, Any], name: str, ok: Callable[[Any], bool], allowed: str) -> Any:
+    value = data.get(name)
+    if not ok(value):
+        raise StateDictError(
+            f"serialized state field {name}={value!r:.60} is not allowed; allowed: {allowed}"
+        )
+    return value
+
+
+def _is_int(value: Any, low: int) -> bool:
+    return type(value) is int and value >= low
+
+
+def _int_list(value: Any, n: int) -> bool:
+    return isinstance(value, list) and len(value) == n and all(_is_int(v, 0) for v in value)
+
+
+def _hex_list(value: Any, n: int) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == n
+        and all(isinstance(v, str) and len(v) == 32 and _is_hex(v) for v in value)
+    )
+
+
+def _is_hex(text: str) -> bool:
+    try:
+        bytes.fromhex(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _numbers(data: dict[str, Any], name: str, n: int) -> list[float]:
+    def ok(value: Any) -> bool:
+        return (
+            isinstance(value, list)
+            and len(value) == n
+            and all(type(v) in (int, float) and np.isfinite(v) for v in value)
+        )
+
+    return [float(v) for v in _field(data, name, ok, f"{n} finite numbers")]
+
+
+def _saved_pending(value: Any, env: Any, shared: _Shared) -> tuple[int, list[int], _NeedDie] | None:
+    """The pending die roll of a saved chance node, checked against the env."""
+    if value is None:
+        return None
+    allowed = (
+        "null, or {action: a legal action, faces: faces rolled so far, seat, "
+        f"sides: 2..{MAX_DIE_SIDES}, purpose: text}} in a game with explicit dice"
+    )
+    fields = {"action", "faces", "seat", "sides", "purpose"}
+    ok = (
+        shared.explicit_dice
+        and isinstance(value, dict)
+        and set(value) == fields
+        and _is_int(value["sides"], 2)
+        and value["sides"] <= MAX_DIE_SIDES
+        and _is_int(value["seat"], 0)
+        and value["seat"] < shared.num_players
+        and isinstance(value["purpose"], str)
+        and isinstance(value["faces"], list)
+        and all(_is_int(f, 1) and f <= MAX_DIE_SIDES for f in value["faces"])
+        and _is_int(value["action"], 0)
+        and value["action"] < env.num_actions
+        and bool(env.game.is_legal_id(value["action"], env.num_actions))
+    )
+    if not ok:
+        raise StateDictError(
+            f"serialized state field pending={value!r:.80} is not allowed; allowed: {allowed}"
+        )
+    need = _NeedDie(value["seat"], value["sides"], value["purpose"])
+    return value["action"], list(value["faces"]), need
+
+
+def _loaded_env(template: Any, state: Any) -> Any:
+    """A copy of ``template`` loaded with the env state ``state`` (checked by the
+    env's own loader), with an observer of its own built when it is read."""
+    env = copy_env(template)
+    if "observer" in vars(env):
+        env.observer = _SilentObserver()
+        env.load_state_dict(state)
+        env.observer = _UnbuiltObserver(env)
+    else:
+        env.load_state_dict(state)
+    return env
+
+
 class _Core:
     """A state's data: the raw env, the pending die roll of a chance node, each
     seat's summed and last rewards, its move count and what it recalls.
@@ -658,6 +805,60 @@ class _Core:
     def env(self, env: Any) -> None:
         self._env = env
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """pyspiel serializes a Python state by pickling its ``__dict__``: a
+        core pickles as :class:`SavedCore`, plain JSON text (the env's
+        ``state_dict`` and the bridge's own fields), which the state it is
+        given to rebuilds (:meth:`FlockState.__setattr__`)."""
+        return SavedCore, (json.dumps(self.saved(), separators=(",", ":")),)
+
+    def saved(self) -> dict[str, Any]:
+        """This core as JSON types (its recall settled first)."""
+        env = self.env
+        self.recall.settle(self.shared, env)
+        pending = self.pending
+        recall = self.recall
+        return {
+            "format": SAVED_FORMAT,
+            "env": env.state_dict(),
+            "deal_seed": self.deal_seed,
+            "pending": None
+            if pending is None
+            else {
+                "action": pending[0],
+                "faces": list(pending[1]),
+                "seat": pending[2].seat,
+                "sides": pending[2].sides,
+                "purpose": pending[2].purpose,
+            },
+            "totals": list(self.totals),
+            "last_rewards": list(self.last_rewards),
+            "moves": list(self.moves),
+            "digests": [d.hex() for d in recall.digests],
+            "seen": [d.hex() for d in recall.seen or []],
+        }
+
+    @classmethod
+    def restored(cls, shared: _Shared, text: str) -> _Core:
+        """The core saved as ``text`` (:meth:`saved`), every field checked: a
+        ``StateDictError`` names the first that is wrong."""
+        data = _saved_json(text)
+        n = shared.num_players
+        env = _loaded_env(shared.template, data["env"])
+        core = cls(shared, env)
+        core.deal_seed = _field(
+            data, "deal_seed", lambda v: v is None or _is_int(v, 0), "null or an integer >= 0"
+        )
+        core.totals = _numbers(data, "totals", n)
+        core.last_rewards = _numbers(data, "last_rewards", n)
+        core.moves = _field(data, "moves", lambda v: _int_list(v, n), f"{n} integers >= 0")
+        core.pending = _saved_pending(data.get("pending"), env, shared)
+        digests = _field(data, "digests", lambda v: _hex_list(v, n), f"{n} hex digests of 16 bytes")
+        seen = _field(data, "seen", lambda v: _hex_list(v, n), f"{n} hex digests of 16 bytes")
+        core.recall.digests = [bytes.fromhex(d) for d in digests]
+        core.recall.seen = [bytes.fromhex(d) for d in seen]
+        return core
+
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         other = _Core.__new__(_Core)
         other.shared = self.shared
@@ -679,6 +880,18 @@ class FlockState(pyspiel.State):
         super().__init__(game)
         # pyspiel's clone() calls this without an env, then copies ``__dict__`` over.
         self.core = _Core(game.shared, env)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """pyspiel's deserialization sets the pickled ``__dict__`` on a new
+        initial state of the game: a :class:`SavedCore` is rebuilt into a core
+        of this state's game (checked field by field)."""
+        if name == "core" and isinstance(value, SavedCore):
+            value = _Core.restored(self.core.shared, value)
+        super().__setattr__(name, value)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        """Pickled as its game's string and its ``serialize()`` text."""
+        return _state_from, (self.get_game().to_string(), self.serialize())
 
     @property
     def deal_seed(self) -> int | None:
@@ -961,9 +1174,64 @@ class FlockObserver:
         return state.observation_text(player)
 
 
+# ---- serialization -------------------------------------------------------------------
+
+
+class _CheckingUnpickler(pickle.Unpickler):
+    """Reads a serialized state's ``__dict__`` allowing no global but
+    :class:`SavedCore`: anything else is refused before it is looked up."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) == (__name__, "SavedCore"):
+            return SavedCore
+        raise StateDictError(
+            f"a serialized flockgym state may hold only {__name__}.SavedCore; "
+            f"it names {module}.{name}"
+        )
+
+
+def _check_serialized(text: str) -> None:
+    """Refuse ``State.serialize()`` text whose pickled ``__dict__`` holds
+    anything but ``{"core": SavedCore}`` (a ``StateDictError`` says what)."""
+    if not isinstance(text, str):
+        raise StateDictError(f"a serialized state is text, got {type(text).__name__}")
+    lines = text.split("\n", 2)
+    if len(lines) != 3 or not lines[2].startswith("__dict__="):
+        raise StateDictError(
+            "a serialized state has three lines: history=..., move_number=..., __dict__=..."
+        )
+    try:
+        raw = base64.b64decode(lines[2][len("__dict__=") :], validate=True)
+        saved = _CheckingUnpickler(io.BytesIO(raw)).load()
+    except StateDictError:
+        raise
+    except Exception as err:  # any unreadable payload is refused by name
+        raise StateDictError(f"a serialized state's __dict__ cannot be read: {err}") from None
+    if not (
+        isinstance(saved, dict) and set(saved) == {"core"} and isinstance(saved["core"], SavedCore)
+    ):
+        raise StateDictError("a serialized state's __dict__ must be {'core': SavedCore}")
+
+
+def load_game(text: str) -> FlockGame:
+    """``pyspiel.load_game(text)`` with the flockgym games registered (what an
+    unpickled game calls, in a process that may not have imported this module)."""
+    return pyspiel.load_game(text)  # type: ignore[no-any-return]
+
+
+def _state_from(game_text: str, state_text: str) -> FlockState:
+    """An unpickled state: its game loaded from ``game_text``, the state read
+    by the game's checking :meth:`FlockGame.deserialize_state`."""
+    return load_game(game_text).deserialize_state(state_text)
+
+
 def register(env_id: str) -> type[FlockGame]:
-    """Register ``env_id`` with pyspiel as :func:`game_name` and return its class."""
-    cls = type(f"FlockGame_{env_id}", (FlockGame,), {"env_id": env_id})
+    """Register ``env_id`` with pyspiel as :func:`game_name` and return its class
+    (bound in this module under its name, so it can be found by name)."""
+    name = f"FlockGame_{env_id}"
+    cls = type(name, (FlockGame,), {"env_id": env_id, "__module__": __name__})
+    cls.__qualname__ = name
+    globals()[name] = cls
     pyspiel.register_game(game_type(env_id), cls)
     return cls
 

@@ -59,7 +59,7 @@ def test_game_type(env_id: str) -> None:
     assert kind.chance_mode == (
         pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
         if dice
-        else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+        else pyspiel.GameType.ChanceMode.DETERMINISTIC
     )
     assert game.num_players() == item.default_players
     assert game.num_distinct_actions() == make(env_id).unwrapped.num_actions
