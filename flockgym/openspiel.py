@@ -48,6 +48,10 @@ The bridge is generic: a new registered env is bridged without new code.
 * ``returns()`` sums the env's step rewards per seat, ``action_to_string`` and
   ``string_to_action`` are the env's action strings, ``clone()`` copies the engine
   (its generator included) and the AEC bookkeeping.
+* A perfect-information search reads hidden cards: OpenSpiel's Python
+  ``MCTSBot`` (and the async MCTS, AlphaZero) on a flockgym game gets a
+  :class:`PerfectInformationWarning` once per process; its C++ bots
+  (``pyspiel.MCTSBot``) cannot be seen from here and get none.
 * ``resample_from_infostate`` calls the resampler the game registers
   (``EnvEntry.resampler``, ``"module:function"``, called as ``function(env,
   seat, rng)``), so OpenSpiel's ISMCTS searches what the seat knows.
@@ -64,7 +68,9 @@ import importlib
 import io
 import json
 import pickle
+import sys
 import types
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -414,6 +420,49 @@ def _step_with_faces(env: Any, action: int, faces: list[int]) -> None:
         del engine.roll_die
 
 
+# ---- perfect-information algorithms ----------------------------------------------------
+
+
+class PerfectInformationWarning(UserWarning):
+    """A perfect-information search was given a flockgym game: it reads the true
+    state, hidden cards and future draws included."""
+
+
+PERFECT_INFORMATION_MODULES = (
+    "open_spiel.python.algorithms.mcts",
+    "open_spiel.python.algorithms.async_mcts",
+    "open_spiel.python.algorithms.alpha_zero",
+)
+"""OpenSpiel's Python algorithms that search the state as it is (MCTSBot, the
+async MCTS, AlphaZero): each asks ``game.get_type()`` when it is built and
+clones the state it searches, which is where the bridge sees them."""
+
+_warned_perfect_information = False
+
+
+def _warn_if_perfect_information(caller: types.FrameType | None, game: str) -> None:
+    """Warn (once per process) when ``caller`` is code of a perfect-information
+    algorithm: the frame's module names it, whatever object the caller holds.
+    OpenSpiel's C++ bots (``pyspiel.MCTSBot``) call the game from C++ and are
+    not seen: the docs say so."""
+    global _warned_perfect_information
+    if _warned_perfect_information or caller is None:
+        return
+    module = str(caller.f_globals.get("__name__", ""))
+    if not module.startswith(PERFECT_INFORMATION_MODULES):
+        return
+    _warned_perfect_information = True
+    warnings.warn(
+        f"{game} is an imperfect-information game, but {module} searches the state "
+        "as it is: its bot reads the other seats' hidden cards and the draws to "
+        "come. For a player that sees only what its seat sees, use ISMCTSBot "
+        "(open_spiel.python.algorithms.ismcts, through resample_from_infostate) or "
+        "flockgym's search bot (bot spec 'search'). (Warned once per process.)",
+        PerfectInformationWarning,
+        stacklevel=3,
+    )
+
+
 # ---- the game ------------------------------------------------------------------------
 
 
@@ -427,7 +476,13 @@ def _resampler(env_id: str) -> Callable[..., Any] | None:
 
 
 class FlockGame(pyspiel.Game):
-    """A flockgym env as a pyspiel game (one class per env: see :func:`register`)."""
+    """A flockgym env as a pyspiel game (one class per env: see :func:`register`).
+
+    An imperfect-information game: a perfect-information search (OpenSpiel's
+    ``MCTSBot``) reads the hidden cards. OpenSpiel's Python ones get a
+    :class:`PerfectInformationWarning` once per process; its C++ bots
+    (``pyspiel.MCTSBot``) call the game from C++ and get none. Use
+    ``ISMCTSBot`` or flockgym's ``search`` bot."""
 
     env_id: str = ""
 
@@ -469,6 +524,13 @@ class FlockGame(pyspiel.Game):
         )
         self.resampler = _resampler(self.env_id)
         self.shared = _Shared(self)
+
+    def get_type(self) -> pyspiel.GameType:
+        """The game type; a perfect-information algorithm of OpenSpiel's that
+        asks for it (every one checks it when it is built) gets a
+        :class:`PerfectInformationWarning`, once per process."""
+        _warn_if_perfect_information(sys._getframe(1), game_name(self.env_id))
+        return pyspiel.Game.get_type(self)
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         """Pickled as its game string (``flockgym_arena(num_players=2,...)``):
@@ -888,6 +950,13 @@ class FlockState(pyspiel.State):
         if name == "core" and isinstance(value, SavedCore):
             value = _Core.restored(self.core.shared, value)
         super().__setattr__(name, value)
+
+    def clone(self) -> FlockState:
+        """An independent copy (pyspiel's clone: the ``core`` deep-copied by
+        :meth:`_Core.__deepcopy__`); warns as :meth:`FlockGame.get_type` does
+        when a perfect-information search clones the state it searches."""
+        _warn_if_perfect_information(sys._getframe(1), game_name(self.core.shared.env_id))
+        return pyspiel.State.clone(self)  # type: ignore[no-any-return]
 
     def __reduce__(self) -> tuple[Any, tuple[str, str]]:
         """Pickled as its game's string and its ``serialize()`` text."""
