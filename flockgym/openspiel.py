@@ -24,14 +24,34 @@ The bridge is generic: a new registered env is bridged without new code.
   An engine with ``draw_for_die()`` has it called for each chance die, so its
   generator moves on as under its own roll and a later deal (the Arena's board,
   dealt after the character wishes) is the env's.
-* Strings and tensors come from the seat's own view and observation: the
-  information state is the seat's current ``view`` (canonical JSON) with a digest
-  of its own moves, the observation string is the env's text from that seat,
-  and both tensors are the env's observation vector. None of them replays the
-  game: the cost does not grow with the game's length.
+  The declared chance mode is OpenSpiel's for what the state shows: explicit
+  stochastic with dice, deterministic without (no chance node; what the env
+  draws is fixed by the generator hidden in the state).
+* Serialization: ``State.serialize`` / ``Game.deserialize_state``, pyspiel's
+  ``serialize_game_and_state`` and pickle, for every game: a state's core
+  pickles as one JSON string (:class:`SavedCore`), checked field by field when
+  it is read; :meth:`FlockGame.deserialize_state` also refuses a pickled part
+  that names anything else.
+* Strings and tensors come from the seat's own view and observation. The
+  information state has perfect recall: a digest of everything the seat has
+  observed since the deal (its own moves and every change of its observation
+  vector, in order), then its current ``view`` (canonical JSON); its tensor is
+  the observation vector followed by 64 bits of that digest. The digest is
+  folded step by step, lazily (a state that is never read, as most of a
+  search's are, pays nothing; the first read folds the steps since the last
+  one), never by replaying the game from its start. The observation string is
+  the env's text from that seat and the observation tensor its observation
+  vector: what the seat sees now.
+* ``apply_action`` refuses an illegal action (a ``ValueError`` naming the legal
+  ones) before anything changes: pyspiel does not check legality for a Python
+  game, so the bridge does.
 * ``returns()`` sums the env's step rewards per seat, ``action_to_string`` and
   ``string_to_action`` are the env's action strings, ``clone()`` copies the engine
   (its generator included) and the AEC bookkeeping.
+* A perfect-information search reads hidden cards: OpenSpiel's Python
+  ``MCTSBot`` (and the async MCTS, AlphaZero) on a flockgym game gets a
+  :class:`PerfectInformationWarning` once per process; its C++ bots
+  (``pyspiel.MCTSBot``) cannot be seen from here and get none.
 * ``resample_from_infostate`` calls the resampler the game registers
   (``EnvEntry.resampler``, ``"module:function"``, called as ``function(env,
   seat, rng)``), so OpenSpiel's ISMCTS searches what the seat knows.
@@ -39,12 +59,18 @@ The bridge is generic: a new registered env is bridged without new code.
 
 from __future__ import annotations
 
+import base64
 import copy
 import dataclasses
 import enum
+import hashlib
 import importlib
+import io
 import json
+import pickle
+import sys
 import types
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -58,7 +84,7 @@ except ImportError as err:  # pragma: no cover - depends on the install
     ) from err
 
 from flockgym.envs import ENVS, EnvEntry, make
-from flockgym.envs.core.errors import OptionError
+from flockgym.envs.core.errors import OptionError, StateDictError
 from flockgym.envs.core.game import GameEngine
 from flockgym.envs.core.rng import copy_rng, derive_seed
 
@@ -69,13 +95,13 @@ chance outcomes of a die with ``s`` faces are the action ids ``0..s-1``."""
 
 SEED_PARAMETER = "seed"
 HIDDEN_OPTIONS = ("render_mode", "illegal_action", "engine")
-"""Env options that are not game parameters: the bridge renders nothing, never
-applies an illegal move (OpenSpiel checks legality itself), and plays on the
-Python engine (its chance nodes feed the dice through ``roll_die``, which a
-compiled engine rolls inside C++)."""
+"""Env options that are not game parameters: the bridge renders nothing, refuses
+an illegal move itself (OpenSpiel does not check legality for a Python game's
+``apply_action``) before anything changes, and plays on the env's default engine
+(the Arena's is the Python one: its chance nodes feed the dice through
+``roll_die``, which a compiled engine rolls inside C++)."""
 
 _PLAIN = (bool, int, float, str)
-_MOVE_MASK = (1 << 64) - 1
 
 
 def game_name(env_id: str) -> str:
@@ -116,7 +142,14 @@ def game_type(
     player count when none are given): win and rank rewards sum to zero at every
     player count (``flockgym.envs.core.rewards``) and are paid at the end; score
     rewards are paid as points are scored and need not sum to zero. ``explicit``:
-    whether the engine's dice are chance nodes (found out from the env if None)."""
+    whether the engine's dice are chance nodes (found out from the env if None).
+
+    The chance mode is OpenSpiel's by its own definitions: explicit stochastic
+    when the dice are chance nodes, deterministic otherwise (no chance node:
+    deals, shuffles and draws come from the generator the state carries, so a
+    state's moves always lead to the same state). Not sampled stochastic: that
+    means chance nodes with unlisted outcomes, and pyspiel cannot serialize a
+    Python game declared so (it has no Python hook for ``GetRNGState``)."""
     item: EnvEntry = ENVS[env_id]
     reward = (options or {}).get("reward", "win")
     if explicit is None:
@@ -128,7 +161,7 @@ def game_type(
         chance_mode=(
             pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
             if explicit
-            else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+            else pyspiel.GameType.ChanceMode.DETERMINISTIC
         ),
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=(
@@ -286,13 +319,57 @@ _BOOKKEEPING_SHARED = frozenset(
 )
 
 
+class _UnbuiltObserver:
+    """Stands in for the observer of a copied env until the copy is read: the
+    first use of any of its attributes builds the copy's own observer (a fresh
+    one, from the env's class and options) and brings it up to the engine with
+    ``_on_new_game``. No two envs share an observer, so reading one state never
+    changes what another shows, and a copy that is never read (most of a
+    search's) never pays for an observer."""
+
+    __slots__ = ("env",)
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(own_observer(self.env), name)
+
+
+class _SilentObserver:
+    """The observer of an env while the bridge deals it: the deal's
+    ``_on_new_game`` has no cache to drop (the env gets its own observer when
+    it is first read), so every method is a no-op."""
+
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        return _no_op
+
+
+def _no_op(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+def own_observer(env: Any) -> Any:
+    """``env``'s own observer, built now if ``env`` is a copy that was never
+    read (see :class:`_UnbuiltObserver`)."""
+    observer = vars(env).get("observer")
+    if not isinstance(observer, (_UnbuiltObserver, _SilentObserver)):
+        return observer
+    fresh = type(env)(**env.options).observer
+    env.observer = fresh
+    env._on_new_game()  # built from this env's engine (the Astrobirdz store, ...)
+    return fresh
+
+
 def copy_env(env: Any) -> Any:
     """An independent copy of the raw env ``env`` for the bridge: the engine (and
     its generator) deep-copied, the AEC bookkeeping copied, configuration and
-    spaces shared. The observer is shared too: :class:`FlockState` rebuilds it
-    from the engine before reading (``_on_new_game``), as a loaded state does.
-    About ten times faster than ``env.clone()``, which round-trips JSON."""
+    spaces shared (read-only once built). The copy's observer is its own, built
+    when it is first read (:class:`_UnbuiltObserver`). About ten times faster
+    than ``env.clone()``, which round-trips JSON."""
     other = copy.copy(env)
+    if "observer" in vars(env):
+        other.observer = _UnbuiltObserver(other)
     for name, value in vars(env).items():
         if name in _BOOKKEEPING_SHARED:
             continue
@@ -345,6 +422,49 @@ def _step_with_faces(env: Any, action: int, faces: list[int]) -> None:
         del engine.roll_die
 
 
+# ---- perfect-information algorithms ----------------------------------------------------
+
+
+class PerfectInformationWarning(UserWarning):
+    """A perfect-information search was given a flockgym game: it reads the true
+    state, hidden cards and future draws included."""
+
+
+PERFECT_INFORMATION_MODULES = (
+    "open_spiel.python.algorithms.mcts",
+    "open_spiel.python.algorithms.async_mcts",
+    "open_spiel.python.algorithms.alpha_zero",
+)
+"""OpenSpiel's Python algorithms that search the state as it is (MCTSBot, the
+async MCTS, AlphaZero): each asks ``game.get_type()`` when it is built and
+clones the state it searches, which is where the bridge sees them."""
+
+_warned_perfect_information = False
+
+
+def _warn_if_perfect_information(caller: types.FrameType | None, game: str) -> None:
+    """Warn (once per process) when ``caller`` is code of a perfect-information
+    algorithm: the frame's module names it, whatever object the caller holds.
+    OpenSpiel's C++ bots (``pyspiel.MCTSBot``) call the game from C++ and are
+    not seen: the docs say so."""
+    global _warned_perfect_information
+    if _warned_perfect_information or caller is None:
+        return
+    module = str(caller.f_globals.get("__name__", ""))
+    if not module.startswith(PERFECT_INFORMATION_MODULES):
+        return
+    _warned_perfect_information = True
+    warnings.warn(
+        f"{game} is an imperfect-information game, but {module} searches the state "
+        "as it is: its bot reads the other seats' hidden cards and the draws to "
+        "come. For a player that sees only what its seat sees, use ISMCTSBot "
+        "(open_spiel.python.algorithms.ismcts, through resample_from_infostate) or "
+        "flockgym's search bot (bot spec 'search'). (Warned once per process.)",
+        PerfectInformationWarning,
+        stacklevel=3,
+    )
+
+
 # ---- the game ------------------------------------------------------------------------
 
 
@@ -358,7 +478,13 @@ def _resampler(env_id: str) -> Callable[..., Any] | None:
 
 
 class FlockGame(pyspiel.Game):
-    """A flockgym env as a pyspiel game (one class per env: see :func:`register`)."""
+    """A flockgym env as a pyspiel game (one class per env: see :func:`register`).
+
+    An imperfect-information game: a perfect-information search (OpenSpiel's
+    ``MCTSBot``) reads the hidden cards. OpenSpiel's Python ones get a
+    :class:`PerfectInformationWarning` once per process; its C++ bots
+    (``pyspiel.MCTSBot``) call the game from C++ and get none. Use
+    ``ISMCTSBot`` or flockgym's ``search`` bot."""
 
     env_id: str = ""
 
@@ -401,6 +527,26 @@ class FlockGame(pyspiel.Game):
         self.resampler = _resampler(self.env_id)
         self.shared = _Shared(self)
 
+    def get_type(self) -> pyspiel.GameType:
+        """The game type; a perfect-information algorithm of OpenSpiel's that
+        asks for it (every one checks it when it is built) gets a
+        :class:`PerfectInformationWarning`, once per process."""
+        _warn_if_perfect_information(sys._getframe(1), game_name(self.env_id))
+        return pyspiel.Game.get_type(self)
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickled as its game string (``flockgym_arena(num_players=2,...)``):
+        the copy is the game loaded again, whose deals start again from its
+        first (``derive_seed(seed, 0)``)."""
+        return load_game, (self.to_string(),)
+
+    def deserialize_state(self, text: str) -> FlockState:
+        """A state from ``State.serialize()`` text, its pickled part checked to
+        hold nothing but a :class:`SavedCore` (so reading it runs no code)
+        before pyspiel reads it; the core is checked field by field."""
+        _check_serialized(text)
+        return pyspiel.Game.deserialize_state(self, text)  # type: ignore[no-any-return]
+
     def new_initial_state(self) -> FlockState:
         """A new deal: the k-th state of this game object that is used is dealt
         from seed ``derive_seed(seed, k)``, so a game object's deals are
@@ -427,25 +573,272 @@ class _Shared:
         self.num_players = game.template.num_players
         self.seed = game.seed
         self.deals = 0
-        self.observer_engine: GameEngine | None = None
-        """The engine the shared observer was last built from (see ``FlockState.sync``)."""
+        self._spare_observers: list[Any] = []
+
+    def lend_observer(self) -> Any:
+        """An observer for a throwaway env of the bridge's own (the replay that
+        settles a state's recall), given back with :meth:`return_observer`:
+        never one a state reads, and reset by its borrower's ``_on_new_game``."""
+        if self._spare_observers:
+            return self._spare_observers.pop()
+        return type(self.template)(**self.template.options).observer
+
+    def return_observer(self, observer: Any) -> None:
+        self._spare_observers.append(observer)
 
     def deal(self) -> tuple[Any, int]:
-        """The next deal of this game object (an env) and its seed:
-        ``derive_seed(seed, k)`` for the k-th deal."""
+        """The next deal of this game object (an env with an observer of its
+        own, built when it is first read) and its seed: ``derive_seed(seed, k)``
+        for the k-th deal. Nothing another state uses is touched."""
         deal_seed = derive_seed(self.seed, self.deals)
         self.deals += 1
         env = copy_env(self.template)
-        env.reset(seed=deal_seed)
+        if "observer" in vars(env):
+            env.observer = _SilentObserver()
+            env.reset(seed=deal_seed)
+            env.observer = _UnbuiltObserver(env)
+        else:
+            env.reset(seed=deal_seed)
         return env, deal_seed
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
 
 
+_NO_DIGEST = bytes(16)
+RECALL_BITS = 64
+"""Bits of a seat's recall digest at the end of its information-state tensor."""
+
+
+def _fold(digest: bytes, item: bytes) -> bytes:
+    """``digest`` followed by ``item``: a chained 128-bit BLAKE2b, the same in
+    every process (Python's ``hash`` of a string is not)."""
+    return hashlib.blake2b(digest + item, digest_size=16).digest()
+
+
+def _move_item(action: int) -> bytes:
+    return b"m" + action.to_bytes(4, "little")
+
+
+def _seen_item(vector: np.ndarray) -> bytes:
+    """An observation as a 128-bit digest (what the recall folds and keeps)."""
+    data = b"o" + np.ascontiguousarray(vector, dtype=np.float32).tobytes()
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+class _Recall:
+    """What each seat has observed since the deal, folded into a digest per
+    seat: its own moves and every change of its observation vector, in order
+    (perfect recall, as the env's replaying ``information_state_string`` keeps
+    it, at a cost that does not grow with the game).
+
+    The digest is kept up to date lazily. A state that is never asked for an
+    information state (a search's clones and rollouts) only notes its moves
+    (``trail``) after the env it last agreed with (``base``, never stepped:
+    clones share it); the first read replays those moves on a copy of
+    ``base``, folding each seat's observation after each step, and from then
+    on the state folds its own steps as they are made (``eager``), without
+    replaying. A clone starts lazy again."""
+
+    def __init__(self, num_players: int) -> None:
+        self.digests: list[bytes] = [_NO_DIGEST] * num_players
+        self.seen: list[bytes] | None = None
+        """Each seat's last folded observation (its digest); None until the deal
+        is folded."""
+        self.base: Any = None
+        """The env the digests were settled at when ``trail`` holds moves after it."""
+        self.trail: list[tuple[int, int, tuple[int, ...]]] = []
+        """(seat, action, die faces) of each step since ``base``."""
+        self.eager = False
+
+    def copy(self) -> _Recall:
+        other = _Recall.__new__(_Recall)
+        other.digests = list(self.digests)
+        other.seen = None if self.seen is None else list(self.seen)
+        other.base = self.base
+        other.trail = list(self.trail)
+        other.eager = False
+        return other
+
+    def settled(self) -> bool:
+        return self.seen is not None and not self.trail
+
+    def before_step(self, env: Any) -> None:
+        """Called before ``env`` (the state's own) is stepped in place: keep
+        what the lazy replay needs."""
+        if self.base is None and not (self.eager and self.settled()):
+            self.base = copy_env(env)
+
+    def after_step(
+        self, before: Any, env: Any, seat: int, action: int, faces: tuple[int, ...]
+    ) -> None:
+        """Note a finished step of ``seat`` (``before``: the env before it, when
+        it was not stepped in place)."""
+        if self.eager and self.settled():
+            self.digests[seat] = _fold(self.digests[seat], _move_item(action))
+            self._fold_views(env, own_observer(env))
+            return
+        if self.base is None:
+            self.base = before if before is not None else copy_env(env)
+        self.trail.append((seat, action, faces))
+
+    def settle(self, shared: _Shared, env: Any) -> None:
+        """Bring every seat's digest up to ``env`` (the state's own env)."""
+        if self.settled():
+            self.eager = True
+            return
+        if not self.trail:  # a state read before its first move
+            self.seen = [b""] * shared.num_players
+            self._fold_views(env, own_observer(env))
+            self.eager = True
+            return
+        work = copy_env(self.base)
+        observer = shared.lend_observer()
+        try:
+            work.observer = observer
+            work._on_new_game()
+            if self.seen is None:
+                self.seen = [b""] * shared.num_players
+                self._fold_views(work, observer)
+            for seat, action, faces in self.trail:
+                self.digests[seat] = _fold(self.digests[seat], _move_item(action))
+                if shared.explicit_dice:
+                    _step_with_faces(work, action, list(faces))
+                else:
+                    work.step(action)
+                self._fold_views(work, observer)
+        finally:
+            shared.return_observer(observer)
+        self.trail = []
+        self.base = None
+        self.eager = True
+
+    def _fold_views(self, env: Any, observer: Any) -> None:
+        seen = self.seen
+        assert seen is not None
+        for seat in range(len(seen)):
+            item = _seen_item(env._encode_observation(seat))
+            if item != seen[seat]:
+                seen[seat] = item
+                self.digests[seat] = _fold(self.digests[seat], item)
+
+
+SAVED_FORMAT = "flockgym-openspiel-state-1"
+"""The ``format`` of a serialized state's core (:meth:`_Core.saved`)."""
+
+
+class SavedCore(str):
+    """A state's core as JSON text: what ``State.serialize`` pickles in its
+    ``__dict__`` (a string, nothing that runs code when it is read back)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return SavedCore, (str(self),)
+
+
+def _saved_json(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise StateDictError(f"a serialized flockgym state is not JSON: {err}") from None
+    if not isinstance(data, dict) or data.get("format") != SAVED_FORMAT:
+        raise StateDictError(
+            f"a serialized flockgym state must be a JSON object with format {SAVED_FORMAT!r}"
+        )
+    return data
+
+
+def _field(data: dict[str, Any], name: str, ok: Callable[[Any], bool], allowed: str) -> Any:
+    value = data.get(name)
+    if not ok(value):
+        raise StateDictError(
+            f"serialized state field {name}={value!r:.60} is not allowed; allowed: {allowed}"
+        )
+    return value
+
+
+def _is_int(value: Any, low: int) -> bool:
+    return type(value) is int and value >= low
+
+
+def _int_list(value: Any, n: int) -> bool:
+    return isinstance(value, list) and len(value) == n and all(_is_int(v, 0) for v in value)
+
+
+def _hex_list(value: Any, n: int) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == n
+        and all(isinstance(v, str) and len(v) == 32 and _is_hex(v) for v in value)
+    )
+
+
+def _is_hex(text: str) -> bool:
+    try:
+        bytes.fromhex(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _numbers(data: dict[str, Any], name: str, n: int) -> list[float]:
+    def ok(value: Any) -> bool:
+        return (
+            isinstance(value, list)
+            and len(value) == n
+            and all(type(v) in (int, float) and np.isfinite(v) for v in value)
+        )
+
+    return [float(v) for v in _field(data, name, ok, f"{n} finite numbers")]
+
+
+def _saved_pending(value: Any, env: Any, shared: _Shared) -> tuple[int, list[int], _NeedDie] | None:
+    """The pending die roll of a saved chance node, checked against the env."""
+    if value is None:
+        return None
+    allowed = (
+        "null, or {action: a legal action, faces: faces rolled so far, seat, "
+        f"sides: 2..{MAX_DIE_SIDES}, purpose: text}} in a game with explicit dice"
+    )
+    fields = {"action", "faces", "seat", "sides", "purpose"}
+    ok = (
+        shared.explicit_dice
+        and isinstance(value, dict)
+        and set(value) == fields
+        and _is_int(value["sides"], 2)
+        and value["sides"] <= MAX_DIE_SIDES
+        and _is_int(value["seat"], 0)
+        and value["seat"] < shared.num_players
+        and isinstance(value["purpose"], str)
+        and isinstance(value["faces"], list)
+        and all(_is_int(f, 1) and f <= MAX_DIE_SIDES for f in value["faces"])
+        and _is_int(value["action"], 0)
+        and value["action"] < env.num_actions
+        and bool(env.game.is_legal_id(value["action"], env.num_actions))
+    )
+    if not ok:
+        raise StateDictError(
+            f"serialized state field pending={value!r:.80} is not allowed; allowed: {allowed}"
+        )
+    need = _NeedDie(value["seat"], value["sides"], value["purpose"])
+    return value["action"], list(value["faces"]), need
+
+
+def _loaded_env(template: Any, state: Any) -> Any:
+    """A copy of ``template`` loaded with the env state ``state`` (checked by the
+    env's own loader), with an observer of its own built when it is read."""
+    env = copy_env(template)
+    if "observer" in vars(env):
+        env.observer = _SilentObserver()
+        env.load_state_dict(state)
+        env.observer = _UnbuiltObserver(env)
+    else:
+        env.load_state_dict(state)
+    return env
+
+
 class _Core:
     """A state's data: the raw env, the pending die roll of a chance node, each
-    seat's summed and last rewards, and a digest of each seat's own moves.
+    seat's summed and last rewards, its move count and what it recalls.
 
     pyspiel clones a Python state by deep-copying its ``__dict__``: this object's
     ``__deepcopy__`` is the fast copy (:func:`copy_env`)."""
@@ -458,7 +851,7 @@ class _Core:
         self.totals = [0.0] * n
         self.last_rewards = [0.0] * n
         self.moves = [0] * n
-        self.move_digest = [0] * n
+        self.recall = _Recall(n)
         self.deal_seed: int | None = None
 
     @property
@@ -476,6 +869,60 @@ class _Core:
     def env(self, env: Any) -> None:
         self._env = env
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """pyspiel serializes a Python state by pickling its ``__dict__``: a
+        core pickles as :class:`SavedCore`, plain JSON text (the env's
+        ``state_dict`` and the bridge's own fields), which the state it is
+        given to rebuilds (:meth:`FlockState.__setattr__`)."""
+        return SavedCore, (json.dumps(self.saved(), separators=(",", ":")),)
+
+    def saved(self) -> dict[str, Any]:
+        """This core as JSON types (its recall settled first)."""
+        env = self.env
+        self.recall.settle(self.shared, env)
+        pending = self.pending
+        recall = self.recall
+        return {
+            "format": SAVED_FORMAT,
+            "env": env.state_dict(),
+            "deal_seed": self.deal_seed,
+            "pending": None
+            if pending is None
+            else {
+                "action": pending[0],
+                "faces": list(pending[1]),
+                "seat": pending[2].seat,
+                "sides": pending[2].sides,
+                "purpose": pending[2].purpose,
+            },
+            "totals": list(self.totals),
+            "last_rewards": list(self.last_rewards),
+            "moves": list(self.moves),
+            "digests": [d.hex() for d in recall.digests],
+            "seen": [d.hex() for d in recall.seen or []],
+        }
+
+    @classmethod
+    def restored(cls, shared: _Shared, text: str) -> _Core:
+        """The core saved as ``text`` (:meth:`saved`), every field checked: a
+        ``StateDictError`` names the first that is wrong."""
+        data = _saved_json(text)
+        n = shared.num_players
+        env = _loaded_env(shared.template, data["env"])
+        core = cls(shared, env)
+        core.deal_seed = _field(
+            data, "deal_seed", lambda v: v is None or _is_int(v, 0), "null or an integer >= 0"
+        )
+        core.totals = _numbers(data, "totals", n)
+        core.last_rewards = _numbers(data, "last_rewards", n)
+        core.moves = _field(data, "moves", lambda v: _int_list(v, n), f"{n} integers >= 0")
+        core.pending = _saved_pending(data.get("pending"), env, shared)
+        digests = _field(data, "digests", lambda v: _hex_list(v, n), f"{n} hex digests of 16 bytes")
+        seen = _field(data, "seen", lambda v: _hex_list(v, n), f"{n} hex digests of 16 bytes")
+        core.recall.digests = [bytes.fromhex(d) for d in digests]
+        core.recall.seen = [bytes.fromhex(d) for d in seen]
+        return core
+
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         other = _Core.__new__(_Core)
         other.shared = self.shared
@@ -485,7 +932,7 @@ class _Core:
         other.totals = list(self.totals)
         other.last_rewards = list(self.last_rewards)
         other.moves = list(self.moves)
-        other.move_digest = list(self.move_digest)
+        other.recall = self.recall.copy()
         other.deal_seed = self.deal_seed
         return other
 
@@ -497,6 +944,25 @@ class FlockState(pyspiel.State):
         super().__init__(game)
         # pyspiel's clone() calls this without an env, then copies ``__dict__`` over.
         self.core = _Core(game.shared, env)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """pyspiel's deserialization sets the pickled ``__dict__`` on a new
+        initial state of the game: a :class:`SavedCore` is rebuilt into a core
+        of this state's game (checked field by field)."""
+        if name == "core" and isinstance(value, SavedCore):
+            value = _Core.restored(self.core.shared, value)
+        super().__setattr__(name, value)
+
+    def clone(self) -> FlockState:
+        """An independent copy (pyspiel's clone: the ``core`` deep-copied by
+        :meth:`_Core.__deepcopy__`); warns as :meth:`FlockGame.get_type` does
+        when a perfect-information search clones the state it searches."""
+        _warn_if_perfect_information(sys._getframe(1), game_name(self.core.shared.env_id))
+        return pyspiel.State.clone(self)  # type: ignore[no-any-return]
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        """Pickled as its game's string and its ``serialize()`` text."""
+        return _state_from, (self.get_game().to_string(), self.serialize())
 
     @property
     def deal_seed(self) -> int | None:
@@ -545,12 +1011,12 @@ class FlockState(pyspiel.State):
         if core.pending is not None:
             self._apply_face(int(action))
             return
-        seat = core.env.seat_of(core.env.agent_selection)
+        seat = self._legal_or_refused(int(action))
         core.moves[seat] += 1
-        core.move_digest[seat] = hash((core.move_digest[seat], int(action))) & _MOVE_MASK
         if not core.shared.explicit_dice:
+            core.recall.before_step(core.env)
             core.env.step(int(action))
-            self._stepped(core.env)
+            self._stepped(core.env, seat, int(action), [])
             return
         work = copy_env(core.env)
         try:
@@ -558,7 +1024,25 @@ class FlockState(pyspiel.State):
         except _NeedDie as need:
             core.pending = (int(action), [], need)
             return
-        self._stepped(work)
+        self._stepped(work, seat, int(action), [])
+
+    def _legal_or_refused(self, action: int) -> int:
+        """The seat to act, when ``action`` is legal for it; otherwise a
+        ``ValueError`` naming the action and the legal ones, raised before
+        anything changes (pyspiel leaves a Python game's legality to it)."""
+        env = self.core.env
+        if self._done():
+            raise ValueError(f"action {action}: the game is over, no action is legal")
+        seat: int = env.seat_of(env.agent_selection)
+        game = env.game
+        if 0 <= action < env.num_actions and game.is_legal_id(action, env.num_actions):
+            return seat
+        legal = list(game.legal_actions())
+        shown = ", ".join(f"{a} ({game.action_to_string(seat, a)})" for a in legal[:8])
+        more = f", ... ({len(legal)} in all)" if len(legal) > 8 else ""
+        raise ValueError(
+            f"action {action} is not legal for player_{seat} here; legal: {shown}{more}"
+        )
 
     def _apply_face(self, face: int) -> None:
         core = self.core
@@ -576,13 +1060,24 @@ class FlockState(pyspiel.State):
             core.pending = (action, faces, again)
             return
         core.pending = None
-        self._stepped(work)
+        self._stepped(work, core.env.seat_of(core.env.agent_selection), action, faces)
 
-    def _stepped(self, env: Any) -> None:
-        """Adopt the stepped ``env`` and add its step rewards to each seat's
+    def _stepped(self, env: Any, seat: int, action: int, faces: list[int]) -> None:
+        """Adopt the stepped ``env`` (a stepped copy takes over the built
+        observer of the env it replaces, which nothing else reads), note the
+        step in the seats' recall and add its step rewards to each seat's
         total, as the AEC loop pays them."""
         core = self.core
+        old = core.env
+        if env is not old:
+            observer = vars(old).get("observer")
+            if observer is not None and not isinstance(observer, _UnbuiltObserver):
+                env.observer = observer
+                old.observer = _UnbuiltObserver(old)
+                env._on_new_game()
         core.env = env
+        before = old if env is not old else None
+        core.recall.after_step(before, env, seat, action, tuple(faces))
         rewards = env.rewards
         core.last_rewards = [float(rewards.get(a, 0.0)) for a in env.possible_agents]
         core.totals = [t + r for t, r in zip(core.totals, core.last_rewards, strict=True)]
@@ -630,13 +1125,9 @@ class FlockState(pyspiel.State):
     # ---- what a seat sees ----
 
     def sync(self) -> Any:
-        """The env, with the game's shared observer built from this state's engine
-        (the observer caches by engine; another state may have used it last)."""
-        core = self.core
-        env = core.env
-        if core.shared.observer_engine is not env.game:
-            env._on_new_game()
-            core.shared.observer_engine = env.game
+        """The env, with its own observer built (see :class:`_UnbuiltObserver`)."""
+        env = self.core.env
+        own_observer(env)
         return env
 
     def view_json(self, player: int) -> str:
@@ -645,7 +1136,9 @@ class FlockState(pyspiel.State):
         return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
     def observation_vector(self, player: int) -> np.ndarray:
-        return self.sync()._encode_observation(player)  # type: ignore[no-any-return]
+        """The env's observation vector of ``player``: the caller's own array
+        (the env may return a buffer its observer writes again later)."""
+        return np.array(self.sync()._encode_observation(player), dtype=np.float32)
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """The env's observation vector of ``player`` (default: the player to
@@ -654,9 +1147,9 @@ class FlockState(pyspiel.State):
         return self.observation_vector(self._seat(player)).tolist()  # type: ignore[no-any-return]
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """As :meth:`observation_tensor`: the observation vector holds what the
-        game encodes of the past."""
-        return self.observation_vector(self._seat(player)).tolist()  # type: ignore[no-any-return]
+        """The observation vector of ``player`` (default: the player to act) and
+        its recall digest's bits (:meth:`info_state_vector`)."""
+        return self.info_state_vector(self._seat(player)).tolist()  # type: ignore[no-any-return]
 
     def _seat(self, player: int | None) -> int:
         """``player``, or the player to act; a ``ValueError`` names the seats."""
@@ -669,12 +1162,32 @@ class FlockState(pyspiel.State):
     def observation_text(self, player: int) -> str:
         return self.sync().observation_string(f"player_{player}")  # type: ignore[no-any-return]
 
-    def info_state_text(self, player: int) -> str:
-        """The seat's current view and a digest of its own moves (count and hash),
-        so two states the seat cannot tell apart give the same text."""
+    def recall_digest(self, player: int) -> bytes:
+        """The seat's perfect-recall digest: its own moves and every change of
+        its observation since the deal, in order (see :class:`_Recall`); at a
+        chance node, the move it is rolling for is in it too."""
         core = self.core
-        head = f"player_{player} moves {core.moves[player]} #{core.move_digest[player]:016x}"
+        core.recall.settle(core.shared, core.env)
+        digest = core.recall.digests[player]
+        pending = core.pending
+        if pending is not None and core.env.seat_of(core.env.agent_selection) == player:
+            digest = _fold(digest, _move_item(pending[0]))
+        return digest
+
+    def info_state_text(self, player: int) -> str:
+        """The seat's move count and recall digest, then its current view: two
+        histories the seat can tell apart give two texts (perfect recall), two
+        it cannot tell apart give one."""
+        digest = self.recall_digest(player)
+        head = f"player_{player} moves {self.core.moves[player]} #{digest.hex()}"
         return head + "\n" + self.view_json(player)
+
+    def info_state_vector(self, player: int) -> np.ndarray:
+        """The observation vector, then the first 64 bits of the seat's recall
+        digest as 0/1 values: the tensor tells apart what the string does (a
+        learner may drop the last :data:`RECALL_BITS` values)."""
+        bits = np.unpackbits(np.frombuffer(self.recall_digest(player)[:8], dtype=np.uint8))
+        return np.concatenate([self.observation_vector(player), bits.astype(np.float32)])
 
     # ---- search support ----
 
@@ -688,18 +1201,21 @@ class FlockState(pyspiel.State):
                 "so resample_from_infostate is not available for it"
             )
         seed = int(float(probability_sampler()) * 2**53)
+        core = self.core
+        core.recall.settle(core.shared, core.env)  # the drawn state recalls what this one does
         other = self.clone()  # its env is its own: the resampler may change it
         other.core.env = resample(other.core.env, player_id, np.random.default_rng(seed))
         other.core.env._history = []
         other.core.deal_seed = None
-        other.core.shared.observer_engine = None  # a resampler may rebuild the observer
         return other  # type: ignore[no-any-return]
 
 
 class FlockObserver:
-    """OpenSpiel's observer for one seat: the information state (perfect recall:
-    the view and the seat's own moves) or the observation (the env's text and
-    vector); both tensors are the env's observation vector."""
+    """OpenSpiel's observer for one seat: the information state (perfect
+    recall: the seat's own moves and every change of its observation since the
+    deal, as a digest, with its current view; the tensor is the observation
+    vector and :data:`RECALL_BITS` bits of the digest) or the observation (the
+    env's text and vector: what the seat sees now)."""
 
     def __init__(self, game: FlockGame, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
         if params:
@@ -713,11 +1229,15 @@ class FlockObserver:
                 "public_info True (perfect_recall True or False)"
             )
         self.perfect_recall = bool(obs_type.perfect_recall)
-        self.tensor = np.zeros(game.observation_size, np.float32)
+        size = game.observation_size + (RECALL_BITS if self.perfect_recall else 0)
+        self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: FlockState, player: int) -> None:
-        self.tensor[:] = state.observation_vector(player)
+        if self.perfect_recall:
+            self.tensor[:] = state.info_state_vector(player)
+        else:
+            self.tensor[:] = state.observation_vector(player)
 
     def string_from(self, state: FlockState, player: int) -> str:
         if self.perfect_recall:
@@ -725,9 +1245,64 @@ class FlockObserver:
         return state.observation_text(player)
 
 
+# ---- serialization -------------------------------------------------------------------
+
+
+class _CheckingUnpickler(pickle.Unpickler):
+    """Reads a serialized state's ``__dict__`` allowing no global but
+    :class:`SavedCore`: anything else is refused before it is looked up."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) == (__name__, "SavedCore"):
+            return SavedCore
+        raise StateDictError(
+            f"a serialized flockgym state may hold only {__name__}.SavedCore; "
+            f"it names {module}.{name}"
+        )
+
+
+def _check_serialized(text: str) -> None:
+    """Refuse ``State.serialize()`` text whose pickled ``__dict__`` holds
+    anything but ``{"core": SavedCore}`` (a ``StateDictError`` says what)."""
+    if not isinstance(text, str):
+        raise StateDictError(f"a serialized state is text, got {type(text).__name__}")
+    lines = text.split("\n", 2)
+    if len(lines) != 3 or not lines[2].startswith("__dict__="):
+        raise StateDictError(
+            "a serialized state has three lines: history=..., move_number=..., __dict__=..."
+        )
+    try:
+        raw = base64.b64decode(lines[2][len("__dict__=") :], validate=True)
+        saved = _CheckingUnpickler(io.BytesIO(raw)).load()
+    except StateDictError:
+        raise
+    except Exception as err:  # any unreadable payload is refused by name
+        raise StateDictError(f"a serialized state's __dict__ cannot be read: {err}") from None
+    if not (
+        isinstance(saved, dict) and set(saved) == {"core"} and isinstance(saved["core"], SavedCore)
+    ):
+        raise StateDictError("a serialized state's __dict__ must be {'core': SavedCore}")
+
+
+def load_game(text: str) -> FlockGame:
+    """``pyspiel.load_game(text)`` with the flockgym games registered (what an
+    unpickled game calls, in a process that may not have imported this module)."""
+    return pyspiel.load_game(text)  # type: ignore[no-any-return]
+
+
+def _state_from(game_text: str, state_text: str) -> FlockState:
+    """An unpickled state: its game loaded from ``game_text``, the state read
+    by the game's checking :meth:`FlockGame.deserialize_state`."""
+    return load_game(game_text).deserialize_state(state_text)
+
+
 def register(env_id: str) -> type[FlockGame]:
-    """Register ``env_id`` with pyspiel as :func:`game_name` and return its class."""
-    cls = type(f"FlockGame_{env_id}", (FlockGame,), {"env_id": env_id})
+    """Register ``env_id`` with pyspiel as :func:`game_name` and return its class
+    (bound in this module under its name, so it can be found by name)."""
+    name = f"FlockGame_{env_id}"
+    cls = type(name, (FlockGame,), {"env_id": env_id, "__module__": __name__})
+    cls.__qualname__ = name
+    globals()[name] = cls
     pyspiel.register_game(game_type(env_id), cls)
     return cls
 

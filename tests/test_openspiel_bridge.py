@@ -10,7 +10,7 @@ ISMCTSBot does where the game registers a resampler.
 from __future__ import annotations
 
 import random
-import time
+import warnings
 from typing import Any
 
 import numpy as np
@@ -21,7 +21,12 @@ pyspiel = pytest.importorskip("pyspiel")
 from flockgym.envs import ENVS, make  # noqa: E402
 from flockgym.envs.core.errors import OptionError  # noqa: E402
 from flockgym.envs.core.rng import derive_seed  # noqa: E402
-from flockgym.openspiel import GAMES, copy_env, game_name  # noqa: E402
+from flockgym.openspiel import (  # noqa: E402
+    GAMES,
+    PerfectInformationWarning,
+    copy_env,
+    game_name,
+)
 
 ENV_IDS = sorted(ENVS)
 
@@ -59,7 +64,7 @@ def test_game_type(env_id: str) -> None:
     assert kind.chance_mode == (
         pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
         if dice
-        else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+        else pyspiel.GameType.ChanceMode.DETERMINISTIC
     )
     assert game.num_players() == item.default_players
     assert game.num_distinct_actions() == make(env_id).unwrapped.num_actions
@@ -270,25 +275,60 @@ def test_information_state_counts_own_moves() -> None:
     assert f"player_{mover} moves 1 #" in state.information_state_string(mover)
 
 
-def test_information_state_cost_does_not_grow_with_the_game() -> None:
-    """At move 100 of an Arena game the strings and tensors take a few ms (the
-    env's replaying information_state_string grows with the game)."""
-    game = pyspiel.load_game("flockgym_arena", {"num_players": 4})
+@pytest.mark.parametrize("env_id", ["arena_v0", "skybirds_v0"])
+def test_information_states_never_replay_the_game_from_its_start(
+    env_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counted in env steps taken while reading (no timing): the first read
+    folds the moves made since the deal once, a state that has been read folds
+    its later moves as they are made (a read then steps nothing), and a clone
+    read after a few moves folds those few only."""
+    game = pyspiel.load_game(game_name(env_id), {"num_players": 4})
     state = game.new_initial_state()
     rnd = random.Random(2)
-    moves = 0
-    while moves < 100:
-        moves += not state.is_chance_node()
-        _random_move(state, rnd)
-    while state.is_chance_node():
-        _random_move(state, rnd)
-    seat = state.current_player()
-    start = time.perf_counter()
-    for _ in range(5):
-        state.information_state_string(seat)
-        state.information_state_tensor(seat)
-    per_call = (time.perf_counter() - start) / 5
-    assert per_call < 0.02
+    raw = type(state.core.env)
+    real_step = raw.step
+    steps = [0]
+    reading = [False]
+
+    def counted(env: Any, action: Any) -> None:
+        steps[0] += reading[0]
+        real_step(env, action)
+
+    monkeypatch.setattr(raw, "step", counted)
+
+    def read() -> int:
+        """Env steps taken while every seat's information state is read."""
+        steps[0] = 0
+        reading[0] = True
+        for seat in range(4):
+            state_or_clone[0].information_state_string(seat)
+            state_or_clone[0].information_state_tensor(seat)
+        reading[0] = False
+        return steps[0]
+
+    def play(moves: int) -> int:
+        """``moves`` moves (and the dice they roll); returns the player moves."""
+        made = 0
+        target = state_or_clone[0]
+        while made < moves and not target.is_terminal():
+            made += not target.is_chance_node()
+            _random_move(target, rnd)
+        while target.is_chance_node():
+            _random_move(target, rnd)
+        return made
+
+    state_or_clone = [state]
+    first = play(60)
+    assert first == 60
+    assert read() == first  # each move since the deal, once
+    play(30)
+    assert read() == 0  # folded as they were made
+    state_or_clone[0] = state.clone()
+    few = play(5)
+    assert few == 5
+    assert read() == few  # the clone's own moves only
+    assert read() == 0
 
 
 def test_observer_is_rebuilt_for_each_state() -> None:
@@ -378,6 +418,7 @@ MCTS_OPTIONS = {
 }
 
 
+@pytest.mark.filterwarnings("ignore::flockgym.openspiel.PerfectInformationWarning")
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_mcts_bot_plays_a_whole_game(env_id: str) -> None:
     from open_spiel.python.algorithms import mcts
@@ -493,3 +534,169 @@ def test_ismcts_runs_through_a_registered_resampler(env_id: str) -> None:
         assert drawn.legal_actions() == state.legal_actions()
         state.apply_action(bot.step(state))
     assert sum(state.returns()) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_a_new_deal_leaves_another_states_reads_alone(env_id: str) -> None:
+    """State A read, state B dealt, A read again: A shows its own deal
+    (the states once shared an observer that B's deal rebuilt)."""
+    players = 4 if env_id != "skybirds_v0" else 3
+    game = pyspiel.load_game(game_name(env_id), {**SHORT[env_id], "num_players": players})
+    a = game.new_initial_state()
+    before = [(a.observation_tensor(s), a.information_state_tensor(s)) for s in range(players)]
+    b = game.new_initial_state()
+    b.legal_actions()  # B's first use deals it
+    after = [(a.observation_tensor(s), a.information_state_tensor(s)) for s in range(players)]
+    assert after == before
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_a_kept_observation_vector_does_not_change(env_id: str) -> None:
+    """Arrays the bridge returns are the caller's: kept, they keep their values
+    while the game goes on (the Arena's once was its observer's buffer)."""
+    players = 3
+    game = pyspiel.load_game(game_name(env_id), {**SHORT[env_id], "num_players": players})
+    state = game.new_initial_state()
+    rnd = random.Random(3)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        if not state.is_chance_node():
+            vector = state.observation_vector(state.current_player())
+            kept.append((vector, vector.copy()))
+        _random_move(state, rnd)
+    assert len(kept) > 10
+    for vector, copy in kept:
+        np.testing.assert_array_equal(vector, copy)
+
+
+def _everything(state: Any) -> tuple[Any, ...]:
+    """All a caller can read of a state, for every seat."""
+    seats = range(state.num_players())
+    return (
+        str(state),
+        state.history(),
+        state.move_number(),
+        state.returns(),
+        state.legal_actions(),
+        [state.information_state_string(p) for p in seats],
+        [state.information_state_tensor(p) for p in seats],
+        [state.observation_string(p) for p in seats],
+        [state.observation_tensor(p) for p in seats],
+    )
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_an_illegal_action_changes_nothing(env_id: str) -> None:
+    """A refused action leaves the state exactly as it was (strings, tensors,
+    history), and the state then plays on as one that never saw it."""
+    game = pyspiel.load_game(game_name(env_id), {**SHORT[env_id], "num_players": 3})
+    state = game.new_initial_state()
+    rnd = random.Random(8)
+    for _ in range(12):
+        _random_move(state, rnd)
+    while state.is_chance_node():
+        _random_move(state, rnd)
+    twin = state.clone()
+    before = _everything(state)
+    legal = set(state.legal_actions())
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    for action in (illegal, game.num_distinct_actions()):
+        with pytest.raises(ValueError, match=f"action {action} is not legal for player_"):
+            state.apply_action(action)
+        assert _everything(state) == before
+    with pytest.raises(pyspiel.SpielError):  # pyspiel's own check of -1
+        state.apply_action(-1)
+    assert _everything(state) == before
+    move = min(legal)
+    state.apply_action(move)
+    twin.apply_action(move)
+    assert _everything(state) == _everything(twin)
+
+
+def test_an_illegal_action_names_the_legal_ones() -> None:
+    game = pyspiel.load_game("flockgym_skybirds", {"num_players": 2})
+    state = game.new_initial_state()
+    legal = state.legal_actions()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    with pytest.raises(ValueError) as err:
+        state.apply_action(illegal)
+    seat = state.current_player()
+    first = f"{legal[0]} ({state.action_to_string(seat, legal[0])})"
+    assert str(err.value).startswith(
+        f"action {illegal} is not legal for player_{seat} here; legal: {first}"
+    )
+
+
+def _perfect_information_warnings(run: Any) -> list[str]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run()
+    return [str(w.message) for w in caught if w.category is PerfectInformationWarning]
+
+
+def _mcts_bot(game: Any) -> Any:
+    from open_spiel.python.algorithms import mcts
+
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    return mcts.MCTSBot(game, uct_c=2.0, max_simulations=2, evaluator=evaluator, random_state=rng)
+
+
+def test_mcts_bot_on_a_flockgym_game_warns_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenSpiel's Python MCTSBot reads hidden cards: building one on a bridged
+    game warns, naming the game, the algorithm and what to use instead, once
+    per process."""
+    import flockgym.openspiel as bridge
+
+    monkeypatch.setattr(bridge, "_warned_perfect_information", False)
+    game = pyspiel.load_game("flockgym_astrobirdz", {"num_players": 2})
+    first = _perfect_information_warnings(lambda: _mcts_bot(game))
+    assert len(first) == 1
+    assert first[0].startswith(
+        "flockgym_astrobirdz is an imperfect-information game, but "
+        "open_spiel.python.algorithms.mcts searches the state as it is"
+    )
+    assert "ISMCTSBot" in first[0] and "'search'" in first[0]
+    bot = None
+
+    def again() -> None:
+        nonlocal bot
+        bot = _mcts_bot(game)
+        bot.step(game.new_initial_state())
+
+    assert _perfect_information_warnings(again) == []
+
+
+def test_an_mcts_search_warns_through_clone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot built before (or on another object) is still seen when it clones
+    the state it searches."""
+    import flockgym.openspiel as bridge
+
+    game = pyspiel.load_game("flockgym_skybirds", {"num_players": 2})
+    monkeypatch.setattr(bridge, "_warned_perfect_information", True)
+    bot = _mcts_bot(game)
+    monkeypatch.setattr(bridge, "_warned_perfect_information", False)
+    found = _perfect_information_warnings(lambda: bot.step(game.new_initial_state()))
+    assert len(found) == 1 and found[0].startswith("flockgym_skybirds is an imperfect")
+
+
+def test_ismcts_and_plain_use_do_not_warn(monkeypatch: pytest.MonkeyPatch) -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    import flockgym.openspiel as bridge
+
+    monkeypatch.setattr(bridge, "_warned_perfect_information", False)
+    game = pyspiel.load_game("flockgym_astrobirdz", {"num_players": 2})
+
+    def fair_use() -> None:
+        rng = np.random.RandomState(1)
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+        bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, random_state=rng)
+        state = game.new_initial_state()
+        state.apply_action(bot.step(state))
+        state.clone().resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        game.get_type()
+
+    assert _perfect_information_warnings(fair_use) == []

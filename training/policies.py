@@ -522,13 +522,15 @@ def parse_spec(text: str) -> BotSpec:
 
 def parse_specs(text: str) -> list[BotSpec]:
     """Comma-separated bot specs; the ``KEY=VALUE`` items that follow a
-    ``search:`` belong to that search (no other spec holds ``=``)."""
+    ``search:`` belong to that search (no other spec holds ``=``), up to the
+    next item that names a spec (``search:budget=20`` starts a second search)."""
     items = [item.strip() for item in text.split(",") if item.strip()]
     if not items:
         raise BotSpecError(f"no bot specs in {text!r}; {SPEC_HELP}")
     specs: list[str] = []
     for item in items:
-        if "=" in item and specs and specs[-1].startswith("search:"):
+        setting = "=" in item and ":" not in item.split("=", 1)[0]
+        if setting and specs and specs[-1].startswith("search:"):
             specs[-1] += "," + item
         else:
             specs.append(item)

@@ -44,6 +44,18 @@ def test_a_list_of_specs_keeps_the_search_settings_together() -> None:
     assert [s.text for s in parse_specs("heuristic,search")] == ["heuristic", "search"]
 
 
+def test_the_same_bot_spec_may_appear_twice_with_other_settings() -> None:
+    """``search:budget=10,search:budget=20`` is two searches (the second
+    ``search:`` starts a spec; it was once read as a setting of the first)."""
+    specs = parse_specs("search:budget=10,search:budget=20,rollout=random,heuristic")
+    assert [s.text for s in specs] == [
+        "search:budget=10",
+        "search:budget=20,rollout=random",
+        "heuristic",
+    ]
+    assert [s.search.simulations for s in specs[:2]] == [10, 20]  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize(
     ("text", "names"),
     [
