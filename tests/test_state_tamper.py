@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -474,6 +475,73 @@ def test_astrobirdz_config_age_too_large_for_a_float_loads_as_an_int() -> None:
     with pytest.raises(StateDictError) as caught:
         env.unwrapped.load_state_dict(data)
     assert "OverflowError" not in type(caught.value).__name__
+
+
+# ---- state JSON text and the invariants a loaded state must keep ----------------------
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_state_json_round_trips_through_the_reader(env_id: str) -> None:
+    env, state = _state_where(env_id, lambda raw: raw.steps >= 3)
+    other = make(env_id, **{k: v for k, v in env.unwrapped.options.items() if k != "render_mode"})
+    other.unwrapped.load_state_json(json.dumps(state))
+    assert json.loads(json.dumps(other.unwrapped.state_dict())) == state
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_state_json_past_the_digit_and_depth_limits_is_named(env_id: str) -> None:
+    """``json.loads`` of these raises a bare ValueError (Python's 4,300-digit
+    limit) or RecursionError; the reader names the limit, and nothing changes."""
+    env, state = _state_where(env_id, lambda raw: True)
+    raw = env.unwrapped
+    before = json.dumps(raw.state_dict())
+    text = json.dumps(state)
+    digits = text.replace('"steps": ', '"steps": ' + "9" * 5000, 1)
+    deep = text.replace('"steps": ', '"steps": ' + "[" * 995 + "]" * 995 + ', "x": ', 1)
+    for bad, message in (
+        (digits, "state JSON: a number of 5,00"),
+        (deep, "state JSON: nested deeper than 64 levels; allowed: at most 64"),
+        ("[1, 2]", "state JSON: a state is a JSON object, got list"),
+        ("{", "state JSON is not valid JSON (line 1, column 2"),
+    ):
+        with pytest.raises(StateDictError, match=re.escape(message)):
+            raw.load_state_json(bad)
+        assert json.dumps(raw.state_dict()) == before
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_an_option_nested_995_deep_is_an_option_error(env_id: str) -> None:
+    """Its repr in the message raised a bare RecursionError."""
+    deep: Any = 0
+    for _ in range(995):
+        deep = [deep]
+    with pytest.raises(FlockgymError, match=r"max_steps=<a list too large to show>"):
+        make(env_id, max_steps=deep)
+
+
+def test_astrobirdz_scores_loaded_past_the_start_bound_play_on_and_load_again() -> None:
+    """A score of 1,000,000 (the most a scenario may start with) loaded, and the
+    state it played into was refused by the same reader."""
+    env, state = _state_where("astrobirdz_v0", lambda raw: raw.steps >= 3, num_players=2)
+    data = copy.deepcopy(state)
+    data["game"]["scores"][0] = 1_000_000
+    assert try_tampered(env, data, random.Random(3)).kind == "loaded"
+    turn = state["game"]["turn"]
+    data["game"]["scores"][0] = top = 1_000_000 + turn * 351
+    assert try_tampered(env, data, random.Random(3)).kind == "loaded"
+    data["game"]["scores"][0] = top + 1
+    with pytest.raises(StateDictError, match=rf"allowed: a whole number 0..{top} \(1,000,000"):
+        env.unwrapped.load_state_dict(data)
+
+
+def test_astrobirdz_turn_points_bound_holds_under_every_rule_card() -> None:
+    from flockgym.envs.astrobirdz import data
+
+    assert data.MAX_TURN_POINTS == 351
+    assert all(
+        data.turn_points_bound(card.effect) <= data.MAX_TURN_POINTS
+        for card in (*data.rule_cards(False), *data.rule_cards(True), data.NO_RULE)
+    )
 
 
 def main() -> None:
