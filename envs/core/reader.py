@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from collections.abc import Callable
 from typing import Any
@@ -142,7 +143,8 @@ def read_text(path: str | os.PathLike[str], what: str = "file", limit: int = MAX
 # ---- JSON ---------------------------------------------------------------------------
 
 
-def _json_int(text: str) -> int:
+def bounded_int(text: str) -> int:
+    """``json.loads``'s ``parse_int``: :class:`NumberTooLongError` past :data:`MAX_DIGITS`."""
     if len(text) > MAX_DIGITS:
         raise NumberTooLongError(
             f"a number of {len(text):,} digits; allowed: at most {MAX_DIGITS} digits a number"
@@ -150,7 +152,8 @@ def _json_int(text: str) -> int:
     return int(text)
 
 
-def _json_float(text: str) -> float:
+def bounded_float(text: str) -> float:
+    """``json.loads``'s ``parse_float``: :class:`NumberTooLongError` past :data:`MAX_DIGITS`."""
     if len(text) > MAX_DIGITS:
         raise NumberTooLongError(
             f"a number of {len(text):,} characters; allowed: at most {MAX_DIGITS} a number"
@@ -166,7 +169,7 @@ def parse_json(text: str | bytes, what: str = "JSON text") -> Any:
     if isinstance(text, bytes):
         text = decode_utf8(text, what)
     try:
-        data = json.loads(text, parse_int=_json_int, parse_float=_json_float)
+        data = json.loads(text, parse_int=bounded_int, parse_float=bounded_float)
     except NumberTooLongError as err:
         raise NumberTooLongError(f"{what}: {err}") from None
     except RecursionError:
@@ -182,6 +185,15 @@ def parse_json(text: str | bytes, what: str = "JSON text") -> Any:
 def read_json(path: str | os.PathLike[str], what: str = "file", limit: int = MAX_TEXT_BYTES) -> Any:
     """A JSON file (a regular file, at most ``limit`` bytes) as Python data."""
     return parse_json(read_bytes(path, what, limit), f"{what} {os.fspath(path)!r}")
+
+
+def limit_problem(err: Exception) -> str:
+    """What a refusal of :func:`load_yaml`, :func:`check_depth` or a bounded
+    ``json.loads`` says, without any of the text's content (an anchor's name):
+    for a file an option names, whose content may be secret."""
+    if isinstance(err, RecursionError):
+        return f"nested deeper than {MAX_DEPTH} levels; allowed: at most {MAX_DEPTH}"
+    return re.sub(r" \((?:&|\*)[^)]*\)", "", str(err))
 
 
 def _too_deep(what: str) -> NestingError:
