@@ -136,6 +136,15 @@ def test_benchmark_refuses_a_bad_spec_file(
     assert not out.exists()
 
 
+def test_benchmark_refuses_dev_zero_as_spec_and_learner_config(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "bench"
+    refused(["benchmark", "/dev/zero", "--out", str(out)], f"'/dev/zero': {NOT_REGULAR}", capsys)
+    spec = spec_with(tmp_path, Path("/dev/zero"))
+    err = refused(["benchmark", str(spec), "--out", str(out)], NOT_REGULAR, capsys)
+    assert "learner maskable_ppo" in err
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("case", ["fifo", "billion_laughs", "deep"])
 def test_benchmark_refuses_a_bad_learner_config(
     case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
