@@ -428,10 +428,19 @@ def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainCo
         raise ConfigError(f"{path}: {err}") from None
 
 
+MAX_KEY_PARTS = 16
+"""Most dotted parts an override's key path may have (``env.options.x`` has 3)."""
+
+
 def apply_override(raw: dict[str, Any], item: str) -> None:
     """Set ``a.b.c=value`` in ``raw``; the value is read as YAML (``3e-4``, ``[64, 64]``)."""
     key, value = parse_assignment(item, "override", "key.path=value")
     parts = key.split(".")
+    if len(parts) > MAX_KEY_PARTS:
+        raise ConfigError(
+            f"override {short_repr(item, 60)}: a key path of {len(parts)} parts; allowed: at "
+            f"most {MAX_KEY_PARTS} (a config nests a few levels)"
+        )
     node = raw
     for i, part in enumerate(parts[:-1]):
         child = node.setdefault(part, {})

@@ -103,6 +103,16 @@ def test_train_refuses_a_bad_set_value(
     assert not (tmp_path / "runs").exists()
 
 
+def test_train_refuses_a_set_key_path_of_thousands_of_parts(tmp_path: Path, capsys) -> None:
+    config = config_of(tmp_path, yaml.safe_dump(tiny_raw_config("asrus_v0", tmp_path / "runs")))
+    key = ".".join(["env", "options", *["a"] * 3000])
+    refused(
+        ["train", str(config), "--set", f"{key}=1"],
+        "a key path of 3002 parts; allowed: at most 16 (a config nests a few levels)",
+        capsys,
+    )
+
+
 @pytest.mark.parametrize("case", ["fifo", "billion_laughs", "digits"])
 def test_resume_refuses_a_bad_run_folder_config(
     case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
