@@ -192,6 +192,43 @@ def test_yaml_that_would_run_code_is_refused_from_a_file(tmp_path: Path) -> None
     assert not marker.exists()
 
 
+BOMB = "\n".join(
+    [f'{SECRET}: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    + [f"{chr(98 + i)}: &{chr(98 + i)} [{','.join(['*' + chr(97 + i)] * 9)}]" for i in range(8)]
+)
+
+
+@pytest.mark.parametrize(
+    ("env_name", "option", "name", "text", "problem"),
+    [
+        ("arena_v0", "data", "box.yaml", BOMB, "line 1, column 19: an anchor; anchors and "
+         "aliases are not allowed: write each value out"),
+        ("skybirds_v0", "aerodrome", "t.yaml", BOMB, "line 1, column 19: an anchor; anchors "
+         "and aliases are not allowed: write each value out"),
+        ("arena_v0", "data", "box.yaml", "a: " + "9" * 5000, "line 1, column 4: a number of "
+         "5,000 characters; allowed: at most 256 a number"),
+        ("skybirds_v0", "aerodrome", "t.json", "[" + "9" * 5000 + "]", "a number of 5,000 "
+         "digits; allowed: at most 256 digits a number"),
+        ("skybirds_v0", "aerodrome", "t.json", "[" * 995 + "]" * 995, "nested deeper than 64 "
+         "levels; allowed: at most 64"),
+        ("skybirds_v0", "aerodrome", "t.json", "[" * 100 + "]" * 100, "the table: nested "
+         "deeper than 64 levels; allowed: at most 64"),
+        ("arena_v0", "data", "box.yaml", "[" * 995 + "]" * 995, "line 1, column 65: nested "
+         "deeper than 64 levels; allowed: at most 64"),
+    ],
+)  # fmt: skip
+def test_alias_bombs_long_numbers_and_deep_nesting_in_a_file_are_refused(
+    tmp_path: Path, env_name: str, option: str, name: str, text: str, problem: str
+) -> None:
+    """``yaml.safe_load`` expands a 600-byte alias bomb to 9**9 strings; Python's
+    digit limit and parser depth raise bare errors: each is an OptionError."""
+    path = tmp_path / name
+    path.write_text(text)
+    message = _refusal(env_name, option, path)
+    assert message.endswith(problem), message
+    assert SECRET not in message
+
+
 def test_a_symlink_to_a_regular_file_is_read(tmp_path: Path) -> None:
     from flockgym.envs.arena import data as arena_data
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -31,6 +32,9 @@ PLAY_ON = 400
 """Steps a loaded tampered state is played on (or to its end)."""
 
 HUGE = 10**5000
+NESTED_995: Any = 0
+for _ in range(995):
+    NESTED_995 = [NESTED_995]
 SPECIALS: tuple[Any, ...] = (
     None,
     True,
@@ -53,8 +57,15 @@ SPECIALS: tuple[Any, ...] = (
     [0],
     {},
     {"a": {"b": [1]}},
+    1_000_000,
+    NESTED_995,
 )
 """Values put in place of a field, whatever the field was."""
+RAW_TEXTS = ("9" * 5000, "-" + "9" * 5000, "1." + "0" * 5000, "[" * 995 + "]" * 995, "1e400")
+"""JSON texts put in place of a field's value in the state's JSON text (read
+with ``load_state_json``): what ``json.loads`` cannot read or nests too deep."""
+TEXT_SHARE = 0.05
+"""The share of cases changed in the JSON text rather than in the dict."""
 
 
 Path = tuple[Any, ...]
@@ -109,11 +120,17 @@ def mutations(value: Any, rng: random.Random) -> list[tuple[str, Any]]:
     return out
 
 
-def tamper(state: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], str]:
-    """A copy of ``state`` with one field changed, and what was changed."""
+def tamper(state: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any] | str, str]:
+    """A copy of ``state`` with one field changed (or, for :data:`TEXT_SHARE` of
+    the cases, its JSON text with one value's text changed), and what was changed."""
     data = copy.deepcopy(state)
     paths = [p for p in leaf_paths(data) if p]
     path = rng.choice(paths)
+    if rng.random() < TEXT_SHARE:
+        marker = "TAMPER_MARK_51c2"
+        get_at(data, path[:-1])[path[-1]] = marker
+        text = rng.choice(RAW_TEXTS)
+        return json.dumps(data).replace(f'"{marker}"', text, 1), f"{_show(path)}: text {text[:12]}"
     parent = get_at(data, path[:-1])
     old = parent[path[-1]]
     roll = rng.random()
@@ -136,7 +153,7 @@ def safe_repr(value: Any) -> str:
         return f"<{value.bit_length()}-bit int>"
     try:
         return f"{value!r:.40}"
-    except ValueError:
+    except (ValueError, RecursionError):
         return f"<unprintable {type(value).__name__}>"
 
 
@@ -193,12 +210,16 @@ def play_on(env: Any, rng: random.Random, steps: int) -> None:
     assert json.loads(json.dumps(fresh.unwrapped.state_dict())) == saved
 
 
-def try_tampered(env: Any, data: dict[str, Any], rng: random.Random) -> Outcome:
-    """Load ``data`` into ``env``; classify the result (see :class:`Outcome`)."""
+def try_tampered(env: Any, data: dict[str, Any] | str, rng: random.Random) -> Outcome:
+    """Load ``data`` (a dict, or a JSON text) into ``env``; classify the result
+    (see :class:`Outcome`)."""
     raw = env.unwrapped
     before = json.dumps(raw.state_dict())
     try:
-        raw.load_state_dict(data)
+        if isinstance(data, str):
+            raw.load_state_json(data)
+        else:
+            raw.load_state_dict(data)
     except FlockgymError as err:
         if json.dumps(raw.state_dict()) != before:
             return Outcome("broke", f"refused ({err}) but the env changed")
@@ -474,6 +495,101 @@ def test_astrobirdz_config_age_too_large_for_a_float_loads_as_an_int() -> None:
     with pytest.raises(StateDictError) as caught:
         env.unwrapped.load_state_dict(data)
     assert "OverflowError" not in type(caught.value).__name__
+
+
+# ---- state JSON text and the invariants a loaded state must keep ----------------------
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_state_json_round_trips_through_the_reader(env_id: str) -> None:
+    env, state = _state_where(env_id, lambda raw: raw.steps >= 3)
+    other = make(env_id, **{k: v for k, v in env.unwrapped.options.items() if k != "render_mode"})
+    other.unwrapped.load_state_json(json.dumps(state))
+    assert json.loads(json.dumps(other.unwrapped.state_dict())) == state
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_state_json_past_the_digit_and_depth_limits_is_named(env_id: str) -> None:
+    """``json.loads`` of these raises a bare ValueError (Python's 4,300-digit
+    limit) or RecursionError; the reader names the limit, and nothing changes."""
+    env, state = _state_where(env_id, lambda raw: True)
+    raw = env.unwrapped
+    before = json.dumps(raw.state_dict())
+    text = json.dumps(state)
+    digits = text.replace('"steps": ', '"steps": ' + "9" * 5000, 1)
+    deep = text.replace('"steps": ', '"steps": ' + "[" * 995 + "]" * 995 + ', "x": ', 1)
+    for bad, message in (
+        (digits, "state JSON: a number of 5,00"),
+        (deep, "state JSON: nested deeper than 64 levels; allowed: at most 64"),
+        ("[1, 2]", "state JSON: a state is a JSON object, got list"),
+        ("{", "state JSON is not valid JSON (line 1, column 2"),
+    ):
+        with pytest.raises(StateDictError, match=re.escape(message)):
+            raw.load_state_json(bad)
+        assert json.dumps(raw.state_dict()) == before
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_an_option_nested_995_deep_is_an_option_error(env_id: str) -> None:
+    """Its repr in the message raised a bare RecursionError."""
+    deep: Any = 0
+    for _ in range(995):
+        deep = [deep]
+    with pytest.raises(FlockgymError, match=r"max_steps=<a list too large to show>"):
+        make(env_id, max_steps=deep)
+
+
+def test_astrobirdz_scores_loaded_past_the_start_bound_play_on_and_load_again() -> None:
+    """A score of 1,000,000 (the most a scenario may start with) loaded, and the
+    state it played into was refused by the same reader."""
+    env, state = _state_where("astrobirdz_v0", lambda raw: raw.steps >= 3, num_players=2)
+    data = copy.deepcopy(state)
+    data["game"]["scores"][0] = 1_000_000
+    assert try_tampered(env, data, random.Random(3)).kind == "loaded"
+    turn = state["game"]["turn"]
+    data["game"]["scores"][0] = top = 1_000_000 + turn * 351
+    assert try_tampered(env, data, random.Random(3)).kind == "loaded"
+    data["game"]["scores"][0] = top + 1
+    with pytest.raises(StateDictError, match=rf"allowed: a whole number 0..{top} \(1,000,000"):
+        env.unwrapped.load_state_dict(data)
+
+
+def test_astrobirdz_turn_points_bound_holds_under_every_rule_card() -> None:
+    from flockgym.envs.astrobirdz import data
+
+    assert data.MAX_TURN_POINTS == 351
+    assert all(
+        data.turn_points_bound(card.effect) <= data.MAX_TURN_POINTS
+        for card in (*data.rule_cards(False), *data.rule_cards(True), data.NO_RULE)
+    )
+
+
+def test_arena_upside_down_is_checked_in_the_wish_phase_too() -> None:
+    """Before the characters are given the check was skipped: the state loaded,
+    and the state it played into was refused by the same reader."""
+    env, state = _state_where("arena_v0", lambda raw: raw.steps == 0, num_players=3)
+    assert state["game"]["characters"] == [None, None, None]
+    for key, value, message in (
+        ("upside_down", [False, False, True], "game.upside_down[2]: a fingerboard is upside "
+         "down exactly while a turn is to be lost"),
+        ("lost_turns", [0, 1, 0], "game.upside_down[1]: a fingerboard is upside "
+         "down exactly while a turn is to be lost"),
+        ("roll_cards", [[0], [], []], "game.roll_cards[0]: medal dice added must be held, "
+         "once each"),
+    ):  # fmt: skip
+        data = copy.deepcopy(state)
+        data["game"][key] = value
+        _refused(env, data, message)
+
+
+def test_arena_roll_log_sides_are_those_of_the_box() -> None:
+    """A d17 in the log passed (the bound was any die up to 20) and broke the
+    observation, whose table has the box's own dice."""
+    env, state = _state_where("arena_v0", lambda raw: len(raw.arena.roll_log) >= 8, num_players=3)
+    data = copy.deepcopy(state)
+    data["game"]["roll_log"][7][2:] = [17, 17]
+    _refused(env, data, "game.roll_log[7]: must be [seat, purpose, sides 2..8 (this box's "
+             "dice), result 1..sides], got [2, 'maneuver challenge', 17, 17]")  # fmt: skip
 
 
 def main() -> None:

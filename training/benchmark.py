@@ -45,8 +45,15 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from flockgym.envs import list_envs, make
+from flockgym.envs.core.reader import read_json
 
-from .config import TrainConfig, apply_override, config_to_yaml, read_text, read_yaml
+from .config import (
+    TrainConfig,
+    apply_override,
+    config_to_yaml,
+    read_yaml,
+    read_yaml_file,
+)
 from .errors import ConfigError, RunError
 from .evaluate import TournamentResult, tournament
 from .files import write_text_atomic
@@ -191,14 +198,7 @@ def load_spec(path: str | Path) -> BenchmarkSpec:
     learner config (each run's resolved config is validated too, before any run
     starts, by :func:`plan_runs`)."""
     path = Path(path)
-    try:
-        text = read_text(path)
-    except ConfigError as err:
-        raise ConfigError(str(err).replace("cannot read config", "cannot read the spec")) from None
-    try:
-        raw = read_yaml(text)
-    except Exception as err:  # a YAML syntax or duplicate-key error
-        raise ConfigError(f"{path} is not valid YAML: {err}") from None
+    raw = read_yaml_file(path, "spec")
     if not isinstance(raw, dict):
         raise ConfigError(
             f"{path}: a benchmark spec is a mapping of keys, got {type(raw).__name__}"
@@ -286,7 +286,7 @@ def run_config(
 
     path = spec_dir / learner.config
     try:
-        raw = read_yaml(read_text(path))
+        raw = read_yaml_file(path, "learner config")
     except ConfigError as err:
         raise ConfigError(f"learner {learner.name}: {err}") from None
     if not isinstance(raw, dict):
@@ -336,7 +336,9 @@ def run_status(run: Run, ladder: list[str], spec: BenchmarkSpec) -> RunStatus:
     if not run.run_dir.exists():
         return "new"
     saved = run.run_dir / "config.yaml"
-    if saved.is_file() and portable(saved.read_text()) != portable(config_to_yaml(run.config)):
+    if saved.is_file() and portable(read_yaml_file(saved, "run config")) != portable(
+        read_yaml(config_to_yaml(run.config))
+    ):
         raise RunError(
             f"{run.run_dir} was trained with another config than the spec now gives "
             f"({run.label}); move it away, or give another --out"
@@ -359,18 +361,17 @@ def saved_budget(saved: Path) -> int:
     """The budget a run folder was trained for, from its saved config: a finished
     run stops at the end of its last rollout, a little past the budget, so its
     step count alone cannot say whether a smaller budget was asked for."""
-    raw = read_yaml(saved.read_text())
+    raw = read_yaml_file(saved, "run config")
     steps = raw.get("total_steps") if isinstance(raw, dict) else None
     if not isinstance(steps, int):
         raise RunError(f"{saved} has no total_steps; move the run away, or give another --out")
     return steps
 
 
-def portable(config_yaml: str) -> Any:
-    """A resolved config without ``output.dir`` and ``total_steps``: a benchmark
-    folder moved or copied elsewhere still holds the same runs, and a larger
-    budget trains them on."""
-    raw = read_yaml(config_yaml)
+def portable(raw: Any) -> Any:
+    """A resolved config (as read from YAML) without ``output.dir`` and
+    ``total_steps``: a benchmark folder moved or copied elsewhere still holds the
+    same runs, and a larger budget trains them on."""
     if isinstance(raw, dict):
         raw.pop("total_steps", None)
         if isinstance(raw.get("output"), dict):
@@ -454,7 +455,7 @@ def read_evaluation(run: Run, ladder: list[str], spec: BenchmarkSpec) -> dict[st
     """The run's saved evaluation if it is this spec's (same deals, every rung), else None."""
     path = run.run_dir / EVAL_FILE
     try:
-        saved = json.loads(path.read_text())
+        saved = read_json(path, "saved evaluation")
     except (OSError, ValueError):
         return None
     same = (
@@ -711,7 +712,7 @@ def saved_report(saved: Path, heading: str = "#", images: str = "") -> str:
     """The report of a saved ``benchmark.json``, rendered again (a page that
     states a grid's results quotes this, and a test checks the quote)."""
     try:
-        result = json.loads(saved.read_text())
+        result = read_json(saved, "saved grid")
     except (OSError, ValueError) as err:
         raise RunError(f"cannot read the saved grid {saved}: {err}") from None
     if not isinstance(result, dict) or (result.get("format"), result.get("version")) != (
@@ -797,7 +798,7 @@ def recorded(run_dir: Path, name: str, key: str) -> float | None:
     """A number a run folder's JSON file records (None where it does not):
     what a run cost, kept across invocations."""
     try:
-        value = json.loads((run_dir / name).read_text()).get(key)
+        value = read_json(run_dir / name, "run record").get(key)
     except (OSError, ValueError, AttributeError):
         return None
     return float(value) if isinstance(value, int | float) else None

@@ -26,12 +26,13 @@ the pages with the saved evaluations).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from flockgym.envs.core.reader import read_json
 
 from .checkpoints import CheckpointArchive
 from .files import write_text_atomic
@@ -125,7 +126,7 @@ def read_claim(name: str, zip_path: Path, root: Path) -> Claim:
     )
     result_path = folder / "tournament.json"
     try:
-        result = json.loads(result_path.read_text())
+        result = read_json(result_path, "evaluation", 64 << 20)
     except (OSError, ValueError) as err:
         raise ValueError(f"cannot read the evaluation of {name}: {result_path}: {err}") from None
     rows = {row["spec"]: row for row in result["standings"]}

@@ -31,6 +31,8 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from flockgym.envs.core.reader import InputError, parse_json
+
 from .errors import CheckpointError
 from .files import write_atomic
 
@@ -132,7 +134,9 @@ class CheckpointArchive:
             raise CheckpointError(f"{self.path}: {name} is damaged ({err})") from None
 
     def json(self, name: str, max_bytes: int = MAX_JSON_BYTES) -> Any:
-        """A JSON member, as strict UTF-8 text."""
+        """A JSON member, as strict UTF-8 text, through the project's reader: a
+        number past its digit limit or a nesting past its depth limit is a
+        :class:`CheckpointError` naming the member, like any other damage."""
         data = self.read(name, max_bytes)
         try:
             text = data.decode("utf-8")
@@ -142,9 +146,9 @@ class CheckpointArchive:
                 f"offset {err.start})"
             ) from None
         try:
-            return json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as err:
-            raise CheckpointError(f"{self.path}: {name} is not valid JSON ({err})") from None
+            return parse_json(text, name)
+        except InputError as err:
+            raise CheckpointError(f"{self.path}: {err}") from None
 
     def tensors(self, name: str, max_bytes: int) -> Any:
         """A ``torch.save`` member, weights only: tensors and plain containers."""

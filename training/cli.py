@@ -458,14 +458,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+JOBS_PER_CPU = 4
+"""``--jobs`` may ask for up to this many processes a CPU (and 8 on any machine):
+more only add start-up time and memory, and ``--jobs 100000`` would fork until
+the machine gives out."""
+
+
+def max_jobs() -> int:
+    """The largest ``--jobs`` this machine accepts (see :data:`JOBS_PER_CPU`)."""
+    return max(8, JOBS_PER_CPU * (os.cpu_count() or 1))
+
+
 def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
     """``--jobs N``: the same flag, bound and words for every command that plays deals."""
+    limit = max_jobs()
     parser.add_argument(
         "--jobs",
-        type=int_at_least(1),
+        type=int_at_least(1, f"at most {JOBS_PER_CPU} a CPU of this machine, or 8", limit),
         default=1,
         metavar="N",
-        help="processes that play the deals (same results for every N; default 1)",
+        help=f"processes that play the deals, 1 to {limit} (same results for every N; default 1)",
     )
 
 
@@ -531,15 +543,17 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 def parse_json_assignment(item: str) -> tuple[str, Any]:
     """``key=value`` with the value read as JSON (``4``, ``true``, ``null``,
     ``[1, 2]``), else kept as text: ``--option`` without the train extra."""
-    import json
+    from flockgym.envs.core.reader import InputError, InputSyntaxError, parse_json
 
     key, sep, text = item.partition("=")
     if not sep or not key.strip():
-        raise ConfigError(f"--option {item!r} must look like key=value")
+        raise ConfigError(f"--option {item[:60]!r} must look like key=value")
     try:
-        return key.strip(), json.loads(text)
-    except json.JSONDecodeError:
+        return key.strip(), parse_json(text, f"--option {key.strip()[:60]!r}")
+    except InputSyntaxError:
         return key.strip(), text.strip()
+    except InputError as err:
+        raise ConfigError(str(err)) from None
 
 
 # ---- subcommands ------------------------------------------------------------------------

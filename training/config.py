@@ -40,6 +40,14 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 
 from flockgym.envs import OptionError, list_envs
+from flockgym.envs.core.reader import (
+    MAX_TEXT_BYTES,
+    BoundedSafeLoader,
+    InputError,
+    load_yaml,
+)
+from flockgym.envs.core.reader import read_text as reader_text
+from flockgym.envs.core.validate import short_repr
 
 from .advice import input_size
 from .errors import ConfigError
@@ -326,9 +334,11 @@ class TrainConfig(Section):
 # ---- loading ------------------------------------------------------------------
 
 
-class StrictLoader(yaml.SafeLoader):
+class StrictLoader(BoundedSafeLoader):
     """``yaml.safe_load`` that refuses a key repeated in one mapping, and reads
-    ``3e6`` as a number (YAML 1.2) rather than as a string (YAML 1.1)."""
+    ``3e6`` as a number (YAML 1.2) rather than as a string (YAML 1.1); as every
+    YAML the project reads, without anchors or aliases and within the reader's
+    depth and digit limits (:class:`~flockgym.envs.core.reader.BoundedSafeLoader`)."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         first_line: dict[Any, int] = {}
@@ -365,42 +375,49 @@ for _yaml_class in (StrictLoader, StrictDumper):
 
 
 def read_yaml(text: str) -> Any:
-    """A YAML text read strictly (see :class:`StrictLoader`); nothing is executed."""
+    """A YAML text read strictly (see :class:`StrictLoader`); nothing is executed.
+
+    A syntax or repeated-key error is a ``yaml.YAMLError``; an alias, a nesting
+    or a number past the reader's limits an :class:`InputError` (the caller adds
+    which file or value it was)."""
     # What yaml.safe_load does, with the SafeLoader subclass that refuses repeated
     # keys and reads 1e5 as a number: python/object tags are refused (tested), so
     # a config is only ever plain data.
-    loader = StrictLoader(text)
-    try:
-        return loader.get_single_data()
-    finally:
-        loader.dispose()
+    return load_yaml(text, StrictLoader)
 
 
-def read_text(path: Path) -> str:
-    """A config file's text; :class:`ConfigError` if unreadable or not UTF-8."""
+MAX_CONFIG_BYTES = MAX_TEXT_BYTES
+"""The largest config, spec or saved run config read (1 MiB; one is a few kB)."""
+
+
+def read_text(path: Path, what: str = "config") -> str:
+    """A config file's text through the project's reader (a regular file of at
+    most :data:`MAX_CONFIG_BYTES`, UTF-8); :class:`ConfigError` naming ``what``
+    and the file otherwise."""
     try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise ConfigError(f"cannot read config {path}: {err.strerror}") from None
+        return reader_text(path, what, MAX_CONFIG_BYTES)
+    except InputError as err:
+        raise ConfigError(str(err)) from None
+
+
+def read_yaml_file(path: Path, what: str = "config") -> Any:
+    """A YAML file's data (:func:`read_text`, then :func:`read_yaml`); every
+    refusal a :class:`ConfigError` naming the file."""
+    text = read_text(path, what)
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise ConfigError(
-            f"{path} is not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start}); "
-            "save it as UTF-8"
-        ) from None
+        return read_yaml(text)
+    except InputError as err:
+        raise ConfigError(f"{what} {str(path)!r}: {err}") from None
+    except DuplicateKeyError as err:
+        raise ConfigError(f"{path} {err}") from None
+    except yaml.YAMLError as err:
+        raise ConfigError(f"{path} is not valid YAML: {err}") from None
 
 
 def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainConfig:
     """Read a YAML config, apply ``key.path=value`` overrides, and validate it."""
     path = Path(path)
-    text = read_text(path)
-    try:
-        raw = read_yaml(text)
-    except DuplicateKeyError as err:
-        raise ConfigError(f"{path} {err}") from None
-    except yaml.YAMLError as err:
-        raise ConfigError(f"{path} is not valid YAML: {err}") from None
+    raw = read_yaml_file(path)
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: a config is a mapping of sections, got {type(raw).__name__}")
     for item in overrides or []:
@@ -411,10 +428,19 @@ def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainCo
         raise ConfigError(f"{path}: {err}") from None
 
 
+MAX_KEY_PARTS = 16
+"""Most dotted parts an override's key path may have (``env.options.x`` has 3)."""
+
+
 def apply_override(raw: dict[str, Any], item: str) -> None:
     """Set ``a.b.c=value`` in ``raw``; the value is read as YAML (``3e-4``, ``[64, 64]``)."""
     key, value = parse_assignment(item, "override", "key.path=value")
     parts = key.split(".")
+    if len(parts) > MAX_KEY_PARTS:
+        raise ConfigError(
+            f"override {short_repr(item, 60)}: a key path of {len(parts)} parts; allowed: at "
+            f"most {MAX_KEY_PARTS} (a config nests a few levels)"
+        )
     node = raw
     for i, part in enumerate(parts[:-1]):
         child = node.setdefault(part, {})
@@ -435,6 +461,8 @@ def parse_assignment(item: str, what: str, shape: str = "key=value") -> tuple[st
         raise ConfigError(f"{what} {item!r} must look like {shape}")
     try:
         return key, read_yaml(text)
+    except InputError as err:
+        raise ConfigError(f"{what} {short_repr(item, 60)}: {err}") from None
     except DuplicateKeyError as err:
         raise ConfigError(f"{what} {item!r}: {str(err).split(': ', 1)[1]}") from None
     except yaml.YAMLError as err:

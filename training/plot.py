@@ -95,14 +95,14 @@ def read_run(path: Path) -> Run:
 
 def read_config(path: Path) -> dict[str, Any]:
     """The run's resolved config (``{}`` if it has none)."""
-    from .config import read_yaml
+    from .config import read_text, read_yaml
 
     file = path / "config.yaml"
     if not file.is_file():
         return {}
     try:
-        data = read_yaml(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as err:
+        data = read_yaml(read_text(file, "run config"))
+    except (OSError, ValueError) as err:
         raise RunError(f"{file} cannot be read ({err})") from None
     except Exception as err:  # a YAML error: name the file
         raise RunError(f"{file} is not valid YAML ({err})") from None

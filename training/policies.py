@@ -32,6 +32,7 @@ import numpy as np
 
 from flockgym.envs import Bot, OptionError, entry, make, make_bot
 from flockgym.envs.core.rng import make_rng
+from flockgym.envs.core.validate import short_repr
 
 from .advice import ADVISORS, Advisor, input_size
 from .checkpoints import META_MEMBER, CheckpointArchive, json_bytes
@@ -507,17 +508,35 @@ def parse_spec(text: str) -> BotSpec:
     target, _, play = cleaned.rpartition("@") if "@" in cleaned else (cleaned, "", "greedy")
     if play not in PLAY_MODES:
         raise BotSpecError(f"bot spec {text!r}: unknown play mode @{play}; {SPEC_HELP}")
+    try:
+        path = spec_path(target, text)
+    except OSError as err:  # a name past the system's limit, a folder that cannot be read
+        raise BotSpecError(
+            f"bot spec {short_repr(text, 60)}: cannot be read as a checkpoint path "
+            f"({err.strerror}); {SPEC_HELP}"
+        ) from None
+    return BotSpec(cleaned, "checkpoint", path, play)  # type: ignore[arg-type]
+
+
+def spec_path(target: str, text: str) -> Path:
+    """The checkpoint a spec names: a shipped name, a run folder or a ``.zip``."""
     path = Path(target)
     shipped = None if path.exists() else find_shipped(target, "checkpoint")
     if shipped is not None:
-        path = shipped
-    elif path.is_dir():
-        path = run_policy_file(path)
-    elif path.suffix != ".zip":
-        raise BotSpecError(f"unknown bot spec {text!r}; {SPEC_HELP}")
-    elif not path.is_file():
-        raise BotSpecError(f"bot spec {text!r}: checkpoint {path} does not exist")
-    return BotSpec(cleaned, "checkpoint", path, play)  # type: ignore[arg-type]
+        return shipped
+    if path.is_dir():
+        return run_policy_file(path)
+    if path.suffix != ".zip":
+        raise BotSpecError(f"unknown bot spec {short_repr(text, 300)}; {SPEC_HELP}")
+    if not path.is_file():
+        raise BotSpecError(f"bot spec {short_repr(text, 300)}: checkpoint {path} does not exist")
+    return path
+
+
+MAX_BOT_SPECS = 64
+"""Most bot specs one list may name (``--players``, ``--opponents``): a table
+seats at most 9, and each participant loads its own model, so 10,000 would
+exhaust memory before the first game."""
 
 
 def parse_specs(text: str) -> list[BotSpec]:
@@ -527,6 +546,10 @@ def parse_specs(text: str) -> list[BotSpec]:
     items = [item.strip() for item in text.split(",") if item.strip()]
     if not items:
         raise BotSpecError(f"no bot specs in {text!r}; {SPEC_HELP}")
+    if len(items) > MAX_BOT_SPECS:
+        raise BotSpecError(
+            f"{len(items):,} bot specs given; allowed: at most {MAX_BOT_SPECS} in one list"
+        )
     specs: list[str] = []
     for item in items:
         setting = "=" in item and ":" not in item.split("=", 1)[0]

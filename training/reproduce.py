@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from flockgym.envs.core.reader import InputError
+
 from .checkpoints import MAX_MEMBER_BYTES, POLICY_MEMBER, CheckpointArchive
 from .config import FOLDER_NAME, TrainConfig, read_text, read_yaml, validate_config
 from .errors import CheckpointError, ConfigError, RunError
@@ -175,7 +177,7 @@ def read_config_file(path: Path) -> dict[str, Any]:
 
     try:
         raw = read_yaml(read_text(path))
-    except ConfigError as err:
+    except (ConfigError, InputError) as err:
         raise RunError(f"{path} is damaged: {err}") from None
     except yaml.YAMLError as err:
         raise RunError(f"{path} is damaged: not valid YAML ({str(err)[:300]})") from None

@@ -43,6 +43,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from flockgym.envs.core.reader import InputError, parse_json, read_bytes, read_json
+
 from .errors import RunError
 from .files import OutputError, append_line, describe, make_folder, write_text_atomic
 from .version import git_commit
@@ -70,6 +72,8 @@ CHECKPOINT_PATH = re.compile(r"checkpoints/step_[0-9]{9,15}\.zip")
 SNAPSHOT_PATH = re.compile(r"snapshots/step_[0-9]{9,15}\.zip")
 LOG_PATH = re.compile(r"progress\.jsonl|tb/events\.out\.tfevents\.[A-Za-z0-9._-]{1,200}")
 MAX_STATE_BYTES = 1 << 20
+MAX_PROGRESS_BYTES = 1 << 30
+"""The largest ``progress.jsonl`` read (1 GiB: a line a rollout, about 200 bytes)."""
 
 
 @dataclass
@@ -147,8 +151,8 @@ def read_run_info(run_dir: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
-        info = json.loads(path.read_bytes()[:MAX_STATE_BYTES].decode("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        info = read_json(path, "run record", MAX_STATE_BYTES)
+    except InputError as err:
         raise RunError(f"{path} is damaged ({err}); cannot continue the run") from None
     if not isinstance(info, dict):
         raise RunError(f"{path} is not a JSON object; cannot continue the run")
@@ -224,14 +228,8 @@ def read_state(run_dir: Path) -> RunState:
 def read_json_file(path: Path) -> dict[str, Any]:
     """A small JSON object file; :class:`RunError` names what is wrong with it."""
     try:
-        blob = path.read_bytes()
-    except OSError as err:
-        raise RunError(f"cannot read {path}: {err.strerror}") from None
-    if len(blob) > MAX_STATE_BYTES:
-        raise RunError(f"{path} is {len(blob):,} bytes; a run state is far smaller")
-    try:
-        data = json.loads(blob.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        data = read_json(path, "run state", MAX_STATE_BYTES)
+    except InputError as err:
         raise RunError(f"{path} is not a run state ({err}); cannot resume") from None
     if not isinstance(data, dict):
         raise RunError(f"{path} is not a run state (not a JSON object); cannot resume")
@@ -363,14 +361,18 @@ def read_progress(run_dir: Path) -> list[dict[str, Any]]:
     path = run_dir / "progress.jsonl"
     if not path.exists():
         return []
-    lines = path.read_bytes().decode("utf-8", errors="replace").splitlines()
+    try:
+        blob = read_bytes(path, "progress log", MAX_PROGRESS_BYTES)
+    except InputError as err:
+        raise RunError(str(err)) from None
+    lines = blob.decode("utf-8", errors="replace").splitlines()
     records = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
+            record = parse_json(line, f"{path} line {number}")
+        except InputError:
             if number == len(lines):
                 break  # a write cut short: the run resumes from before it
             raise RunError(f"{path} line {number} is not a JSON record") from None

@@ -85,6 +85,9 @@ def resolve_config(text: str | Path) -> Path:
     """A config argument: a file that exists, else the shipped config it names
     (else the path as given, for the loader to report as missing)."""
     path = Path(text)
-    if path.exists():
+    try:
+        if path.exists():
+            return path
+        return find_shipped(str(text), "config") or path
+    except OSError:  # a name past the system's limit: the loader names the problem
         return path
-    return find_shipped(str(text), "config") or path

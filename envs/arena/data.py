@@ -29,6 +29,7 @@ import yaml
 
 from ..core.errors import OptionError, OptionFileError
 from ..core.options import option_file_stat, parse_error_text, read_option_file
+from ..core.reader import InputError, limit_problem, load_yaml
 
 DEFAULT_PATH = Path(__file__).with_name("arena.yaml")
 
@@ -440,12 +441,16 @@ def default_box() -> Box:
 
 
 def parse_box(text: str, source: str = "<text>", quote_values: bool = True) -> Box:
-    """Parse and check a box file's text (``yaml.safe_load``: no code runs).
+    """Parse and check a box file's text (``yaml.safe_load`` through the project's
+    reader: no code runs, no anchors or aliases, at most 64 levels, numbers of at
+    most 256 characters).
 
     ``quote_values=False`` (a file an option named): errors describe values by
     kind and YAML errors by line and column, without quoting the text."""
     try:
-        raw = yaml.safe_load(text)
+        raw = load_yaml(text)  # safe_load, without aliases, within depth and digit limits
+    except InputError as err:
+        raise BoxError(f"arena box {source}: {limit_problem(err)}") from None
     except yaml.YAMLError as err:
         if quote_values:
             raise BoxError(f"arena box {source}: not valid YAML: {err}") from None

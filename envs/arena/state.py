@@ -265,12 +265,13 @@ def validate_state(d: Any, expected: ArenaConfig | None = None) -> ArenaGame:
                 for v in (entry[0], entry[2], entry[3])
             )
             or not (
-                0 <= entry[0] < n and 2 <= entry[2] <= data.MAX_SIDES and 1 <= entry[3] <= entry[2]
+                0 <= entry[0] < n and 2 <= entry[2] <= box.max_sides and 1 <= entry[3] <= entry[2]
             )
         ):
             f.fail(
                 f"roll_log[{i}]",
-                f"must be [seat, purpose, sides, result], got {short_repr(entry, 60)}",
+                f"must be [seat, purpose, sides 2..{box.max_sides} (this box's dice), result "
+                f"1..sides], got {short_repr(entry, 60)}",
             )
         game.roll_log.append(list(entry))
     game.log_start = f.integer("log_start", 0, 10**12)
@@ -434,6 +435,15 @@ def consistency_problems(g: ArenaGame) -> list[str]:
     out += _wish_problems(g)
     out += _deal_problems(g)
     for seat in range(n):
+        # Whether or not the seat has its character yet (the wish phase): these
+        # hold at every moment of a game, so a loaded state keeps them as it plays.
+        if g.upside_down[seat] != (g.lost_turns[seat] > 0):
+            out.append(f"game.upside_down[{seat}]: a fingerboard is upside down exactly while "
+                       "a turn is to be lost")  # fmt: skip
+        if len(set(g.roll_cards[seat])) != len(g.roll_cards[seat]) or any(
+            g.medal_holder[k] != seat for k in g.roll_cards[seat]
+        ):
+            out.append(f"game.roll_cards[{seat}]: medal dice added must be held, once each")
         if g.characters[seat] < 0:
             continue
         invazorz = box.characters[g.characters[seat]].invazorz
@@ -446,13 +456,6 @@ def consistency_problems(g: ArenaGame) -> list[str]:
                        f"{len(g.worlds_of[seat])} held")  # fmt: skip
         if g.start_corner[seat] != -1 and g.start_corner[seat] not in box.corners:
             out.append(f"game.start_corner[{seat}]: must be -1 or a corner {box.corners}")
-        if g.upside_down[seat] != (g.lost_turns[seat] > 0):
-            out.append(f"game.upside_down[{seat}]: a fingerboard is upside down exactly while "
-                       "a turn is to be lost")  # fmt: skip
-        if len(set(g.roll_cards[seat])) != len(g.roll_cards[seat]) or any(
-            g.medal_holder[k] != seat for k in g.roll_cards[seat]
-        ):
-            out.append(f"game.roll_cards[{seat}]: medal dice added must be held, once each")
     out += _phase_problems(g)
     return out
 

@@ -334,6 +334,28 @@ NO_RULE = RuleCard("-", "no rule", "Trump rules are off: play all tricks normall
 
 MAX_EXTRA_DRAWS = max(r.effect.extra_draws for r in RULE_CARDS)
 
+
+def turn_points_bound(effect: Effect) -> int:
+    """More points than one player can score in one turn under ``effect``:
+    every card of the deck won in tricks (so every trick and every card bonus),
+    every bonus and the best Berzerkerbird, the parity bonus, times the
+    multiplier. A loose bound, but a proven one: scores are counted with it."""
+    per_card = effect.trick_value + sum(points for _, _, points in effect.card_points)
+    bonuses = EXACT_GUESS_POINTS + HIGHEST_GUESS_POINTS + ASTROBOARD_BONUS_POINTS
+    bonuses += TURBO_BONUS_POINTS + max(b.points for b in BERZERKERBIRDZ)
+    bonuses += effect.first_trick_bonus + effect.last_trick_bonus
+    bonuses += max(0, effect.parity_bonus[1])
+    return (NUM_CARDS * per_card + bonuses) * effect.multiplier
+
+
+MAX_TURN_POINTS = max(
+    turn_points_bound(r.effect) for r in (*RULE_CARDS, *rule_cards(True), NO_RULE)
+)
+"""More than any player can score in one turn under any rule card (351; a
+game reaches a few hundred points in all): a saved state's score may be at most
+:data:`MAX_SCORE` plus this for every turn begun, so a state that loads plays
+to its end and loads again."""
+
 MAX_HAND = max(
     min(turns + MAX_EXTRA_DRAWS, (NUM_CARDS - 1) // players) for players, turns in TURNS.items()
 )

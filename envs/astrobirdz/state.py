@@ -181,9 +181,18 @@ class _StateReader:
         except StateDictError as err:
             self.fail("rng", str(err))
         f["turn"] = self.integer("turn", d["turn"], 1, config.turns)
+        # A game starts at most at MAX_SCORE (scenarios) and adds less than
+        # MAX_TURN_POINTS a turn: the bound grows with the turn, so every state
+        # a loaded one plays into loads again.
+        top = data.MAX_SCORE + f["turn"] * data.MAX_TURN_POINTS
         f["scores_"] = [
             self.integer(
-                f"scores[{s}]", v, 0, data.MAX_SCORE, f"a whole number 0..{data.MAX_SCORE}"
+                f"scores[{s}]",
+                v,
+                0,
+                top,
+                f"a whole number 0..{top} ({data.MAX_SCORE:,} and "
+                f"{data.MAX_TURN_POINTS} a turn, at turn {f['turn']})",
             )
             for s, v in enumerate(self.listed("scores", d["scores"], n))
         ]

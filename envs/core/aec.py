@@ -26,6 +26,7 @@ from pettingzoo import AECEnv
 from .errors import FlockgymError, IllegalActionError, OptionError, StateDictError
 from .game import NO_PLAYER, GameEngine
 from .options import Option, common_options, resolve_options
+from .reader import InputError, parse_json
 from .rewards import rank_rewards, score_deltas, win_rewards
 from .rng import copy_rng, generator_in_state, make_rng
 from .validate import json_problem, short_repr
@@ -556,6 +557,20 @@ class FlockAECEnv(AECEnv):
         self._live = self._penalized is None and not (game.is_over() or self.is_truncated())
         self._history_start, self._history = ("state", snapshot, None), []
         self._on_new_game()
+
+    def load_state_json(self, text: str | bytes) -> None:
+        """Restore a state from its JSON text (``json.dumps(env.state_dict())``),
+        read by the project's reader: a number past its digit limit or a nesting
+        past its depth limit is a :class:`StateDictError` naming the limit, where
+        ``json.loads`` would raise a bare ``ValueError`` or ``RecursionError``.
+        Then exactly :meth:`load_state_dict`."""
+        try:
+            data = parse_json(text, "state JSON")
+        except InputError as err:
+            raise StateDictError(str(err)) from None
+        if not isinstance(data, dict):
+            raise StateDictError(f"state JSON: a state is a JSON object, got {type(data).__name__}")
+        self.load_state_dict(data)
 
     def clone(self) -> FlockAECEnv:
         """An independent copy of this raw env in the same state (engine, generator,

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import OptionError, OptionFileError
+from .reader import read_bytes, regular_file_stat
 from .validate import short_repr
 
 MAX_OPTION_FILE_BYTES = 1 << 20
@@ -197,17 +197,7 @@ def option_file_stat(path: str | os.PathLike[str], suffixes: Sequence[str]) -> o
     if suffix not in suffixes:
         allowed = ", ".join(suffixes[:-1]) + " or " + suffixes[-1] if len(suffixes) > 1 else ""
         raise OptionFileError(f"file {name!r}: must end in {allowed or suffixes[0]}")
-    try:
-        info = os.stat(name)
-    except FileNotFoundError:
-        raise OptionFileError(f"file {name!r}: not found (cannot read the file)") from None
-    except OSError as err:
-        raise OptionFileError(f"file {name!r}: cannot read the file: {err.strerror}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise OptionFileError(
-            f"file {name!r}: not a regular file (directories, pipes and devices are refused)"
-        )
-    return info
+    return regular_file_stat(name, "file", OptionFileError)
 
 
 def read_option_file(
@@ -224,25 +214,10 @@ def read_option_file(
     refused rather than waited on. Errors name the file as given, never its
     content or its resolved path."""
     name = os.fspath(path)
-    info = option_file_stat(name, suffixes)
-    too_big = f"file {name!r}: larger than the limit of {limit} bytes"
-    if info.st_size > limit:
-        raise OptionFileError(too_big)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+    option_file_stat(name, suffixes)
+    data = read_bytes(name, "file", limit, OptionFileError)
     try:
-        fd = os.open(name, flags)
-    except OSError as err:
-        raise OptionFileError(f"file {name!r}: cannot read the file: {err.strerror}") from None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise OptionFileError(
-                f"file {name!r}: not a regular file (directories, pipes and devices are refused)"
-            )
-        raw = handle.read(limit + 1)
-    if len(raw) > limit:
-        raise OptionFileError(too_big)
-    try:
-        return raw.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise OptionFileError(f"file {name!r}: not UTF-8 text (byte {err.start})") from None
 

@@ -21,12 +21,13 @@ def short_repr(value: Any, limit: int = 80) -> str:
 
     An int past Python's 4300-digit limit cannot be turned into a string (that
     raises a bare ``ValueError``), so such a value is shown by its size; a
-    container holding one, or anything else whose repr fails, by its type."""
+    container holding one, a nesting too deep for ``repr``, or anything else
+    whose repr fails, by its type."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 14_000:
         return f"<an integer of {value.bit_length()} bits>"
     try:
         text = repr(value)
-    except ValueError:
+    except (ValueError, RecursionError):  # an int past the digit limit, a deep nesting
         return f"<a {type(value).__name__} too large to show>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 

@@ -22,6 +22,14 @@ from typing import Any
 
 from ..core.errors import OptionFileError
 from ..core.options import parse_error_text, read_option_file
+from ..core.reader import (
+    InputError,
+    bounded_float,
+    bounded_int,
+    check_depth,
+    limit_problem,
+    load_yaml,
+)
 
 # ---- the Aces ---------------------------------------------------------------------
 
@@ -219,9 +227,13 @@ def _read_file(path: Path | str) -> Any:
     suffix = Path(given).suffix.lower()
     if suffix == ".json":
         try:
-            return json.loads(text)
+            table = json.loads(text, parse_int=bounded_int, parse_float=bounded_float)
+            check_depth(table, "the table")
+            return table
         except json.JSONDecodeError as err:
             raise _fail(f"file {name!r}", f"not valid JSON ({parse_error_text(err)})") from None
+        except (InputError, RecursionError) as err:  # a number or a nesting past the limits
+            raise _fail(f"file {name!r}", limit_problem(err)) from None
     if suffix in (".yaml", ".yml"):
         try:
             import yaml
@@ -230,7 +242,9 @@ def _read_file(path: Path | str) -> Any:
                 f"file {name!r}", "reading YAML needs PyYAML; use a .json or .csv file"
             ) from None
         try:
-            return yaml.safe_load(text)
+            return load_yaml(text)  # safe_load without aliases, within the reader's limits
+        except InputError as err:
+            raise _fail(f"file {name!r}", limit_problem(err)) from None
         except yaml.YAMLError as err:
             raise _fail(f"file {name!r}", f"not valid YAML ({parse_error_text(err)})") from None
     return list(csv.DictReader(text.splitlines()))

@@ -521,7 +521,7 @@ def guess_skipped(d):  # a guess made out of turn
     g["guesses"][g["guess_order"][-1]] = 0
 
 
-SCORE_RULE = r"allowed: a whole number 0\.\.1000000"
+SCORE_RULE = r"allowed: a whole number 0\.\.100\d{4} \(1,000,000 and 351 a turn, at turn \d\)"
 
 # (state, corruption: (path, value) or a function, what the message says)
 CORRUPTIONS = [

@@ -275,6 +275,8 @@ def test_invariant_violations_name_what_the_rules_find_wrong():
     assert found[0].startswith("cards: ") and any("game.hands[1]" in f for f in found)
     broken = copy.deepcopy(g)
     broken.scores_[2] = -4
+    top = data.MAX_SCORE + g.turn * data.MAX_TURN_POINTS
     assert broken.invariant_violations() == [
-        "game.scores[2]: -4 is not allowed; allowed: a whole number 0..1000000"
+        f"game.scores[2]: -4 is not allowed; allowed: a whole number 0..{top} (1,000,000 and "
+        f"{data.MAX_TURN_POINTS} a turn, at turn {g.turn})"
     ]

@@ -193,6 +193,14 @@ def damaged(kind: str, path: Path) -> Path:
         return write_zip(
             path, {"policy.pth": policy_bytes(), "flockgym.json": b'{"env_id": "\xff"}'}
         )
+    if kind in ("number_of_5000_digits", "nesting_of_5000_levels"):
+        text = json.dumps(meta_payload()).replace('"seed": 0', '"seed": SEED', 1)
+        assert '"seed": SEED' in text
+        seed = "9" * 5000 if kind == "number_of_5000_digits" else "[" * 5000 + "]" * 5000
+        return write_zip(
+            path,
+            {"policy.pth": policy_bytes(), "flockgym.json": text.replace("SEED", seed).encode()},
+        )
     if kind == "network_x":
         return write_zip(
             path,
@@ -223,6 +231,8 @@ DAMAGE = {
     "truncated": "not a zip file",
     "non_utf8_metadata": "flockgym.json is not UTF-8 text (byte 0xff at offset 12)",
     "network_x": "network = 'x': allowed: a mapping of net_arch",
+    "number_of_5000_digits": "flockgym.json: a number of 5,000 digits; allowed: at most 256",
+    "nesting_of_5000_levels": "flockgym.json: nested deeper than 64 levels; allowed: at most 64",
     "network_of_40_gb": "a network of 10,055,700,196 parameters",
     "zip_bomb": "policy.pth would inflate 1,0",  # times: the ratio, before any byte
     "field_of_wrong_type": "observation_size = '228': allowed: an integer",

@@ -122,7 +122,7 @@ def test_malformed_overrides_and_files_are_errors(tmp_path: Path) -> None:
     bad.write_text("env: [unclosed")
     with pytest.raises(ConfigError, match="not valid YAML"):
         load_config(bad)
-    with pytest.raises(ConfigError, match="cannot read config"):
+    with pytest.raises(ConfigError, match=r"^config '.*missing.yaml': not found \(cannot read"):
         load_config(tmp_path / "missing.yaml")
 
 
