@@ -333,7 +333,11 @@ def summarise(
                 elo[i],
             )
         )
-    resolved = {k: v for k, v in env.unwrapped.options.items() if k != "render_mode"}
+    # Neither the rendering nor which engine plays (the compiled engines play as the
+    # Python ones, checked decision by decision) changes a result: not recorded.
+    resolved = {
+        k: v for k, v in env.unwrapped.options.items() if k not in ("render_mode", "engine")
+    }
     return TournamentResult(
         schedule.env_id,
         resolved,

@@ -36,12 +36,13 @@ Options
   in which the Armistice is taken; ``"campaign"``: after that Campaign.
 - ``tokens_per_turn`` (``"any"``): a Squadron may use several different
   tokens (each once); ``"one"``: at most one.
-- ``engine`` (``"python"``): the rules engine that plays: ``"python"``
-  (``rules.py``, the reference) or ``"compiled"``, the C++ one
-  (``native.py``), identical decision for decision and several times faster.
-  Where the compiled engine cannot be loaded the Python one runs and a
-  warning says so once. It changes nothing else: a game saved by one loads
-  into the other.
+- ``engine`` (``"compiled"``): the rules engine that plays: the C++ one
+  (``native.py``), or ``"python"``, ``rules.py`` (the reference), identical
+  decision for decision and several times slower. Where the compiled engine
+  cannot be loaded the Python one runs and a warning says so once. It
+  changes nothing else: a game saved by one loads into the other. With the
+  compiled engine, ``env.unwrapped.skybirds`` and the state attributes of
+  ``env.unwrapped.game`` (``hands``, ``table``, ...) are copies to read.
 
 Scenarios: ``reset(options=...)`` keys ``hands`` ({agent: Aces}, e.g.
 ``{"player_0": ["G", "4", "4"]}``: that player's whole hand, at most the hand
@@ -198,8 +199,8 @@ GAME_OPTIONS: tuple[Option, ...] = (
            choices=ARMISTICE_ENDS),
     Option("tokens_per_turn", "any", "'any': a Squadron may use several different tokens; "
            "'one': at most one", choices=TOKENS_PER_TURN),
-    Option("engine", "python", "the rules engine: 'python' (the reference) or 'compiled' "
-           "(compiled, identical play; the Python one runs where it cannot load)",
+    Option("engine", "compiled", "the rules engine: 'compiled' (C++) or 'python' (the "
+           "reference), identical play; the Python one runs where the compiled cannot load",
            choices=ENGINES, affects_spaces=False),
 )  # fmt: skip
 
@@ -432,10 +433,18 @@ class raw_env(FlockAECEnv):
 
     def view(self, agent: str) -> dict[str, Any]:
         """What ``agent`` may see, in words and card strings (JSON types)."""
-        return view(self.skybirds, self.seat_of(agent))
+        return view(self._readable_game(), self.seat_of(agent))
 
     def _render_text(self, seat: int | None) -> str:
-        return render_text(self.skybirds, seat)
+        return render_text(self._readable_game(), seat)
+
+    def _readable_game(self) -> SkybirdsGame:
+        """The Python engine, or the compiled engine's mirror of its state (to read)."""
+        game = self._require_game()
+        if isinstance(game, NativeSkybirdsGame):
+            return game.mirror()
+        assert isinstance(game, SkybirdsGame)
+        return game
 
 
 def env(**options: Any) -> Any:

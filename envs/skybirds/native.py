@@ -18,6 +18,8 @@ once (:mod:`flockgym.envs.core.compiled`) and the env runs the Python engine.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -148,6 +150,53 @@ def game_of(config: SkybirdsConfig, fields: dict[str, Any]) -> SkybirdsGame:
     return game
 
 
+_READABLE = frozenset(f.name for f in dataclasses.fields(SkybirdsGame)) - {"config", "rng"} | {
+    "left"
+}
+"""The Python engine's state attributes a compiled game answers too (as copies)."""
+
+
+def _refresh(game: SkybirdsGame, fields: dict[str, Any]) -> None:
+    """Bring ``game`` to the state of the compiled engine's ``fields``, bumping
+    the version counters (hands, tokens, finishing order) of what changed."""
+    for name in _COPIED:
+        setattr(game, name, fields[name])
+    game.phase = Phase(fields["phase"])
+    game.step = Step(fields["step"])
+    game.table = _squadron_of(fields["table"])
+    game.last_squadron = _squadron_of(fields["last_squadron"])
+    for name in ("passed", "pend_tokens", "pend_cards", "pre_queue", "takes", "trade_queue"):
+        setattr(game, name, fields[name])
+    hands_moved = fields["played"] != game.played or fields["box"] != game.box
+    game.played, game.box = fields["played"], fields["box"]
+    for seat, hand in enumerate(fields["hands"]):
+        if hands_moved or hand != game.hands[seat]:
+            game.hands[seat] = hand
+            game.left[seat] = sum(hand)
+            game.hand_versions[seat] += 1
+    for seat in range(game.config.num_players):
+        if (
+            fields["tokens"][seat] != game.tokens[seat]
+            or fields["plus_one"][seat] != game.plus_one[seat]
+            or fields["fractional"][seat] != game.fractional[seat]
+            or fields["pre_used"][seat] != game.pre_used[seat]
+        ):
+            game.tokens[seat] = fields["tokens"][seat]
+            game.plus_one[seat] = fields["plus_one"][seat]
+            game.fractional[seat] = fields["fractional"][seat]
+            game.pre_used[seat] = fields["pre_used"][seat]
+            game._tokens_changed(seat)
+    if fields["pool"] != game.pool:
+        game.pool = fields["pool"]
+        game._tokens_changed(0)
+    if fields["finish"] != game.finish:
+        game.finish = fields["finish"]
+        game.finish_epoch += 1
+    game.rng.bit_generator.state = fields["rng"]
+    game._changed()
+    game._turn_sets = game._moves = None
+
+
 def _is_scenario(scenario: dict[str, Any]) -> bool:
     """Whether ``SkybirdsGame.new``'s keyword arguments set anything up."""
     given = any(scenario.get(key) for key in ("hands", "tokens", "plus_one", "fractional"))
@@ -162,6 +211,7 @@ class NativeSkybirdsGame(GameEngine):
         self.num_players = config.num_players
         self.engine = engine
         self._layout = ActionLayout(config.num_players, config.tokens)
+        self._mirror: SkybirdsGame | None = None
         # The hot calls go straight to the compiled methods (no Python frame between).
         self.current_player = engine.current_player  # type: ignore[method-assign]
         self.is_over = engine.is_over  # type: ignore[method-assign]
@@ -198,6 +248,19 @@ class NativeSkybirdsGame(GameEngine):
         """A Python engine in this state (independent of this one)."""
         return game_of(self.config, self.engine.dump())
 
+    def mirror(self) -> SkybirdsGame:
+        """A Python engine kept in this state for views and text (read it, never
+        play it): brought up to date on each call, it bumps the version counters
+        of only what changed, so the view caches of ``observer.py`` keep what
+        did not (a fresh copy per view would rebuild them all)."""
+        fields = self.engine.dump()
+        mirror = self._mirror
+        if mirror is None:
+            mirror = self._mirror = game_of(self.config, fields)
+            return mirror
+        _refresh(mirror, fields)
+        return mirror
+
     @classmethod
     def from_dict(cls, d: Any) -> NativeSkybirdsGame:
         """Rebuild a saved game (read and checked by the Python engine's loader)."""
@@ -209,6 +272,27 @@ class NativeSkybirdsGame(GameEngine):
     def copy(self) -> NativeSkybirdsGame:
         """An independent engine in the same state (no JSON round trip)."""
         return NativeSkybirdsGame(self.config, self.engine.copy())
+
+    def __getattr__(self, name: str) -> Any:
+        """The Python engine's state attributes (``hands``, ``table``, ``tokens``,
+        ...), read from the mirror and copied: reading works as on the Python
+        engine; changing what is returned changes nothing here."""
+        if name in _READABLE:
+            return copy.deepcopy(getattr(self.mirror(), name))
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> NativeSkybirdsGame:
+        return self.copy()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A pickle holds the config and the plain fields (the compiled object
+        itself cannot be pickled): a copied or pickled env plays on the same."""
+        return {"config": self.config, "fields": self.engine.dump()}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        engine = _empty_engine(state["config"])
+        engine.load(state["fields"])
+        self.__init__(state["config"], engine)  # type: ignore[misc]
 
     @property
     def rng(self) -> np.random.Generator:  # type: ignore[override]

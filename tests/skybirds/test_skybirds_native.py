@@ -58,7 +58,8 @@ def test_a_hundred_thousand_random_games_match_every_decision(label: str, config
 
 def _play_both(options: dict, seed: int) -> int:
     """The AEC loop on both engines side by side: the same observation, mask,
-    reward, termination and selection at every step and the same saved state;
+    reward, termination, selection and view at every step, the same text and
+    saved state;
     midway the compiled env loads the Python env's saved state and goes on."""
     envs = [raw_env(**options, engine=engine) for engine in ("python", "compiled")]
     for env in envs:
@@ -72,6 +73,11 @@ def _play_both(options: dict, seed: int) -> int:
         assert np.array_equal(obs_a["observation"], obs_b["observation"])
         assert np.array_equal(obs_a["action_mask"], obs_b["action_mask"])
         assert rest_a == rest_b and envs[0].agent_selection == envs[1].agent_selection
+        viewers = envs[0].possible_agents if steps % 25 == 0 else [envs[0].agent_selection]
+        for agent in viewers:
+            assert envs[0].view(agent) == envs[1].view(agent), f"view of {agent}, step {steps}"
+        if steps % 100 == 0:
+            assert envs[0]._render_text(None) == envs[1]._render_text(None)
         if rest_a[1] or rest_a[2]:
             action = None
         else:
