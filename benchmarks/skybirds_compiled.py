@@ -11,12 +11,17 @@ slices so that a change of load on a shared machine falls on all of them:
 * the bare engines (no env): legal actions, the mask, the observation of the
   player to act and the move, per decision;
 * whole games of four heuristic bots: the compiled bot on the compiled engine
-  against the Python bot on the Python env (decisions per CPU-second).
+  against the Python bot on the Python env (decisions per CPU-second);
+* the search bot (20 simulations a move, heuristic rollouts) at seat 0 of 2
+  players against the heuristic, on either engine: its simulations per
+  CPU-second of searching (the "steps" of that row; on the compiled engine
+  the rollouts' heuristic is the compiled bot, through ``act_on_table``).
 
 Rates are steps per CPU-second of this process (``time.process_time``); the
 ratios are against the peers of the same run.
 
     python benchmarks/skybirds_compiled.py [--seconds 6] [--rounds 3] [--json FILE]
+    python benchmarks/skybirds_compiled.py --table FILE   # a saved run, in Markdown
 
 Needs ``rlcard`` (the ``bench`` extra) for the peer; without it the peer is
 skipped and said so.
@@ -29,6 +34,7 @@ import json
 import platform
 import random
 import sys
+import time
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
@@ -112,6 +118,51 @@ def run_bots(compiled: bool, seconds: float, seed: int = 0) -> Measurement:
     return clock.measurement(name, steps, games)
 
 
+def run_search(compiled: bool, seconds: float, seed: int = 0) -> Measurement:
+    """Search-bot simulations per CPU-second of its searching, whole games of 2
+    players (3 Campaigns) against the heuristic; a game started is finished."""
+    from flockgym.envs.core.play import play_game
+    from flockgym.training.policies import make_participant
+
+    engine = "compiled" if compiled else "python"
+    options = {"num_players": 2, "engine": engine, "max_campaigns": 3}
+    search = make_participant("search:budget=20", "skybirds_v0", options)
+    heuristic = make_participant("heuristic", "skybirds_v0", options)
+    simulations = games = 0
+    searching = 0.0
+    clock = Clock(seconds)
+    while clock.running():
+        env = make("skybirds_v0", **options)
+        bot = search.new_bot(seed + games)
+        timed = _TimedSearch(bot)
+        bots = {"player_0": timed, "player_1": heuristic.new_bot(seed + games + 1)}
+        play_game(env, bots, seed=seed + games)
+        simulations += timed.simulations
+        searching += timed.seconds
+        games += 1
+    measured = clock.measurement(f"skybirds search bot simulations ({engine})", simulations, games)
+    measured.cpu_seconds = searching  # the rate is per CPU-second of searching
+    return measured
+
+
+class _TimedSearch:
+    """The search bot, its CPU time and simulations added up over searched moves."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot, self.seconds, self.simulations = bot, 0.0, 0
+
+    def see_table(self, raw: Any, agent: str) -> None:
+        self.bot.see_table(raw, agent)
+
+    def act(self, observation: Any, view: Any) -> int:
+        started = time.process_time()
+        action = int(self.bot.act(observation, view))
+        if self.bot.last_simulations:
+            self.seconds += time.process_time() - started
+            self.simulations += self.bot.last_simulations
+        return action
+
+
 def runners() -> list[Runner]:
     out: list[Runner] = [
         aec_runner("compiled"),
@@ -120,6 +171,8 @@ def runners() -> list[Runner]:
         partial(run_bare, False),
         partial(run_bots, True),
         partial(run_bots, False),
+        partial(run_search, True),
+        partial(run_search, False),
     ]
     try:
         import rlcard  # noqa: F401 - only to know whether it is installed
@@ -136,12 +189,55 @@ def ratio(rates: dict[str, float], name: str, peer: str) -> float | None:
     return None
 
 
+ROWS = (
+    ("AEC loop, observation and mask", "skybirds_v0 4p AEC"),
+    ("bare engine (mask, observation, move)", "skybirds bare engine"),
+    ("four heuristic bots, whole games", "skybirds heuristic bots"),
+    ("search bot simulations (2 players)", "skybirds search bot simulations"),
+)
+"""The table's rows: label, and the measurement name before `` (compiled)``."""
+
+
+def table(run: dict[str, Any]) -> str:
+    """A saved run as docs/scale.md shows it: each loop compiled and Python, and
+    the AEC loop against RLCard's ``doudizhu``."""
+    rates = {m["name"]: m["steps_per_cpu_second"] for m in run["measurements"]}
+    lines = [
+        f"One run of `{run['command']}` (saved in",
+        "`benchmarks/results/skybirds_compiled.json`), per CPU-second:",
+        "",
+        "| loop | compiled | Python | compiled / Python |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for label, name in ROWS:
+        compiled, python = rates.get(f"{name} (compiled)"), rates.get(f"{name} (python)")
+        if compiled is None or python is None:
+            continue
+        lines.append(f"| {label} | {compiled:,.0f} | {python:,.0f} | {compiled / python:.2f}x |")
+    peer = rates.get("rlcard doudizhu")
+    if peer is not None:
+        aec = rates[f"{ROWS[0][1]} (compiled)"] / peer
+        before = rates[f"{ROWS[0][1]} (python)"] / peer
+        verdict = "met" if aec >= 10 else "not met"
+        lines += [
+            "",
+            f"RLCard's `doudizhu` in the same run: {peer:,.0f} steps per CPU-second; the AEC",
+            f"loop is {aec:.2f}x `doudizhu` on the compiled engine (goal 10x: {verdict})",
+            f"and {before:.2f}x on the Python engine.",
+        ]
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=6.0, help="seconds per runner")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved slices per runner")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to save the run")
+    parser.add_argument("--table", type=Path, help="print a saved run's table and stop")
     args = parser.parse_args()
+    if args.table is not None:
+        print(table(json.loads(args.table.read_text())))
+        return
     if args.seconds <= 0 or args.rounds < 1:
         parser.error("--seconds must be > 0 and --rounds >= 1")
     measurements = measure_interleaved(runners(), args.seconds, args.rounds)
@@ -166,6 +262,11 @@ def main() -> None:
             ),
             "bots compiled / bots python": ratio(
                 rates, "skybirds heuristic bots (compiled)", "skybirds heuristic bots (python)"
+            ),
+            "search compiled / search python": ratio(
+                rates,
+                "skybirds search bot simulations (compiled)",
+                "skybirds search bot simulations (python)",
             ),
         },
     }

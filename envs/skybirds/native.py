@@ -374,6 +374,16 @@ class NativeHeuristicBot:
             raise RuntimeError("the compiled Skybirds engine is not available (see the warning)")
         self.bot = module.HeuristicBot(make_rng(seed).bit_generator.state)
 
+    @classmethod
+    def from_generator(cls, rng: np.random.Generator) -> NativeHeuristicBot:
+        """A compiled bot drawing its ties from ``rng``'s state (``rng`` is not advanced)."""
+        bot = cls.__new__(cls)
+        module = _compiled()
+        if module is None:
+            raise RuntimeError("the compiled Skybirds engine is not available (see the warning)")
+        bot.bot = module.HeuristicBot(rng.bit_generator.state)
+        return bot
+
     def act_in(self, game: NativeSkybirdsGame) -> int:
         """The action of ``game``'s player to act (the game is not changed)."""
         return int(self.bot.act(game.engine))

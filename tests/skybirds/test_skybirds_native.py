@@ -198,3 +198,36 @@ def test_the_compiled_heuristic_bot_makes_the_python_bots_choices(
 ) -> None:
     for seed in range(2):
         assert _bots_side_by_side(options, seed, heuristic_seats) > 50
+
+
+def test_the_search_bot_plays_the_same_game_on_either_engine() -> None:
+    """Its rollouts ask the heuristic through ``act_on_table``: on the compiled
+    engine the compiled bot answers, with the Python bot's choices, so a
+    search with a budget of simulations plays the same moves."""
+    from flockgym.envs import make
+    from flockgym.envs.core.play import play_game
+    from flockgym.training.policies import make_participant
+
+    finals = []
+    for engine in ("python", "compiled"):
+        options = {"num_players": 2, "engine": engine, "max_campaigns": 2}
+        search = make_participant("search:budget=6", "skybirds_v0", options)
+        heuristic = make_participant("heuristic", "skybirds_v0", options)
+        env = make("skybirds_v0", **options)
+        bots = {"player_0": search.new_bot(1), "player_1": heuristic.new_bot(2)}
+        play_game(env, bots, seed=4)
+        finals.append(env.unwrapped.game.to_dict())
+    assert finals[0] == finals[1]
+
+
+def test_act_on_table_answers_only_on_the_compiled_engine() -> None:
+    envs = [raw_env(engine=engine) for engine in ("python", "compiled")]
+    for env in envs:
+        env.reset(seed=2)
+    bot = SkybirdsHeuristicBot(seed=0)
+    agent = envs[0].agent_selection
+    assert bot.act_on_table(envs[0], agent) is None
+    other = next(a for a in envs[1].possible_agents if a != agent)
+    assert bot.act_on_table(envs[1], other) is None  # not that seat's turn
+    twin = SkybirdsHeuristicBot(seed=0)
+    assert bot.act_on_table(envs[1], agent) == twin.act(envs[0].observe(agent), envs[0].view(agent))
