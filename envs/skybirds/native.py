@@ -384,6 +384,17 @@ class NativeHeuristicBot:
         bot.bot = module.HeuristicBot(rng.bit_generator.state)
         return bot
 
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy or a pickle holds the generator's state and the planned steps."""
+        return {"rng": self.bot.rng_state(), "plan": list(self.bot.plan)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        module = _compiled()
+        if module is None:
+            raise RuntimeError("the compiled Skybirds engine is not available (see the warning)")
+        self.bot = module.HeuristicBot(state["rng"])
+        self.bot.plan = state["plan"]
+
     def act_in(self, game: NativeSkybirdsGame) -> int:
         """The action of ``game``'s player to act (the game is not changed)."""
         return int(self.bot.act(game.engine))

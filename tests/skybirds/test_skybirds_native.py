@@ -19,6 +19,7 @@ from compiled_helpers import require_compiled
 from native_crosscheck import cross_check, option_configs, short
 
 from flockgym.envs.core import compiled
+from flockgym.envs.core.bots import bot_move
 from flockgym.envs.core.compiled import CompiledEngineWarning
 from flockgym.envs.skybirds.bots import SkybirdsHeuristicBot
 from flockgym.envs.skybirds.env import raw_env
@@ -231,3 +232,22 @@ def test_act_on_table_answers_only_on_the_compiled_engine() -> None:
     assert bot.act_on_table(envs[1], other) is None  # not that seat's turn
     twin = SkybirdsHeuristicBot(seed=0)
     assert bot.act_on_table(envs[1], agent) == twin.act(envs[0].observe(agent), envs[0].view(agent))
+
+
+def test_a_copied_heuristic_bot_goes_on_as_the_original() -> None:
+    """A bot that has answered through the compiled bot deep-copies and pickles
+    (its generator and plan go along): both copies then choose alike."""
+    import copy
+    import pickle
+
+    env = raw_env(engine="compiled", num_players=2)
+    env.reset(seed=6)
+    bot = SkybirdsHeuristicBot(seed=3)
+    for _ in range(40):
+        env.step(bot_move(bot, env, env.agent_selection))
+    twins = [copy.deepcopy(bot), pickle.loads(pickle.dumps(bot))]
+    for _ in range(40):
+        agent = env.agent_selection
+        action = bot_move(bot, env, agent)
+        assert all(bot_move(twin, env, agent) == action for twin in twins)
+        env.step(action)

@@ -252,6 +252,6 @@ PYBIND11_MODULE(_native, m) {
            py::arg("rng_state"))
       .def("act", &skybirds::HeuristicBot::act, py::arg("engine"),
            "The bot's action for the engine's player to act (bots.py's choice).")
-      .def_readonly("plan", &skybirds::HeuristicBot::plan)
+      .def_readwrite("plan", &skybirds::HeuristicBot::plan)
       .def("rng_state", [](const skybirds::HeuristicBot& b) { return flockgym::rng_to_state(b.rng); });
 }
