@@ -9,7 +9,8 @@ slices so that a change of load on a shared machine falls on all of them:
 * RLCard's ``doudizhu`` (the climbing game the issue names as the peer):
   ``env.step``, which builds the state's features and legal actions each step;
 * the bare engines (no env): legal actions, the mask, the observation of the
-  player to act and the move, per decision;
+  player to act and the move, per decision, driven from Python; and the same
+  loop inside C++ (``Engine.play_random``), the compiled engine's own ceiling;
 * whole games of four heuristic bots: the compiled bot on the compiled engine
   against the Python bot on the Python env (decisions per CPU-second);
 * the search bot (20 simulations a move, heuristic rollouts) at seat 0 of 2
@@ -92,6 +93,18 @@ def run_bare(compiled: bool, seconds: float, seed: int = 0) -> Measurement:
     return clock.measurement(name, steps, games)
 
 
+def run_inside(seconds: float, seed: int = 0) -> Measurement:
+    """The bare loop of :func:`run_bare` inside C++: whole random games."""
+    config = SkybirdsConfig(num_players=PLAYERS)
+    steps = games = 0
+    clock = Clock(seconds)
+    while clock.running():
+        game = NativeSkybirdsGame.new(config, make_rng(seed + games))
+        steps += game.engine.play_random(make_rng(10**6 + seed + games).bit_generator.state, 10**6)
+        games += 1
+    return clock.measurement("skybirds engine inside C++", steps, games)
+
+
 def run_bots(compiled: bool, seconds: float, seed: int = 0) -> Measurement:
     """Whole games of four heuristic bots: decisions per CPU-second."""
     steps = games = 0
@@ -169,6 +182,7 @@ def runners() -> list[Runner]:
         aec_runner("python"),
         partial(run_bare, True),
         partial(run_bare, False),
+        run_inside,
         partial(run_bots, True),
         partial(run_bots, False),
         partial(run_search, True),
@@ -214,6 +228,12 @@ def table(run: dict[str, Any]) -> str:
         if compiled is None or python is None:
             continue
         lines.append(f"| {label} | {compiled:,.0f} | {python:,.0f} | {compiled / python:.2f}x |")
+    inside = rates.get("skybirds engine inside C++")
+    if inside is not None:
+        lines += [
+            "",
+            f"The bare loop inside C++ (`Engine.play_random`): {inside:,.0f} steps per CPU-second.",
+        ]
     peer = rates.get("rlcard doudizhu")
     if peer is not None:
         aec = rates[f"{ROWS[0][1]} (compiled)"] / peer

@@ -237,6 +237,26 @@ PYBIND11_MODULE(_native, m) {
       .def("scores", &scores)
       .def("winners", &Game::winners)
       .def("observation_size", &Game::observation_size)
+      .def("play_random",
+           [](Game& g, const py::dict& rng_state, int64_t max_steps) {
+             // Random legal play inside C++ (for the benchmark): per decision the
+             // mask and the actor's observation are built, as an env would.
+             flockgym::NumpyRng draws = flockgym::rng_from_state(rng_state);
+             std::vector<int8_t> mask(static_cast<size_t>(g.layout.size));
+             std::vector<float> observation(static_cast<size_t>(g.observation_size()));
+             int64_t steps = 0;
+             while (!g.over && !g.truncated && steps < max_steps) {
+               const std::vector<int>& legal = g.legal_actions();
+               std::fill(mask.begin(), mask.end(), 0);
+               for (int a : legal) mask[static_cast<size_t>(a)] = 1;
+               g.encode(g.actor, observation.data());
+               const int64_t pick = draws.integers(static_cast<int64_t>(legal.size()));
+               g.apply_action(legal[static_cast<size_t>(pick)]);
+               ++steps;
+             }
+             return steps;
+           },
+           py::arg("rng_state"), py::arg("max_steps"))
       .def("encode",
            [](const Game& g, int seat) {
              py::array_t<float> out(g.observation_size());
