@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 
 from flockgym.envs import ENVS, entry
-from flockgym.envs.core.bots import Bot, legal_from_mask
+from flockgym.envs.core.bots import Bot, bot_move, legal_from_mask
 from flockgym.envs.core.rng import make_rng
 
 from .errors import BotSpecError
@@ -457,7 +457,7 @@ class SearchBot:
                 sim.step(None)
                 continue
             bot = bots[current]
-            sim.step(int(bot.act(sim.observe(current), sim.view(current))))
+            sim.step(bot_move(bot, sim, current))
             steps += 1
         return win_share(sim.game, seat)
 

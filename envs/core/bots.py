@@ -68,6 +68,20 @@ def bot_action(
     return int(bot.act(observation, view))
 
 
+def bot_move(bot: Bot, raw: Any, agent: str) -> int:
+    """``bot``'s move for ``agent`` at the raw env ``raw``, where the harness has
+    not built the observation and view yet: a bot with ``act_on_table(raw,
+    agent)`` may answer from the env itself (a compiled bot reading a compiled
+    engine: the same choice, without the Python view); when it returns None, or
+    has no such method, it is asked with the observation and view as usual."""
+    act_on_table = getattr(bot, "act_on_table", None)
+    if act_on_table is not None:
+        action = act_on_table(raw, agent)
+        if action is not None:
+            return int(action)
+    return int(bot.act(raw.observe(agent), raw.view(agent)))
+
+
 class RandomBot:
     """Uniformly random legal actions from its own seeded generator."""
 

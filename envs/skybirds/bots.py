@@ -76,6 +76,22 @@ class SkybirdsHeuristicBot:
         self._rows_tokens: tuple[Token, ...] = ()
         self._layouts: dict[tuple[int, int], tuple[tuple[Token, ...], ActionLayout]] = {}
         """(players, id of the tokens) -> (the tokens, their layout), built once."""
+        self._compiled: Any = None
+        """The compiled bot of :meth:`act_on_table`, made on its first use."""
+
+    def act_on_table(self, raw: Any, agent: str) -> int | None:
+        """The same choice as :meth:`act`, made by the compiled bot straight from
+        a compiled engine (no view built); None on the Python engine (then
+        :meth:`act` is asked). A bot plays one table, always one way: the
+        compiled bot starts from this bot's generator as it is then."""
+        from .native import NativeHeuristicBot, NativeSkybirdsGame
+
+        game = getattr(raw, "game", None)
+        if not isinstance(game, NativeSkybirdsGame) or game.current_player() != raw.seat_of(agent):
+            return None
+        if self._compiled is None:
+            self._compiled = NativeHeuristicBot.from_generator(self.rng)
+        return self._compiled.act_in(game)
 
     def act(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> int:
         legal = [int(a) for a in legal_from_mask(observation)]

@@ -36,6 +36,13 @@ Options
   in which the Armistice is taken; ``"campaign"``: after that Campaign.
 - ``tokens_per_turn`` (``"any"``): a Squadron may use several different
   tokens (each once); ``"one"``: at most one.
+- ``engine`` (``"compiled"``): the rules engine that plays: the C++ one
+  (``native.py``), or ``"python"``, ``rules.py`` (the reference), identical
+  decision for decision and several times slower. Where the compiled engine
+  cannot be loaded the Python one runs and a warning says so once. It
+  changes nothing else: a game saved by one loads into the other. With the
+  compiled engine, ``env.unwrapped.skybirds`` and the state attributes of
+  ``env.unwrapped.game`` (``hands``, ``table``, ...) are copies to read.
 
 Scenarios: ``reset(options=...)`` keys ``hands`` ({agent: Aces}, e.g.
 ``{"player_0": ["G", "4", "4"]}``: that player's whole hand, at most the hand
@@ -161,6 +168,7 @@ from ..core.options import Option, int_range, scenario_seat, warn_unknown_reset_
 from ..core.wrappers import FlockOrderEnforcingWrapper
 from . import data
 from .actions import ActionLayout
+from .native import ENGINES, NativeSkybirdsGame, native_available
 from .observer import SkybirdsObserver, observation_size, render_text, view
 from .rules import (
     ARMISTICE_ENDS,
@@ -191,6 +199,9 @@ GAME_OPTIONS: tuple[Option, ...] = (
            choices=ARMISTICE_ENDS),
     Option("tokens_per_turn", "any", "'any': a Squadron may use several different tokens; "
            "'one': at most one", choices=TOKENS_PER_TURN),
+    Option("engine", "compiled", "the rules engine: 'compiled' (C++) or 'python' (the "
+           "reference), identical play; the Python one runs where the compiled cannot load",
+           choices=ENGINES, affects_spaces=False),
 )  # fmt: skip
 
 SCENARIO_KEYS = ("hands", "tokens", "plus_one", "fractional", "campaign", "leader")
@@ -357,6 +368,8 @@ class raw_env(FlockAECEnv):
             self.options["aerodrome"] = list(self.options["aerodrome"])
         self.layout = ActionLayout(self.num_players, self.config.tokens)
         self.observer = SkybirdsObserver(self.config)
+        self.native = self.options["engine"] == "compiled" and native_available()
+        """True when the compiled engine plays (option ``engine``, where it loads)."""
 
     @property
     def config(self) -> SkybirdsConfig:
@@ -371,8 +384,11 @@ class raw_env(FlockAECEnv):
 
     @property
     def skybirds(self) -> SkybirdsGame:
-        """The rules engine, typed."""
+        """The rules engine, typed: with the compiled engine, a Python engine in
+        its state (a snapshot: changing it changes nothing in the env)."""
         game = self._require_game()
+        if isinstance(game, NativeSkybirdsGame):
+            return game.to_python()
         assert isinstance(game, SkybirdsGame)
         return game
 
@@ -384,32 +400,51 @@ class raw_env(FlockAECEnv):
     def _observation_size(self) -> int:
         return observation_size(self.num_players, len(self.config.tokens))
 
-    def _new_game(self, rng: np.random.Generator, scenario: dict[str, Any]) -> SkybirdsGame:
+    def _new_game(
+        self, rng: np.random.Generator, scenario: dict[str, Any]
+    ) -> SkybirdsGame | NativeSkybirdsGame:
+        if self.native:
+            args = scenario_to_rules(scenario, self.config)
+            try:
+                return NativeSkybirdsGame.new(self.config, rng, **args)
+            except ValueError as err:
+                raise OptionError(f"impossible Skybirds scenario: {err}") from None
         return new_game_from_scenario(self.config, rng, scenario)
 
-    def _game_from_dict(self, data_: dict[str, Any]) -> SkybirdsGame:
+    def _game_from_dict(self, data_: dict[str, Any]) -> SkybirdsGame | NativeSkybirdsGame:
         game = SkybirdsGame.from_dict(data_)
         if game.config != self.config:
             raise StateDictError(
                 "game.config: the saved Skybirds options differ from this env's "
                 f"({game.config.to_dict()} vs {self.config.to_dict()})"
             )
-        return game
+        return NativeSkybirdsGame.from_python(game) if self.native else game
 
     def _on_new_game(self) -> None:
         self.observer.forget()
 
     def _encode_observation(self, seat: int) -> np.ndarray:
-        return self.observer.encode(self.game, seat)  # type: ignore[arg-type]
+        game = self.game
+        if isinstance(game, NativeSkybirdsGame):
+            return game.encode(seat)
+        return self.observer.encode(game, seat)  # type: ignore[arg-type]
 
     # -- words --
 
     def view(self, agent: str) -> dict[str, Any]:
         """What ``agent`` may see, in words and card strings (JSON types)."""
-        return view(self.skybirds, self.seat_of(agent))
+        return view(self._readable_game(), self.seat_of(agent))
 
     def _render_text(self, seat: int | None) -> str:
-        return render_text(self.skybirds, seat)
+        return render_text(self._readable_game(), seat)
+
+    def _readable_game(self) -> SkybirdsGame:
+        """The Python engine, or the compiled engine's mirror of its state (to read)."""
+        game = self._require_game()
+        if isinstance(game, NativeSkybirdsGame):
+            return game.mirror()
+        assert isinstance(game, SkybirdsGame)
+        return game
 
 
 def env(**options: Any) -> Any:

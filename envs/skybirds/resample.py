@@ -31,7 +31,9 @@ from .rules import GARROS, SkybirdsGame, Step
 def resample(env: Any, seat: int, rng: np.random.Generator) -> Any:
     """Redraw ``env``'s hidden information as seen from ``seat`` (see the module
     docstring); returns ``env`` holding a new engine. ``env`` is a raw Skybirds env."""
-    game: SkybirdsGame = working_game(env)
+    game = working_game(env)
+    if not isinstance(game, SkybirdsGame):  # the compiled engine: redeal a Python copy
+        game = game.to_python()
     if not game.over:
         _redeal(game, seat, rng)
     game.rng = fresh_generator(rng)

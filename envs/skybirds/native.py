@@ -1,0 +1,400 @@
+"""The compiled Skybirds engine behind the Python interface of :mod:`.rules`.
+
+``native/skybirds_engine.hpp`` plays the rules of ``rules.py`` decision for
+decision (the same legal actions, observations, scores and generator draws;
+``tests/skybirds/test_skybirds_native.py`` compares the two at every step of
+thousands of random games). :class:`NativeSkybirdsGame` is a
+:class:`~flockgym.envs.core.game.GameEngine` over it: the env uses it with the
+option ``engine="compiled"``.
+
+Only the hot path is compiled: legal actions, applying them, the observation
+vector, scores. Saving and loading go through the Python engine (a state is
+read and checked by :func:`.state.validate_state`, then handed over as plain
+fields), and so do views, text and scenario deals, so the two engines share
+one reading of every saved game. Where the extension cannot be imported (no
+compiler when the package was installed) :func:`native_available` says so
+once (:mod:`flockgym.envs.core.compiled`) and the env runs the Python engine.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from ..core.compiled import ENGINES, load_compiled
+from ..core.game import GameEngine
+from ..core.rng import generator_in_state, make_rng
+from .actions import ActionLayout
+from .rules import Phase, SkybirdsConfig, SkybirdsGame, Squadron, Step
+
+__all__ = ["ENGINES", "NativeHeuristicBot", "NativeSkybirdsGame", "native_available"]
+
+
+def _compiled() -> Any:
+    """The extension module, or None (warned once by :func:`load_compiled`)."""
+    return load_compiled("skybirds")
+
+
+def native_available() -> bool:
+    """Whether the compiled engine can be used; the first time it cannot, a
+    warning says why and that the Python engine runs instead."""
+    return _compiled() is not None
+
+
+def config_fields(config: SkybirdsConfig) -> dict[str, Any]:
+    """What the compiled engine needs of a config (the Aerodrome resolved to numbers)."""
+    return {
+        "num_players": config.num_players,
+        "tokens": [
+            {
+                "ribbon": token.ribbon,
+                "vp_front": token.vp_front,
+                "vp_back": token.vp_back,
+                "dogfight_bit": config.dogfight_bits[i],
+                "swap_cards": config.swap_cards[i],
+                "armistice": token.bonus == "armistice",
+                "tiebreaker": token.bonus == "tiebreaker",
+                "prerequisites": list(config.prerequisite_index[i]),
+                "needs_all": config.needs_all[i],
+            }
+            for i, token in enumerate(config.tokens)
+        ],
+        "max_campaigns": config.max_campaigns,
+        "armistice_ends_dogfight": config.armistice_ends == "dogfight",
+        "one_token": config.tokens_per_turn == "one",
+        "max_vp": float(config.max_vp),
+        "max_medallions": config.max_medallions,
+    }
+
+
+_TEMPLATES: dict[SkybirdsConfig, Any] = {}
+"""An empty compiled engine per config, copied for each game (a config is read once)."""
+
+
+def _empty_engine(config: SkybirdsConfig) -> Any:
+    template = _TEMPLATES.get(config)
+    if template is None:
+        module = _compiled()
+        if module is None:
+            raise RuntimeError("the compiled Skybirds engine is not available (see the warning)")
+        template = module.Engine(config_fields(config))
+        if len(_TEMPLATES) < 64:
+            _TEMPLATES[config] = template
+    return template.copy()
+
+
+def _squadron_fields(squadron: Squadron | None) -> tuple[Any, ...] | None:
+    if squadron is None:
+        return None
+    return (
+        squadron.player,
+        list(squadron.cards),
+        squadron.size,
+        squadron.value,
+        squadron.medallions,
+        list(squadron.tokens),
+        squadron.wild,
+        squadron.declare,
+    )
+
+
+def _squadron_of(fields: tuple[Any, ...] | None) -> Squadron | None:
+    if fields is None:
+        return None
+    player, cards, size, value, medallions, tokens, wild, declare = fields
+    return Squadron(player, tuple(cards), size, value, medallions, tuple(tokens), wild, declare)
+
+
+_COPIED = (
+    "campaign", "actor", "squadron_size", "last_player", "passes", "position", "garros_due",
+    "armistice_by", "over", "truncated", "pend_wild", "pend_token", "pend_target",
+    "campaign_over", "dogfight_over", "first_leader", "last_winner",
+)  # fmt: skip
+"""Plain fields with the same name and value in both engines."""
+_LISTS = (
+    "hands", "box", "played", "passed", "finish", "tokens", "plus_one", "fractional", "pool",
+    "pend_tokens", "pend_cards", "pre_queue", "pre_used", "takes", "trade_queue",
+)  # fmt: skip
+"""List fields (nested for hands and tokens), copied as lists."""
+
+
+def fields_of(game: SkybirdsGame) -> dict[str, Any]:
+    """The plain fields of a Python engine's state, as the compiled engine loads them."""
+    out: dict[str, Any] = {name: getattr(game, name) for name in _COPIED}
+    for name in _LISTS:
+        value = getattr(game, name)
+        out[name] = [list(v) for v in value] if name in ("hands", "tokens") else list(value)
+    out["phase"] = int(game.phase)
+    out["step"] = int(game.step)
+    out["table"] = _squadron_fields(game.table)
+    out["last_squadron"] = _squadron_fields(game.last_squadron)
+    out["rng"] = game.rng.bit_generator.state
+    return out
+
+
+def game_of(config: SkybirdsConfig, fields: dict[str, Any]) -> SkybirdsGame:
+    """A Python engine in the state of the compiled engine's fields."""
+    game = SkybirdsGame(config=config, rng=generator_in_state(fields["rng"]))
+    for name in _COPIED:
+        setattr(game, name, fields[name])
+    for name in _LISTS:
+        setattr(game, name, fields[name])
+    game.phase = Phase(fields["phase"])
+    game.step = Step(fields["step"])
+    game.table = _squadron_of(fields["table"])
+    game.last_squadron = _squadron_of(fields["last_squadron"])
+    game._recount()
+    return game
+
+
+_READABLE = frozenset(f.name for f in dataclasses.fields(SkybirdsGame)) - {"config", "rng"} | {
+    "left"
+}
+"""The Python engine's state attributes a compiled game answers too (as copies)."""
+
+
+def _refresh(game: SkybirdsGame, fields: dict[str, Any]) -> None:
+    """Bring ``game`` to the state of the compiled engine's ``fields``, bumping
+    the version counters (hands, tokens, finishing order) of what changed."""
+    for name in _COPIED:
+        setattr(game, name, fields[name])
+    game.phase = Phase(fields["phase"])
+    game.step = Step(fields["step"])
+    game.table = _squadron_of(fields["table"])
+    game.last_squadron = _squadron_of(fields["last_squadron"])
+    for name in ("passed", "pend_tokens", "pend_cards", "pre_queue", "takes", "trade_queue"):
+        setattr(game, name, fields[name])
+    hands_moved = fields["played"] != game.played or fields["box"] != game.box
+    game.played, game.box = fields["played"], fields["box"]
+    for seat, hand in enumerate(fields["hands"]):
+        if hands_moved or hand != game.hands[seat]:
+            game.hands[seat] = hand
+            game.left[seat] = sum(hand)
+            game.hand_versions[seat] += 1
+    for seat in range(game.config.num_players):
+        if (
+            fields["tokens"][seat] != game.tokens[seat]
+            or fields["plus_one"][seat] != game.plus_one[seat]
+            or fields["fractional"][seat] != game.fractional[seat]
+            or fields["pre_used"][seat] != game.pre_used[seat]
+        ):
+            game.tokens[seat] = fields["tokens"][seat]
+            game.plus_one[seat] = fields["plus_one"][seat]
+            game.fractional[seat] = fields["fractional"][seat]
+            game.pre_used[seat] = fields["pre_used"][seat]
+            game._tokens_changed(seat)
+    if fields["pool"] != game.pool:
+        game.pool = fields["pool"]
+        game._tokens_changed(0)
+    if fields["finish"] != game.finish:
+        game.finish = fields["finish"]
+        game.finish_epoch += 1
+    game.rng.bit_generator.state = fields["rng"]
+    game._changed()
+    game._turn_sets = game._moves = None
+
+
+def _is_scenario(scenario: dict[str, Any]) -> bool:
+    """Whether ``SkybirdsGame.new``'s keyword arguments set anything up."""
+    given = any(scenario.get(key) for key in ("hands", "tokens", "plus_one", "fractional"))
+    return given or scenario.get("campaign", 1) != 1 or scenario.get("leader") is not None
+
+
+class NativeSkybirdsGame(GameEngine):
+    """A Great War played by the compiled engine (see the module docstring)."""
+
+    def __init__(self, config: SkybirdsConfig, engine: Any) -> None:
+        self.config = config
+        self.num_players = config.num_players
+        self.engine = engine
+        self._layout = ActionLayout(config.num_players, config.tokens)
+        self._mirror: SkybirdsGame | None = None
+        # The hot calls go straight to the compiled methods (no Python frame between).
+        self.current_player = engine.current_player  # type: ignore[method-assign]
+        self.is_over = engine.is_over  # type: ignore[method-assign]
+        self.is_truncated = engine.is_truncated  # type: ignore[method-assign]
+        self.scores = engine.scores  # type: ignore[method-assign]
+        self.legal_mask = engine.legal_mask  # type: ignore[method-assign]
+        self.is_legal_id = engine.is_legal_id  # type: ignore[method-assign]
+        self.encode = engine.encode  # type: ignore[method-assign]
+
+    # -- construction and conversion --
+
+    @classmethod
+    def new(
+        cls, config: SkybirdsConfig, rng: np.random.Generator, **scenario: Any
+    ) -> NativeSkybirdsGame:
+        """A dealt Great War from ``rng`` (advanced as the Python engine's deal
+        advances it); a scenario is dealt by the Python engine and handed over."""
+        if _is_scenario(scenario):
+            return cls.from_python(SkybirdsGame.new(config, rng, **scenario))
+        config.check()
+        engine = _empty_engine(config)
+        engine.new_game(rng.bit_generator.state)
+        rng.bit_generator.state = engine.rng_state()
+        return cls(config, engine)
+
+    @classmethod
+    def from_python(cls, game: SkybirdsGame) -> NativeSkybirdsGame:
+        """The compiled engine in ``game``'s state (``game`` is left as it is)."""
+        engine = _empty_engine(game.config)
+        engine.load(fields_of(game))
+        return cls(game.config, engine)
+
+    def to_python(self) -> SkybirdsGame:
+        """A Python engine in this state (independent of this one)."""
+        return game_of(self.config, self.engine.dump())
+
+    def mirror(self) -> SkybirdsGame:
+        """A Python engine kept in this state for views and text (read it, never
+        play it): brought up to date on each call, it bumps the version counters
+        of only what changed, so the view caches of ``observer.py`` keep what
+        did not (a fresh copy per view would rebuild them all)."""
+        fields = self.engine.dump()
+        mirror = self._mirror
+        if mirror is None:
+            mirror = self._mirror = game_of(self.config, fields)
+            return mirror
+        _refresh(mirror, fields)
+        return mirror
+
+    @classmethod
+    def from_dict(cls, d: Any) -> NativeSkybirdsGame:
+        """Rebuild a saved game (read and checked by the Python engine's loader)."""
+        return cls.from_python(SkybirdsGame.from_dict(d))
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.to_python().to_dict()
+
+    def copy(self) -> NativeSkybirdsGame:
+        """An independent engine in the same state (no JSON round trip)."""
+        return NativeSkybirdsGame(self.config, self.engine.copy())
+
+    def __getattr__(self, name: str) -> Any:
+        """The Python engine's state attributes (``hands``, ``table``, ``tokens``,
+        ...), read from the mirror and copied: reading works as on the Python
+        engine; changing what is returned changes nothing here."""
+        if name in _READABLE:
+            return copy.deepcopy(getattr(self.mirror(), name))
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> NativeSkybirdsGame:
+        return self.copy()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A pickle holds the config and the plain fields (the compiled object
+        itself cannot be pickled): a copied or pickled env plays on the same."""
+        return {"config": self.config, "fields": self.engine.dump()}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        engine = _empty_engine(state["config"])
+        engine.load(state["fields"])
+        self.__init__(state["config"], engine)  # type: ignore[misc]
+
+    @property
+    def rng(self) -> np.random.Generator:  # type: ignore[override]
+        """A generator in the engine's state (a copy: drawing from it changes nothing here)."""
+        return generator_in_state(self.engine.rng_state())
+
+    # -- GameEngine --
+
+    def current_player(self) -> int:
+        return int(self.engine.current_player())
+
+    def legal_actions(self) -> list[int]:
+        return list(self.engine.legal_actions())
+
+    def legal_mask(self, num_actions: int) -> np.ndarray:
+        return self.engine.legal_mask(num_actions)
+
+    def is_legal_id(self, action: int, num_actions: int) -> bool:
+        return bool(self.engine.is_legal(action))
+
+    def apply_action(self, action: int) -> None:
+        try:
+            self.engine.apply_action(action)
+        except (ValueError, TypeError):
+            raise self._refusal(action) from None
+
+    def _refusal(self, action: Any) -> ValueError:
+        """The Python engine's error for an action it refuses."""
+        engine = self.engine
+        if engine.is_over() or engine.is_truncated():
+            return ValueError("the Great War is over; no action can be applied")
+        actor = engine.current_player()
+        legal_text = ", ".join(self._layout.to_string(actor, a) for a in engine.legal_actions())
+        return ValueError(f"illegal action {action} for seat {actor}; legal actions: {legal_text}")
+
+    def is_over(self) -> bool:
+        return bool(self.engine.is_over())
+
+    def is_truncated(self) -> bool:
+        return bool(self.engine.is_truncated())
+
+    @property
+    def over(self) -> bool:
+        return bool(self.engine.is_over())
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.engine.is_truncated())
+
+    def scores(self) -> list[float]:
+        return list(self.engine.scores())
+
+    def winners(self) -> list[int]:
+        return list(self.engine.winners())
+
+    def action_to_string(self, seat: int, action: int) -> str:
+        return self._layout.to_string(seat, action)
+
+    def string_to_action(self, seat: int, text: str) -> int:
+        return self._layout.from_string(seat, text)
+
+    def invariant_violations(self) -> list[str]:
+        return self.to_python().invariant_violations()
+
+    def encode(self, seat: int) -> np.ndarray:
+        """The observation vector of ``seat`` (a fresh float32 array)."""
+        return np.asarray(self.engine.encode(seat))
+
+
+class NativeHeuristicBot:
+    """:class:`~.bots.SkybirdsHeuristicBot` compiled (``native/skybirds_bot.hpp``):
+    from the same seed, the same choice at every decision (ties broken by the
+    same draws), read straight from a compiled engine instead of a view.
+    ``tests/skybirds/test_skybirds_native.py`` plays both side by side."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        module = _compiled()
+        if module is None:
+            raise RuntimeError("the compiled Skybirds engine is not available (see the warning)")
+        self.bot = module.HeuristicBot(make_rng(seed).bit_generator.state)
+
+    @classmethod
+    def from_generator(cls, rng: np.random.Generator) -> NativeHeuristicBot:
+        """A compiled bot drawing its ties from ``rng``'s state (``rng`` is not advanced)."""
+        bot = cls.__new__(cls)
+        module = _compiled()
+        if module is None:
+            raise RuntimeError("the compiled Skybirds engine is not available (see the warning)")
+        bot.bot = module.HeuristicBot(rng.bit_generator.state)
+        return bot
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy or a pickle holds the generator's state and the planned steps."""
+        return {"rng": self.bot.rng_state(), "plan": list(self.bot.plan)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        module = _compiled()
+        if module is None:
+            raise RuntimeError("the compiled Skybirds engine is not available (see the warning)")
+        self.bot = module.HeuristicBot(state["rng"])
+        self.bot.plan = state["plan"]
+
+    def act_in(self, game: NativeSkybirdsGame) -> int:
+        """The action of ``game``'s player to act (the game is not changed)."""
+        return int(self.bot.act(game.engine))
