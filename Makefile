@@ -6,16 +6,26 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install browser demo watch play test test-slow test-min test-rllib bench benchmark soak golden lint constraints clean
+.PHONY: install compiler browser demo watch play test test-slow test-min test-rllib bench benchmark soak golden lint constraints clean
 
-$(STAMP): pyproject.toml constraints.txt
+$(STAMP): pyproject.toml constraints.txt | compiler
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev,play,torchrl,openspiel]"
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-install: $(STAMP)
+## The compiled engines again whenever a C++ source changed (an editable install does
+## not rebuild its extensions by itself).
+NATIVE_SOURCES := $(wildcard envs/*/native/*.cpp envs/*/native/*.hpp)
+NATIVE_STAMP := $(VENV)/.native-$(shell cat $(NATIVE_SOURCES) setup.py /dev/null | cksum | cut -d' ' -f1)
+
+$(NATIVE_STAMP): $(STAMP) $(NATIVE_SOURCES) setup.py
+	$(PY) -m pip install --quiet --no-deps -e .
+	rm -f $(VENV)/.native-*
+	touch $(NATIVE_STAMP)
+
+install: $(STAMP) $(NATIVE_STAMP)
 
 ## The main job: about a minute of MaskablePPO self-play on Asrus, then an evaluation.
 demo: install
@@ -24,6 +34,24 @@ demo: install
 ## Watch the heuristic bot play a seeded Asrus game against random bots.
 watch: install
 	$(PY) -m flockgym.envs.demo --env asrus_v0 --players 5 --seed 0 --bots heuristic,random
+
+## The compiled engines (C++17, pybind11; setup.py) need a C++ compiler and Python's
+## headers: Debian's g++ and python3-dev are installed here when missing (as root, or
+## with sudo). Without them the install still works and the Python engines run.
+CXX ?= g++
+compiler:
+	@if [ -n "$$FLOCKGYM_SKIP_COMPILER" ] || { command -v $(CXX) >/dev/null && \
+		$(PYTHON) -c "import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))"; }; then \
+		exit 0; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q g++ python3-dev; \
+	elif command -v sudo >/dev/null; then \
+		sudo apt-get update -q && sudo apt-get install -y -q g++ python3-dev; \
+	else \
+		echo "The compiled engines need a C++17 compiler: apt-get install -y g++ python3-dev" \
+			"(or FLOCKGYM_SKIP_COMPILER=1 to run the Python engines only)"; exit 1; \
+	fi
 
 ## Play in a browser: one local server for every env, the shipped checkpoints and any
 ## run trained under runs/ as opponents (open the address it prints; PORT=... to change).
@@ -54,7 +82,7 @@ browser:
 ## The env tests on the lowest dependency versions pyproject.toml declares (no
 ## training extra): the floors users rely on are checked, not guessed.
 MIN_VENV ?= .venv-min
-test-min:
+test-min: compiler
 	$(PYTHON) -m venv $(MIN_VENV)
 	$(MIN_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(MIN_VENV)/bin/python -m pip install --quiet $$($(PYTHON) .ci/min_requirements.py)
@@ -69,7 +97,7 @@ RLLIB_VENV ?= .venv-rllib
 RLLIB_PY := $(RLLIB_VENV)/bin/python
 RLLIB_STAMP := $(RLLIB_VENV)/.installed-$(shell cat pyproject.toml constraints-rllib.txt | cksum | cut -d' ' -f1)
 
-$(RLLIB_STAMP): pyproject.toml constraints-rllib.txt
+$(RLLIB_STAMP): pyproject.toml constraints-rllib.txt | compiler
 	$(PYTHON) -m venv $(RLLIB_VENV)
 	$(RLLIB_PY) -m pip install --quiet --upgrade pip
 	$(RLLIB_PY) -m pip install --quiet -c constraints-rllib.txt -e ".[train,dev,rllib]"
