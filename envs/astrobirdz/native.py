@@ -27,12 +27,12 @@ import numpy as np
 
 from ..core.compiled import ENGINES, load_compiled
 from ..core.game import GameEngine
-from ..core.rng import generator_in_state
+from ..core.rng import generator_in_state, make_rng
 from .actions import ActionLayout
 from .data import NO_RULE, Effect
 from .rules import AstrobirdzConfig, AstrobirdzGame, Phase, TurnScore
 
-__all__ = ["ENGINES", "NativeAstrobirdzGame", "native_available"]
+__all__ = ["ENGINES", "NativeAstrobirdzGame", "NativeHeuristicBot", "native_available"]
 
 
 def _compiled() -> Any:
@@ -290,3 +290,21 @@ class NativeAstrobirdzGame(GameEngine):
     def encode(self, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (a fresh float32 array)."""
         return np.asarray(self.engine.encode(seat))
+
+
+class NativeHeuristicBot:
+    """:class:`~.bots.AstrobirdzHeuristicBot` compiled (``native/astrobirdz_bot.hpp``):
+    from the same seed, the same choice at every decision (a fallback pick
+    drawn as bots.py draws it), read straight from a compiled engine instead of
+    a view (only what the seat's view shows).
+    ``tests/astrobirdz/test_astrobirdz_native.py`` plays both side by side."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        module = _compiled()
+        if module is None:
+            raise RuntimeError("the compiled Astrobirdz engine is not available (see the warning)")
+        self.bot = module.HeuristicBot(make_rng(seed).bit_generator.state)
+
+    def act_in(self, game: NativeAstrobirdzGame) -> int:
+        """The action of ``game``'s player to act (the game is not changed)."""
+        return int(self.bot.act(game.engine))

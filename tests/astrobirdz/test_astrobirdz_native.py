@@ -19,8 +19,9 @@ import pytest
 from compiled_helpers import require_compiled
 from native_crosscheck import cross_check, option_configs
 
+from flockgym.envs.astrobirdz.bots import AstrobirdzHeuristicBot
 from flockgym.envs.astrobirdz.env import raw_env
-from flockgym.envs.astrobirdz.native import NativeAstrobirdzGame
+from flockgym.envs.astrobirdz.native import NativeAstrobirdzGame, NativeHeuristicBot
 from flockgym.envs.astrobirdz.rules import AstrobirdzGame
 from flockgym.envs.core import compiled
 from flockgym.envs.core.compiled import CompiledEngineWarning
@@ -189,3 +190,36 @@ def test_without_the_extension_the_python_engine_runs_and_says_so_once(monkeypat
     assert "no compiler here" in str(caught[0].message)
     envs[0].reset(seed=1)
     assert isinstance(envs[0].game, AstrobirdzGame)
+
+
+def _bots_agree(options: dict, seed: int) -> int:
+    """bots.py's heuristic (reading the view and the mask of the Python env) and
+    the compiled one (reading the compiled engine) at every decision of a game
+    played by the Python bot, both seeded alike; returns the decisions."""
+    envs = [raw_env(**options, engine=engine) for engine in ("python", "compiled")]
+    for env in envs:
+        env.reset(seed=seed)
+    reference, compiled_bot = AstrobirdzHeuristicBot(seed), NativeHeuristicBot(seed)
+    decisions = 0
+    while envs[0].agents:
+        agent = envs[0].agent_selection
+        observation, _, terminated, truncated, _ = envs[0].last()
+        if terminated or truncated:
+            for env in envs:
+                env.step(None)
+            continue
+        expected = reference.act(observation, envs[0].view(agent))
+        got = compiled_bot.act_in(envs[1].game)
+        assert got == expected, f"seed {seed}, decision {decisions}: {got} != {expected}"
+        for env in envs:
+            env.step(expected)
+        decisions += 1
+    return decisions
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("sample", range(6))
+def test_the_compiled_heuristic_bot_chooses_as_bots_py(players: int, sample: int) -> None:
+    options = {"num_players": players, **raw_env.option_samples_for(players)[sample]}
+    for seed in range(2):
+        assert _bots_agree(options, 100 * sample + seed) > 10

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "astrobirdz_bot.hpp"
 #include "astrobirdz_engine.hpp"
 #include "numpy_rng_py.hpp"
 
@@ -258,4 +259,15 @@ PYBIND11_MODULE(_native, m) {
         g.encode(seat, out.mutable_data());
         return out;
       });
+  py::class_<astrobirdz::HeuristicBot>(m, "HeuristicBot")
+      .def(py::init([](const py::dict& rng_state) {
+             astrobirdz::HeuristicBot bot;
+             bot.rng = flockgym::rng_from_state(rng_state);
+             return bot;
+           }),
+           py::arg("rng_state"))
+      .def("act", &astrobirdz::HeuristicBot::act, py::arg("engine"),
+           "The bot's action for the engine's player to act (bots.py's choice).")
+      .def("rng_state",
+           [](const astrobirdz::HeuristicBot& b) { return flockgym::rng_to_state(b.rng); });
 }
