@@ -12,6 +12,11 @@ default options (Berzerkerbirdz and rule cards on):
   ``astrobirdz_v0.env()`` and ``astrobirdz_v0.env(engine="compiled")`` driven
   as benchmarks/throughput.py drives every env (``agent_iter`` / ``last()``
   with the observation and the mask at every step / ``step``);
+* ``heuristic bots, python engine`` and ``heuristic bots, compiled``: every
+  seat played by the heuristic bot, :class:`~flockgym.envs.astrobirdz.bots.AstrobirdzHeuristicBot`
+  reading each decision's view and mask of the Python env, or
+  :class:`~flockgym.envs.astrobirdz.native.NativeHeuristicBot` reading the
+  compiled engine (the same choices: rollouts and training opponents);
 * the peer, ``open_spiel oh_hell 4p`` with ``information_state_tensor`` for
   the player to act at every decision (benchmarks/throughput.py's runner: the
   deal as chance nodes sampled by OpenSpiel, not counted as steps).
@@ -37,7 +42,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from throughput import Clock, Measurement, run_aec, run_open_spiel_oh_hell
 
 from flockgym.envs import astrobirdz_v0
-from flockgym.envs.astrobirdz.native import NativeAstrobirdzGame
+from flockgym.envs.astrobirdz.bots import AstrobirdzHeuristicBot
+from flockgym.envs.astrobirdz.env import raw_env
+from flockgym.envs.astrobirdz.native import NativeAstrobirdzGame, NativeHeuristicBot
 from flockgym.envs.astrobirdz.rules import AstrobirdzConfig, AstrobirdzGame
 from flockgym.envs.core.rng import make_rng
 
@@ -84,11 +91,44 @@ def run_aec_compiled(seconds: float, seed: int = 0) -> Measurement:
     )
 
 
+def run_bots_python(seconds: float, seed: int = 0) -> Measurement:
+    """Heuristic bots at every seat, each decision from the seat's view and mask."""
+    env = raw_env(num_players=CONFIG.num_players)
+    bot = AstrobirdzHeuristicBot(seed)
+    steps = games = 0
+    clock = Clock(seconds)
+    while clock.running():
+        env.reset(seed=seed + games)
+        while env.agents:
+            agent = env.agent_selection
+            observation, _, terminated, truncated, _ = env.last()
+            env.step(None if terminated or truncated else bot.act(observation, env.view(agent)))
+            steps += not (terminated or truncated)
+        games += 1
+    return clock.measurement("heuristic bots, python engine", steps, games)
+
+
+def run_bots_compiled(seconds: float, seed: int = 0) -> Measurement:
+    """The same games with the compiled bot on the compiled engine."""
+    bot = NativeHeuristicBot(seed)
+    steps = games = 0
+    clock = Clock(seconds)
+    while clock.running():
+        game = NativeAstrobirdzGame.new(CONFIG, make_rng(seed + games))
+        while not game.is_over():
+            game.apply_action(bot.act_in(game))
+            steps += 1
+        games += 1
+    return clock.measurement("heuristic bots, compiled", steps, games)
+
+
 RUNNERS: list[Callable[[float, int], Measurement]] = [
     run_python,
     run_compiled,
     run_aec_python,
     run_aec_compiled,
+    run_bots_python,
+    run_bots_compiled,
     run_open_spiel_oh_hell,
 ]
 

@@ -48,6 +48,12 @@ def test_the_changelog_states_the_saved_ratios() -> None:
     assert f"{runners['compiled engine']['over_python_engine']:.1f}x the Python engine" in entry
     assert f"AEC loop {runners['AEC loop, compiled engine']['over_peer']:.2f}x OpenSpiel" in entry
     assert f"engine: {runners['AEC loop, python engine']['over_peer']:.2f}x)" in entry
+    bots = log.split("- Astrobirdz's heuristic bot compiled", 1)[1].split("\n- ", 1)[0]
+    ratio = (
+        runners["heuristic bots, compiled"]["steps_per_cpu_second"]
+        / runners["heuristic bots, python engine"]["steps_per_cpu_second"]
+    )
+    assert f"heuristic bots: {ratio:.1f}x the" in re.sub(r"\s+", " ", bots)
 
 
 def test_the_script_measures_every_runner_against_the_peer() -> None:
