@@ -223,3 +223,27 @@ def test_the_compiled_heuristic_bot_chooses_as_bots_py(players: int, sample: int
     options = {"num_players": players, **raw_env.option_samples_for(players)[sample]}
     for seed in range(2):
         assert _bots_agree(options, 100 * sample + seed) > 10
+
+
+def test_resampling_a_compiled_game_redeals_as_on_the_python_engine() -> None:
+    """The search bot's resampler redeals a Python copy of a compiled game and
+    hands back a compiled game: the same redeal from the same draws as on the
+    Python engine, the resampling seat's observation unchanged."""
+    from flockgym.envs.astrobirdz.resample import resample
+
+    envs = [raw_env(num_players=4, engine=engine) for engine in ("python", "compiled")]
+    for env in envs:
+        env.reset(seed=8)
+    draws = np.random.default_rng(8)
+    for _ in range(12):
+        legal = np.flatnonzero(envs[0].observe(envs[0].agent_selection)["action_mask"])
+        action = int(legal[draws.integers(len(legal))])
+        for env in envs:
+            env.step(action)
+    seat = int(envs[0].agent_selection.split("_")[1])
+    before = envs[1].observe(envs[1].agent_selection)["observation"]
+    for env in envs:
+        resample(env, seat, np.random.default_rng(99))
+    assert isinstance(envs[1].game, NativeAstrobirdzGame)
+    assert envs[1].game.to_dict() == envs[0].game.to_dict()
+    assert np.array_equal(envs[1].observe(envs[1].agent_selection)["observation"], before)
