@@ -160,6 +160,12 @@ def game_of(config: AstrobirdzConfig, fields: dict[str, Any]) -> AstrobirdzGame:
     return game
 
 
+_READABLE = frozenset(
+    {*_COPIED, *_LISTS, *_NESTED, "last_turn", "rule", "previous_trick", "previous_order"}
+)
+"""The Python engine's state attributes a compiled game answers too (as copies)."""
+
+
 class NativeAstrobirdzGame(GameEngine):
     """A game of Astrobirdz played by the compiled engine (see the module docstring)."""
 
@@ -214,6 +220,14 @@ class NativeAstrobirdzGame(GameEngine):
     def copy(self) -> NativeAstrobirdzGame:
         """An independent engine in the same state (no JSON round trip)."""
         return NativeAstrobirdzGame(self.config, self.engine.copy())
+
+    def __getattr__(self, name: str) -> Any:
+        """The Python engine's state attributes (``turn``, ``hands``, ``known``,
+        ...), read from a Python copy of this state: reading works as on the
+        Python engine; changing what is returned changes nothing here."""
+        if name in _READABLE:
+            return getattr(self.to_python(), name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __deepcopy__(self, memo: dict[int, Any]) -> NativeAstrobirdzGame:
         return self.copy()

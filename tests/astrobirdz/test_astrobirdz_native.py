@@ -247,3 +247,17 @@ def test_resampling_a_compiled_game_redeals_as_on_the_python_engine() -> None:
     assert isinstance(envs[1].game, NativeAstrobirdzGame)
     assert envs[1].game.to_dict() == envs[0].game.to_dict()
     assert np.array_equal(envs[1].observe(envs[1].agent_selection)["observation"], before)
+
+
+def test_a_compiled_game_answers_the_python_engines_state_attributes() -> None:
+    env = raw_env(num_players=3, engine="compiled")
+    env.reset(seed=4)
+    game = env.game
+    assert isinstance(game, NativeAstrobirdzGame)
+    python = game.to_python()
+    for name in ("turn", "hands", "guess_order", "known", "last_turn", "rule", "previous_trick"):
+        assert getattr(game, name) == getattr(python, name), name
+    game.hands[0] = 0  # a copy: the compiled state is untouched
+    assert game.hands == python.hands
+    with pytest.raises(AttributeError, match="no attribute 'events'"):
+        game.events  # noqa: B018
