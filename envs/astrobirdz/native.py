@@ -30,7 +30,7 @@ from ..core.game import GameEngine
 from ..core.rng import generator_in_state, make_rng
 from .actions import ActionLayout
 from .data import NO_RULE, Effect
-from .rules import AstrobirdzConfig, AstrobirdzGame, Phase, TurnScore
+from .rules import AstrobirdzConfig, AstrobirdzGame, Phase, TurnScore, check_scenario
 
 __all__ = ["ENGINES", "NativeAstrobirdzGame", "NativeHeuristicBot", "native_available"]
 
@@ -97,6 +97,9 @@ def config_fields(config: AstrobirdzConfig) -> dict[str, Any]:
         "rules": [effect_fields(rule.effect) for rule in rules],
     }
 
+
+SCENARIO_ARGS = frozenset({"hands", "trump", "berzerkers", "scores"})
+"""``AstrobirdzGame.new``'s scenario arguments besides ``turn``."""
 
 _TEMPLATES: dict[AstrobirdzConfig, Any] = {}
 """An empty compiled engine per config, copied for each game (a config is read once)."""
@@ -189,12 +192,19 @@ class NativeAstrobirdzGame(GameEngine):
         cls, config: AstrobirdzConfig, rng: np.random.Generator, **scenario: Any
     ) -> NativeAstrobirdzGame:
         """A dealt game from ``rng`` (advanced as the Python engine's deal
-        advances it); a scenario is dealt by the Python engine and handed over."""
-        if any(value for value in scenario.values()) and set(scenario) != {"record_events"}:
-            return cls.from_python(AstrobirdzGame.new(config, rng, **scenario))
+        advances it), from turn ``turn`` if given; a scenario that places cards,
+        birds or scores is dealt by the Python engine and handed over."""
+        scenario.pop("record_events", None)  # the compiled engine keeps no event log
+        turn = scenario.pop("turn", 1)
+        placed = scenario.get("trump") is not None or any(
+            scenario.get(key) for key in ("hands", "berzerkers", "scores")
+        )
+        if placed or set(scenario) - SCENARIO_ARGS:  # dealt (or refused) in Python
+            return cls.from_python(AstrobirdzGame.new(config, rng, turn=turn, **scenario))
         config.check()
+        check_scenario(config, {}, None, {}, turn, {})
         engine = _empty_engine(config)
-        engine.new_game(rng.bit_generator.state)
+        engine.new_game(rng.bit_generator.state, turn)
         rng.bit_generator.state = engine.rng_state()
         return cls(config, engine)
 

@@ -261,3 +261,17 @@ def test_a_compiled_game_answers_the_python_engines_state_attributes() -> None:
     assert game.hands == python.hands
     with pytest.raises(AttributeError, match="no attribute 'events'"):
         game.events  # noqa: B018
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [{"trump": 0}, {"turn": 3}, {"turn": 2, "berzerkers": {1: 6}}, {"scores": {0: 0}}, {}],
+    ids=["red-1-trump", "turn-only", "bird-placed", "zero-score", "none"],
+)
+def test_new_deals_a_scenario_as_the_python_engine(scenario: dict) -> None:
+    """Regression: a scenario whose only value is falsy (trump card 0, R1) was
+    dealt by the compiled engine as no scenario at all."""
+    config = raw_env(num_players=3).config
+    py = AstrobirdzGame.new(config, np.random.default_rng(6), **scenario)
+    nat = NativeAstrobirdzGame.new(config, np.random.default_rng(6), **scenario)
+    assert nat.to_dict() == py.to_dict()

@@ -405,9 +405,10 @@ struct Game {
 
   // -- setting up --
 
-  // AstrobirdzGame.new without a scenario (scenarios are dealt in Python).
-  void new_game() {
-    turn = 1;
+  // AstrobirdzGame.new from turn ``first_turn`` (scenarios that place cards,
+  // birds or scores are dealt in Python).
+  void new_game(int first_turn = 1) {
+    turn = first_turn;
     scores.fill(0);
     last_turn.clear();
     has_last_turn = false;

@@ -235,10 +235,12 @@ PYBIND11_MODULE(_native, m) {
            py::arg("config"))
       .def("copy", [](const Game& g) { return Game(g); })
       .def("new_game",
-           [](Game& g, const py::dict& rng_state) {
+           [](Game& g, const py::dict& rng_state, int turn) {
+             if (turn < 1 || turn > g.config->turns) throw py::value_error("turn out of range");
              g.rng = flockgym::rng_from_state(rng_state);
-             g.new_game();
-           })
+             g.new_game(turn);
+           },
+           py::arg("rng_state"), py::arg("turn") = 1)
       .def("dump", &dump)
       .def("load", &load)
       .def("rng_state", [](const Game& g) { return flockgym::rng_to_state(g.rng); })
