@@ -44,6 +44,12 @@ Options
   of any colour counts as a trump card of its value, so a higher trump beats
   it (the card's last sentence); ``"never_beaten_by_trump"``: no trump card
   beats it (the card's printed example, a yellow 5 not beaten by a red 7).
+- ``engine`` (``"python"``): the rules engine that plays: ``"python"``
+  (``rules.py``, the reference) or ``"compiled"``, the C++ one
+  (``native.py``), identical decision for decision (every rule card, power
+  and option) and several times faster. Where the compiled engine cannot be
+  loaded the Python one runs and a warning says so once. It changes nothing
+  else: a game saved by one loads into the other.
 
 Scenarios: ``reset(options=...)`` keys ``hands`` ({agent: cards}, the Step 2
 deal of the starting turn, e.g. ``{"player_0": ["R4", "B9"]}``), ``trump`` (the
@@ -165,6 +171,7 @@ from ..core.wrappers import FlockOrderEnforcingWrapper
 from . import data
 from .actions import ActionLayout
 from .data import MAX_SCORE
+from .native import ENGINES, NativeAstrobirdzGame, native_available
 from .observer import AstrobirdzObserver, observation_size
 from .rules import (
     BONUS_TIE_MODES,
@@ -235,6 +242,9 @@ GAME_OPTIONS: tuple[Option, ...] = (
     Option("green_7", "beaten_by_higher_trump", "Green Turbo #7's 4s and 5s: beaten by a "
            "higher trump card (the card's last sentence), or 'never_beaten_by_trump' (its "
            "printed example: a red 7 does not beat a yellow 5)", choices=GREEN_7_READINGS),
+    Option("engine", "python", "the rules engine: 'python' (the reference) or 'compiled' "
+           "(compiled, identical play; the Python one runs where it cannot load)",
+           choices=ENGINES, affects_spaces=False),
 )  # fmt: skip
 
 SCENARIO_KEYS = ("hands", "trump", "berzerkers", "turn", "scores")
@@ -400,6 +410,8 @@ class raw_env(FlockAECEnv):
         super().__init__(**options)
         self.layout = ActionLayout(self.num_players)
         self.observer = AstrobirdzObserver(self.num_players)
+        self.native = self.options["engine"] == "compiled" and native_available()
+        """True when the compiled engine plays (option ``engine``, where it loads)."""
 
     def _check_option_combination(self) -> None:
         """``ages`` must give one age per seat of ``num_players``; the rules
@@ -410,8 +422,11 @@ class raw_env(FlockAECEnv):
 
     @property
     def astrobirdz(self) -> AstrobirdzGame:
-        """The rules engine, typed."""
+        """The rules engine, typed: with the compiled engine, a Python engine in
+        its state (a snapshot: changing it changes nothing in the env)."""
         game = self._require_game()
+        if isinstance(game, NativeAstrobirdzGame):
+            return game.to_python()
         assert isinstance(game, AstrobirdzGame)
         return game
 
@@ -423,29 +438,43 @@ class raw_env(FlockAECEnv):
     def _observation_size(self) -> int:
         return observation_size(self.num_players)
 
-    def _new_game(self, rng: np.random.Generator, scenario: dict[str, Any]) -> AstrobirdzGame:
+    def _new_game(
+        self, rng: np.random.Generator, scenario: dict[str, Any]
+    ) -> AstrobirdzGame | NativeAstrobirdzGame:
+        if self.native and not scenario:
+            return NativeAstrobirdzGame.new(self.config, rng)
         game = new_game_from_scenario(self.config, rng, scenario)
+        if self.native:
+            return NativeAstrobirdzGame.from_python(game)
         game.record_events = True
         return game
 
-    def _game_from_dict(self, data_: dict[str, Any]) -> AstrobirdzGame:
+    def _game_from_dict(self, data_: dict[str, Any]) -> AstrobirdzGame | NativeAstrobirdzGame:
         game = AstrobirdzGame.from_dict(data_)
         if game.config != self.config:
             raise StateDictError(
                 f"game.config: {game.config.to_dict()} differs from this env's "
                 f"{self.config.to_dict()}; create the env with the saved options to load it"
             )
+        if self.native:
+            return NativeAstrobirdzGame.from_python(game)
         game.record_events = True
         return game
 
     def _on_new_game(self) -> None:
-        game = self.astrobirdz
+        game = self._require_game()
+        if isinstance(game, NativeAstrobirdzGame):
+            return  # the compiled engine writes each observation from its state
+        assert isinstance(game, AstrobirdzGame)
         game.events.clear()
         self.observer.rebuild(game)
 
     def _encode_observation(self, seat: int) -> np.ndarray:
-        """Bring the store up to date with the engine's events, then gather."""
+        """Bring the store up to date with the engine's events, then gather
+        (the compiled engine writes the vector itself)."""
         game = self.game
+        if isinstance(game, NativeAstrobirdzGame):
+            return game.encode(seat)
         observer = self.observer
         if game.events or game.phase != observer.shown_phase:  # type: ignore[union-attr]
             observer.sync(game)  # type: ignore[arg-type]

@@ -52,7 +52,9 @@ def resample(env: Any, seat: int, rng: np.random.Generator) -> Any:
     """Redraw ``env``'s hidden information as seen from ``seat`` (see the module
     docstring); returns ``env`` holding a new engine. ``env`` is a raw Astrobirdz env."""
     for attempt in range(LOAD_TRIES):
-        game: AstrobirdzGame = working_game(env)
+        game = working_game(env)
+        if not isinstance(game, AstrobirdzGame):  # the compiled engine: redeal a Python copy
+            game = game.to_python()
         if not game.over:
             _redeal(game, seat, rng, keep_discards=attempt >= LOAD_TRIES // 2)
         game.rng = fresh_generator(rng)
