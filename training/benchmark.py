@@ -483,81 +483,86 @@ def numpy_global_seed(seed: int) -> Iterator[None]:
 
 
 def score_matrices(
-    runs: list[Run], evaluations: dict[Path, dict[str, Any]], rung: str
+    rows: list[dict[str, Any]], rung: str
 ) -> tuple[dict[str, np.ndarray], list[str]]:
     """``{learner: (seeds x games) win rates}`` against ``rung``, over the games
-    that have that rung, and those games' labels."""
-    games = sorted({r.game for r in runs if rung in evaluations[r.run_dir]["scores"]})
-    learners = list(dict.fromkeys(r.learner for r in runs))
-    seeds = sorted({r.seed for r in runs})
+    that have that rung, and those games' labels (``rows``: benchmark.json's runs)."""
+    games = sorted({r["game"] for r in rows if rung in r["scores"]})
+    learners = list(dict.fromkeys(r["learner"] for r in rows))
+    seeds = sorted({r["seed"] for r in rows})
     matrices = {}
     for learner in learners:
         cells = {
-            (r.seed, r.game): evaluations[r.run_dir]["scores"][rung]["win_rate"]
-            for r in runs
-            if r.learner == learner and r.game in games
+            (r["seed"], r["game"]): r["scores"][rung]["win_rate"]
+            for r in rows
+            if r["learner"] == learner and r["game"] in games
         }
         matrices[learner] = np.array([[cells[(s, g)] for g in games] for s in seeds])
     return matrices, games
 
 
-def aggregate(
-    runs: list[Run], evaluations: dict[Path, dict[str, Any]], spec: BenchmarkSpec, out: Path
-) -> dict[str, Any]:
-    """The aggregates against every rung (:func:`aggregate_rung`) and the IQM plot."""
-    ladder = sorted({rung for e in evaluations.values() for rung in e["scores"]}, key=LADDER.index)
-    result: dict[str, Any] = {}
-    with warnings.catch_warnings():  # arch warns on every RandomState rliable hands it
-        warnings.filterwarnings("ignore", "random_state is deprecated", FutureWarning)
-        for rung in ladder:
-            result[rung] = aggregate_rung(runs, evaluations, spec, out, rung)
+def aggregate(rows: list[dict[str, Any]], spec: BenchmarkSpec, out: Path) -> dict[str, Any]:
+    """The aggregates against every rung (:func:`aggregate_rung`) and the IQM
+    plot, from the runs as benchmark.json records them (so a saved grid is
+    aggregated again without its run folders)."""
+    ladder = sorted({rung for r in rows for rung in r["scores"]}, key=LADDER.index)
+    result: dict[str, Any] = {"method": BOOTSTRAP_METHOD}
+    for rung in ladder:
+        result[rung] = aggregate_rung(rows, spec, out, rung)
     result["iqm_plot"] = plot_iqm(result, ladder, out / "iqm.png").name
     return result
 
 
+BOOTSTRAP_METHOD = (
+    "stratified bootstrap (each game's runs resampled with replacement within that game, "
+    "as rliable's StratifiedBootstrap), percentile intervals, its own numpy generator seeded "
+    "by eval_seed and the interval's label"
+)
+COVERAGE_SIMS = 200
+"""Simulated grids behind each stated coverage of the IQM interval."""
+
+
 def aggregate_rung(
-    runs: list[Run],
-    evaluations: dict[Path, dict[str, Any]],
-    spec: BenchmarkSpec,
-    out: Path,
-    rung: str,
+    rows: list[dict[str, Any]], spec: BenchmarkSpec, out: Path, rung: str
 ) -> dict[str, Any]:
     """IQM with stratified bootstrap intervals, probability of improvement and
     performance profiles against one rung (every interval seeded by the spec's
     eval_seed, so the same runs give the same report); its profile plot in ``out``."""
     from rliable import library as rly
-    from rliable import metrics
 
-    matrices, games = score_matrices(runs, evaluations, rung)
-    rng = np.random.RandomState(spec.eval_seed % 2**32)
-    iqm, iqm_ci = rly.get_interval_estimates(
-        matrices,
-        lambda x: np.array([metrics.aggregate_iqm(x)]),
-        reps=spec.bootstrap_reps,
-        random_state=rng,
-    )
-    pairs = {f"{a},{b}": (matrices[a], matrices[b]) for a in matrices for b in matrices if a != b}
-    poi, poi_ci = (
-        rly.get_interval_estimates(
-            pairs, metrics.probability_of_improvement, reps=spec.bootstrap_reps, random_state=rng
+    from . import benchmark_stats as bs
+
+    matrices, games = score_matrices(rows, rung)
+    seed, reps = spec.eval_seed, spec.bootstrap_reps
+    iqm = {k: bs.iqm_interval(m, reps, seed, f"iqm {rung} {k}") for k, m in matrices.items()}
+    poi = {
+        f"{a},{b}": bs.improvement_interval(
+            matrices[a], matrices[b], reps, seed, f"poi {rung} {a} {b}"
         )
-        if pairs
-        else ({}, {})
-    )
+        for a in matrices
+        for b in matrices
+        if a != b
+    }
+    coverage = {
+        k: bs.iqm_coverage(
+            m, reps, COVERAGE_SIMS, bs.label_rng(seed, f"cov {rung} {k}").integers(2**32)
+        )
+        for k, m in matrices.items()
+    }
     taus = np.linspace(0.0, 1.0, 101)
-    with numpy_global_seed(spec.eval_seed):
-        profiles, profile_cis = rly.create_performance_profile(
-            matrices, taus, reps=spec.bootstrap_reps
-        )
+    with numpy_global_seed(seed), warnings.catch_warnings():
+        # rliable draws its profile bands from numpy's global generator (seeded
+        # here) and arch warns on the RandomState it is handed
+        warnings.filterwarnings("ignore", "random_state is deprecated", FutureWarning)
+        profiles, profile_cis = rly.create_performance_profile(matrices, taus, reps=reps)
     plot = plot_profiles(profiles, profile_cis, taus, rung, out / f"profile_{rung}.png")
     return {
         "games": games,
-        "iqm": {k: float(v[0]) for k, v in iqm.items()},
-        "iqm_ci": {k: [float(v[0, 0]), float(v[1, 0])] for k, v in iqm_ci.items()},
-        "probability_of_improvement": {k: float(np.squeeze(v)) for k, v in poi.items()},
-        "probability_of_improvement_ci": {
-            k: [float(x) for x in np.ravel(v)] for k, v in poi_ci.items()
-        },
+        "iqm": {k: v[0] for k, v in iqm.items()},
+        "iqm_ci": {k: v[1] for k, v in iqm.items()},
+        "iqm_ci_coverage": coverage,
+        "probability_of_improvement": {k: v[0] for k, v in poi.items()},
+        "probability_of_improvement_ci": {k: v[1] for k, v in poi.items()},
         "profile_plot": plot.name,
     }
 
@@ -619,7 +624,7 @@ def plot_iqm(result: dict[str, Any], ladder: list[str], path: Path) -> Path:
 # ---- the report -----------------------------------------------------------------------
 
 
-def per_game_table(runs: list[Run], evaluations: dict[Path, dict[str, Any]]) -> list[str]:
+def per_game_table(rows: list[dict[str, Any]]) -> list[str]:
     """Mean win rate (and its spread over seeds) per learner, game and rung."""
     lines = [
         "| learner | game | rung | bot | mean win rate over seeds | min - max |",
@@ -627,10 +632,10 @@ def per_game_table(runs: list[Run], evaluations: dict[Path, dict[str, Any]]) -> 
     ]
     cells: dict[tuple[str, str, str], list[float]] = {}
     bots: dict[tuple[str, str, str], str] = {}
-    for r in runs:
-        for rung, score in evaluations[r.run_dir]["scores"].items():
-            cells.setdefault((r.learner, r.game, rung), []).append(score["win_rate"])
-            bots[(r.learner, r.game, rung)] = score["bot"]
+    for r in rows:
+        for rung, score in r["scores"].items():
+            cells.setdefault((r["learner"], r["game"], rung), []).append(score["win_rate"])
+            bots[(r["learner"], r["game"], rung)] = score["bot"]
     for (learner, game, rung), rates in cells.items():
         lines.append(
             f"| {learner} | {game} | {rung} | {bots[(learner, game, rung)]} | "
@@ -667,7 +672,7 @@ def report_markdown(
         f"{heading}# Aggregates over seeds and games (rliable)",
         "",
         "Interquartile mean (IQM) of the runs' win rates, 95% stratified bootstrap "
-        f"intervals ({spec.bootstrap_reps} resamples):",
+        f"intervals ({spec.bootstrap_reps} resamples){method_note(agg)}:",
         "",
         "| learner | " + " | ".join(f"vs {rung}" for rung in ladder) + " |",
         "| --- | " + " | ".join("---:" for _ in ladder) + " |",
@@ -705,6 +710,22 @@ def report_markdown(
     ]
     lines += ["", f"{heading}# Per game", ""] + result["per_game"] + [""]
     return "\n".join(lines)
+
+
+def method_note(agg: dict[str, Any]) -> str:
+    """How the intervals were drawn and their coverage measured by simulation,
+    where the result records it (a grid saved before it did keeps its text)."""
+    if "method" not in agg:
+        return ""
+    rungs = [rung for rung in LADDER if rung in agg]
+    rates = [rate for rung in rungs for rate in agg[rung]["iqm_ci_coverage"].values()]
+    return (
+        f"; method: {agg['method']}. Measured coverage of these IQM intervals, by "
+        f"simulation ({COVERAGE_SIMS} grids of this shape drawn from each game's runs as "
+        f"the population, the share of intervals holding its IQM): {min(rates):.0%} to "
+        f"{max(rates):.0%} over the learners and rungs (each in benchmark.json), so read "
+        "them as narrower than a nominal 95% where that falls short"
+    )
 
 
 def saved_report(saved: Path, heading: str = "#", images: str = "") -> str:
@@ -763,6 +784,20 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
         if status != "evaluated":
             meter.update(1)
     meter.close()
+    rows = [
+        {
+            "learner": r.learner,
+            "game": r.game,
+            "seed": r.seed,
+            "run_dir": r.run_dir.relative_to(out).as_posix(),
+            "status_before": statuses[r.run_dir],
+            "train_seconds": recorded(r.run_dir, TRAIN_FILE, "seconds"),
+            "steps_per_second": recorded(r.run_dir, "run.json", "steps_per_second"),
+            "eval_seconds": evaluations[r.run_dir].get("seconds"),
+            "scores": evaluations[r.run_dir]["scores"],
+        }
+        for r in runs
+    ]
     result = {
         "format": RESULT_FORMAT,
         "version": RESULT_VERSION,
@@ -771,22 +806,9 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
         "packages": package_versions(),
         "train_seconds": round(trained_now, 1),
         "wall_seconds": time.monotonic() - started,
-        "runs": [
-            {
-                "learner": r.learner,
-                "game": r.game,
-                "seed": r.seed,
-                "run_dir": r.run_dir.relative_to(out).as_posix(),
-                "status_before": statuses[r.run_dir],
-                "train_seconds": recorded(r.run_dir, TRAIN_FILE, "seconds"),
-                "steps_per_second": recorded(r.run_dir, "run.json", "steps_per_second"),
-                "eval_seconds": evaluations[r.run_dir].get("seconds"),
-                "scores": evaluations[r.run_dir]["scores"],
-            }
-            for r in runs
-        ],
-        "per_game": per_game_table(runs, evaluations),
-        "aggregate": aggregate(runs, evaluations, spec, out),
+        "runs": rows,
+        "per_game": per_game_table(rows),
+        "aggregate": aggregate(rows, spec, out),
     }
     write_text_atomic(out / "benchmark.json", json.dumps(result, indent=2, default=finite) + "\n")
     write_text_atomic(out / "report.md", report_markdown(spec, result))
