@@ -201,7 +201,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=elo_pair,
         metavar="ELO0,ELO1",
         help="sequential test of H0: Elo difference ELO0 against H1: ELO1 (e.g. 0,20), "
-        "stopping at the first deal where it decides",
+        "stopping at the first deal where it decides (none before 10 decisive deals)",
+    )
+    p.add_argument(
+        "--elo-model",
+        choices=("normalized", "logistic"),
+        help="SPRT: the Elo of ELO0,ELO1: normalized (default, fishtest's: the same deals "
+        "at any draw rate) or logistic",
     )
     p.add_argument(
         "--alpha", type=float, help="SPRT: chance of accepting H1 when H0 holds (default 0.05)"
@@ -632,7 +638,11 @@ def run_compare(args: argparse.Namespace) -> int:
     from .files import check_writable_folder
 
     if args.sprt is None:
-        given = [name for name in ("alpha", "beta", "max_deals") if getattr(args, name) is not None]
+        given = [
+            name
+            for name in ("alpha", "beta", "max_deals", "elo_model")
+            if getattr(args, name) is not None
+        ]
         if given:
             names = ", ".join(f"--{name.replace('_', '-')}" for name in given)
             raise FlockgymError(f"{names}: only with --sprt ELO0,ELO1 (a fixed --deals N has none)")
@@ -648,6 +658,7 @@ def run_compare(args: argparse.Namespace) -> int:
         0.05 if args.beta is None else args.beta,
         2000 if args.max_deals is None else args.max_deals,
         args.seed,
+        args.elo_model or "normalized",
     )
     setup = prepare(request, args.engine)  # every argument checked before a folder is made
     out = args.out or Path("runs") / "compare" / f"{args.env}-{time.strftime('%Y%m%d-%H%M%S')}"
