@@ -55,7 +55,8 @@ from .shipped import game_folder, shipped_checkpoints
 from .version import git_commit
 
 RESULT_FORMAT = "flockgym-benchmark"
-RESULT_VERSION = 1
+RESULT_VERSION = 2
+"""2: scores normalised by the fair share, per-game tables, seeded bootstrap."""
 EVAL_FILE = "benchmark_eval.json"
 """A run's ladder evaluation, saved in its run folder."""
 TRAIN_FILE = "benchmark_train.json"
@@ -482,21 +483,40 @@ def numpy_global_seed(seed: int) -> Iterator[None]:
         np.random.set_state(state)
 
 
+def players_in(game: str) -> int:
+    """The table size of a game label (``asrus_v0-5p``: 5)."""
+    match = re.fullmatch(r".+-(\d+)p", game)
+    if match is None:
+        raise RunError(f"game label {game!r} does not end in -<players>p")
+    return int(match[1])
+
+
+def normalised(win_rate: float, players: int) -> float:
+    """A win rate as a share of the way from the fair share ``1/n`` (0) to
+    winning every game (1): ``(win - 1/n) / (1 - 1/n)``. Raw win rates of 5-
+    and 4-seat games are not one scale (an equal player wins 20% and 25%), so
+    the aggregates pool these instead."""
+    fair = 1.0 / players
+    return (win_rate - fair) / (1.0 - fair)
+
+
 def score_matrices(
-    rows: list[dict[str, Any]], rung: str
+    rows: list[dict[str, Any]], rung: str, key: str = "normalised"
 ) -> tuple[dict[str, np.ndarray], list[str]]:
-    """``{learner: (seeds x games) win rates}`` against ``rung``, over the games
-    that have that rung, and those games' labels (``rows``: benchmark.json's runs)."""
+    """``{learner: (seeds x games) scores}`` against ``rung`` (``key``:
+    ``normalised`` or ``win_rate``), over the games that have that rung, and
+    those games' labels (``rows``: benchmark.json's runs)."""
     games = sorted({r["game"] for r in rows if rung in r["scores"]})
     learners = list(dict.fromkeys(r["learner"] for r in rows))
     seeds = sorted({r["seed"] for r in rows})
     matrices = {}
     for learner in learners:
-        cells = {
-            (r["seed"], r["game"]): r["scores"][rung]["win_rate"]
-            for r in rows
-            if r["learner"] == learner and r["game"] in games
-        }
+        cells = {}
+        for r in rows:
+            if r["learner"] == learner and r["game"] in games:
+                win = r["scores"][rung]["win_rate"]
+                score = normalised(win, players_in(r["game"])) if key == "normalised" else win
+                cells[(r["seed"], r["game"])] = score
         matrices[learner] = np.array([[cells[(s, g)] for g in games] for s in seeds])
     return matrices, games
 
@@ -506,7 +526,7 @@ def aggregate(rows: list[dict[str, Any]], spec: BenchmarkSpec, out: Path) -> dic
     plot, from the runs as benchmark.json records them (so a saved grid is
     aggregated again without its run folders)."""
     ladder = sorted({rung for r in rows for rung in r["scores"]}, key=LADDER.index)
-    result: dict[str, Any] = {"method": BOOTSTRAP_METHOD}
+    result: dict[str, Any] = {"method": BOOTSTRAP_METHOD, "score": SCORE}
     for rung in ladder:
         result[rung] = aggregate_rung(rows, spec, out, rung)
     result["iqm_plot"] = plot_iqm(result, ladder, out / "iqm.png").name
@@ -518,6 +538,7 @@ BOOTSTRAP_METHOD = (
     "as rliable's StratifiedBootstrap), percentile intervals, its own numpy generator seeded "
     "by eval_seed and the interval's label"
 )
+SCORE = "fair-share normalised win rate (win rate - 1/n) / (1 - 1/n), n the table's seats"
 COVERAGE_SIMS = 200
 """Simulated grids behind each stated coverage of the IQM interval."""
 
@@ -533,6 +554,7 @@ def aggregate_rung(
     from . import benchmark_stats as bs
 
     matrices, games = score_matrices(rows, rung)
+    raw, _ = score_matrices(rows, rung, "win_rate")
     seed, reps = spec.eval_seed, spec.bootstrap_reps
     iqm = {k: bs.iqm_interval(m, reps, seed, f"iqm {rung} {k}") for k, m in matrices.items()}
     poi = {
@@ -545,11 +567,23 @@ def aggregate_rung(
     }
     coverage = {
         k: bs.iqm_coverage(
-            m, reps, COVERAGE_SIMS, bs.label_rng(seed, f"cov {rung} {k}").integers(2**32)
+            m, reps, COVERAGE_SIMS, int(bs.label_rng(seed, f"cov {rung} {k}").integers(2**32))
         )
         for k, m in matrices.items()
     }
-    taus = np.linspace(0.0, 1.0, 101)
+    per_game = {
+        learner: {
+            game: {
+                "win_rate": float(raw[learner][:, j].mean()),
+                "normalised": list(
+                    bs.mean_interval(m[:, j], reps, seed, f"game {rung} {learner} {game}")
+                ),
+            }
+            for j, game in enumerate(games)
+        }
+        for learner, m in matrices.items()
+    }
+    taus = np.linspace(-0.5, 1.0, 151)
     with numpy_global_seed(seed), warnings.catch_warnings():
         # rliable draws its profile bands from numpy's global generator (seeded
         # here) and arch warns on the RandomState it is handed
@@ -563,6 +597,7 @@ def aggregate_rung(
         "iqm_ci_coverage": coverage,
         "probability_of_improvement": {k: v[0] for k, v in poi.items()},
         "probability_of_improvement_ci": {k: v[1] for k, v in poi.items()},
+        "per_game": per_game,
         "profile_plot": plot.name,
     }
 
@@ -587,8 +622,8 @@ def plot_profiles(
         taus,
         performance_profile_cis=cis,
         ax=ax,
-        xlabel=f"win rate against {rung} (tau)",
-        ylabel="fraction of runs with win rate > tau",
+        xlabel=f"normalised score against {rung} (tau; 0 = fair share, 1 = every game won)",
+        ylabel="fraction of runs with score > tau",
     )
     ax.legend(ax.get_lines(), list(profiles), loc="upper right")
     ax.set_title(f"Performance profiles against {rung}")
@@ -599,7 +634,7 @@ def plot_profiles(
 
 
 def plot_iqm(result: dict[str, Any], ladder: list[str], path: Path) -> Path:
-    """The IQM win rate of every learner against every rung, with its interval."""
+    """The IQM normalised score of every learner against every rung, with its interval."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -613,8 +648,9 @@ def plot_iqm(result: dict[str, Any], ladder: list[str], path: Path) -> Path:
             ax.barh(y, high - low, left=low, height=0.6, alpha=0.6)
             ax.plot([result[rung]["iqm"][learner]] * 2, [y - 0.3, y + 0.3], color="black")
         ax.set_yticks(range(len(learners)), learners if rung == ladder[0] else [""] * len(learners))
-        ax.set_xlim(0, 1)
-        ax.set_xlabel(f"IQM win rate vs {rung}")
+        ax.axvline(0.0, color="grey", linewidth=0.8)
+        ax.set_xlim(-0.5, 1)
+        ax.set_xlabel(f"IQM normalised score vs {rung}")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -641,6 +677,27 @@ def per_game_table(rows: list[dict[str, Any]]) -> list[str]:
             f"| {learner} | {game} | {rung} | {bots[(learner, game, rung)]} | "
             f"{np.mean(rates):.1%} | {min(rates):.1%} - {max(rates):.1%} |"
         )
+    return lines
+
+
+def rung_games_table(rung_result: dict[str, Any], rung: str) -> list[str]:
+    """The aggregate's games one by one: each learner's mean normalised score
+    over seeds on each game against ``rung``, its 95% bootstrap interval over
+    seeds, and the mean raw win rate."""
+    games = rung_result["games"]
+    lines = [
+        f"Against {rung}, game by game (mean normalised score over seeds [95% interval], "
+        "mean win rate):",
+        "",
+        "| learner | " + " | ".join(games) + " |",
+        "| --- | " + " | ".join("---:" for _ in games) + " |",
+    ]
+    for learner, cells in rung_result["per_game"].items():
+        texts = []
+        for game in games:
+            mean, (low, high) = cells[game]["normalised"]
+            texts.append(f"{mean:+.2f} [{low:+.2f}, {high:+.2f}] ({cells[game]['win_rate']:.1%})")
+        lines.append(f"| {learner} | " + " | ".join(texts) + " |")
     return lines
 
 
@@ -671,23 +728,25 @@ def report_markdown(
         "",
         f"{heading}# Aggregates over seeds and games (rliable)",
         "",
-        "Interquartile mean (IQM) of the runs' win rates, 95% stratified bootstrap "
-        f"intervals ({spec.bootstrap_reps} resamples){method_note(agg)}:",
+        "Each run's score against a rung is its win rate normalised by the table's fair "
+        "share n seats give an equal player, (win rate - 1/n) / (1 - 1/n): 0 is the fair "
+        "share at any table size, 1 every game won, below 0 less than the fair share (raw "
+        "win rates of 5- and 4-seat games are not one scale). Interquartile mean (IQM) of "
+        f"the runs' scores, 95% stratified bootstrap intervals ({spec.bootstrap_reps} "
+        f"resamples){method_note(agg)}:",
         "",
         "| learner | " + " | ".join(f"vs {rung}" for rung in ladder) + " |",
         "| --- | " + " | ".join("---:" for _ in ladder) + " |",
     ]
     for learner in agg[ladder[0]]["iqm"]:
         cells = [
-            f"{agg[r]['iqm'][learner]:.1%} [{agg[r]['iqm_ci'][learner][0]:.1%}, "
-            f"{agg[r]['iqm_ci'][learner][1]:.1%}]"
+            f"{agg[r]['iqm'][learner]:+.2f} [{agg[r]['iqm_ci'][learner][0]:+.2f}, "
+            f"{agg[r]['iqm_ci'][learner][1]:+.2f}]"
             for r in ladder
         ]
         lines.append(f"| {learner} | " + " | ".join(cells) + " |")
-    lines.append("")
     for rung in ladder:
-        games = ", ".join(agg[rung]["games"])
-        lines.append(f"Against {rung}: the games {games}.")
+        lines += ["", *rung_games_table(agg[rung], rung)]
     if any(agg[r]["probability_of_improvement"] for r in ladder):
         lines += [
             "",
@@ -708,7 +767,7 @@ def report_markdown(
     lines += [
         f"![performance profile against {r}]({images}{agg[r]['profile_plot']})" for r in ladder
     ]
-    lines += ["", f"{heading}# Per game", ""] + result["per_game"] + [""]
+    lines += ["", f"{heading}# Per game, raw win rates", ""] + result["per_game"] + [""]
     return "\n".join(lines)
 
 
@@ -728,20 +787,56 @@ def method_note(agg: dict[str, Any]) -> str:
     )
 
 
-def saved_report(saved: Path, heading: str = "#", images: str = "") -> str:
-    """The report of a saved ``benchmark.json``, rendered again (a page that
-    states a grid's results quotes this, and a test checks the quote)."""
+def read_saved(saved: Path, versions: tuple[int, ...] = (RESULT_VERSION,)) -> dict[str, Any]:
+    """A saved ``benchmark.json`` of one of ``versions``, or a RunError saying what it is."""
     try:
         result = json.loads(saved.read_text())
     except (OSError, ValueError) as err:
         raise RunError(f"cannot read the saved grid {saved}: {err}") from None
-    if not isinstance(result, dict) or (result.get("format"), result.get("version")) != (
-        RESULT_FORMAT,
-        RESULT_VERSION,
-    ):
+    if not isinstance(result, dict) or result.get("format") != RESULT_FORMAT:
         raise RunError(f"{saved}: not a {RESULT_FORMAT} version {RESULT_VERSION} file")
+    if result.get("version") not in versions:
+        raise RunError(
+            f"{saved}: a {RESULT_FORMAT} version {result.get('version')} file; this flockgym "
+            f"renders version {RESULT_VERSION} (python -m flockgym.training.benchmark "
+            f"--recompute {saved} aggregates its runs again)"
+        )
+    return result
+
+
+def saved_report(saved: Path, heading: str = "#", images: str = "") -> str:
+    """The report of a saved ``benchmark.json``, rendered again (a page that
+    states a grid's results quotes this, and a test checks the quote)."""
+    result = read_saved(saved)
     spec = BenchmarkSpec.model_validate(result["spec"])
     return report_markdown(spec, result, heading, images)
+
+
+def recompute(saved: Path) -> Path:
+    """Aggregate a saved grid's runs again with this version's statistics (its
+    per-run scores are all the aggregates need; nothing is trained or played)
+    and rewrite its ``benchmark.json``, ``report.md`` and plots in place."""
+    result = read_saved(saved, (1, RESULT_VERSION))
+    spec = BenchmarkSpec.model_validate(result["spec"])
+    rows = result["runs"]
+    result["version"] = RESULT_VERSION
+    result["per_game"] = per_game_table(rows)
+    result["aggregate"] = aggregate(rows, spec, saved.parent)
+    result["recomputed"] = {
+        "commit": git_commit(),
+        "command": command_line(),
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    write_text_atomic(saved, json.dumps(result, indent=2, default=finite) + "\n")
+    write_text_atomic(saved.parent / "report.md", report_markdown(spec, result))
+    return saved
+
+
+def command_line() -> str:
+    """How this process was started, as a shell would read it."""
+    import shlex
+
+    return shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]])
 
 
 # ---- the command ----------------------------------------------------------------------
@@ -881,11 +976,29 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m flockgym.training.benchmark",
         description="Rewrite the quoted benchmark reports of a page (docs/benchmark.md) "
-        "from the saved benchmark.json each quote names.",
+        "from the saved benchmark.json each quote names; with --recompute, first aggregate "
+        "a saved grid's runs again with this version's statistics.",
     )
-    parser.add_argument("pages", nargs="+", type=Path)
+    parser.add_argument("pages", nargs="*", type=Path)
     parser.add_argument("--root", type=Path, default=Path("."), help="where quoted paths start")
+    parser.add_argument(
+        "--recompute",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="SAVED.json",
+        help="aggregate this saved grid's per-run scores again (no training, no games) and "
+        "rewrite its benchmark.json, report.md and plots",
+    )
     args = parser.parse_args(argv)
+    if not args.pages and not args.recompute:
+        parser.error("give a page to rewrite, or --recompute SAVED.json")
+    for saved in args.recompute:
+        try:
+            print(f"{recompute(saved)}: recomputed")
+        except RunError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
     for page in args.pages:
         try:
             changed = rewrite_quotes(page, args.root)

@@ -110,3 +110,73 @@ def test_the_coverage_simulation_counts_intervals_holding_the_truth() -> None:
     population = rng.beta(2, 5, size=(2000, 4))
     covered = bs.coverage(population, 5, bs.iqm_rows, 300, 100, 1)
     assert 0.6 < covered < 1.0
+
+
+def test_scores_are_normalised_by_the_fair_share_before_they_are_pooled(tmp_path: Path) -> None:
+    """A run winning 28% at 5 seats (1.4 times its fair share) outscores one
+    winning 26% at 4 (1.04 times): the aggregates pool (win - 1/n) / (1 - 1/n)."""
+    from flockgym.training.benchmark import normalised, report_markdown
+
+    assert normalised(0.28, 5) == pytest.approx(0.1)
+    assert normalised(0.25, 4) == 0.0 and normalised(1.0, 2) == 1.0
+    assert normalised(0.0, 4) == pytest.approx(-1 / 3)
+    rows = grid_rows(np.random.default_rng(7))
+    result = aggregate(rows, spec(), tmp_path)
+    scores = {
+        (r["seed"], r["game"]): normalised(
+            r["scores"]["random"]["win_rate"], int(r["game"].split("-")[1][:-1])
+        )
+        for r in rows
+        if r["learner"] == "a"
+    }
+    matrix = np.array([[scores[(s, g)] for g in GAMES] for s in SEEDS])
+    from rliable import metrics
+
+    assert result["random"]["iqm"]["a"] == pytest.approx(metrics.aggregate_iqm(matrix))
+    per_game = result["random"]["per_game"]["a"]["asrus_v0-5p"]
+    assert per_game["normalised"][0] == pytest.approx(matrix[:, 1].mean())
+    low, high = per_game["normalised"][1]
+    assert low <= per_game["normalised"][0] <= high
+    full = {
+        "runs": [dict(r, train_seconds=1.0, eval_seconds=1.0) for r in rows],
+        "commit": "c",
+        "train_seconds": 0.0,
+        "per_game": [],
+        "aggregate": result,
+    }
+    report = report_markdown(spec(), full)
+    assert "Against heuristic, game by game" in report and "| learner | arena_v0-4p |" in report
+    assert "(win rate - 1/n) / (1 - 1/n)" in report and "Measured coverage" in report
+
+
+def test_a_saved_grid_is_aggregated_again_from_its_runs(tmp_path: Path) -> None:
+    """--recompute turns a version-1 benchmark.json (raw win rates, rliable's
+    unseeded intervals) into this version's, from its per-run scores alone."""
+    import json
+
+    from flockgym.training.benchmark import RESULT_VERSION, main, saved_report
+
+    rows = [
+        dict(r, train_seconds=1.0, eval_seconds=1.0) for r in grid_rows(np.random.default_rng(1))
+    ]
+    saved = tmp_path / "grid" / "benchmark.json"
+    saved.parent.mkdir()
+    old = {
+        "format": "flockgym-benchmark",
+        "version": 1,
+        "spec": spec().model_dump(),
+        "commit": "abc",
+        "train_seconds": 0.0,
+        "runs": rows,
+        "per_game": [],
+        "aggregate": {"random": {"iqm": {"a": 0.3}}},
+    }
+    saved.write_text(json.dumps(old))
+    with pytest.raises(Exception, match="--recompute"):
+        saved_report(saved)
+    assert main(["--recompute", str(saved)]) == 0
+    new = json.loads(saved.read_text())
+    assert new["version"] == RESULT_VERSION and new["runs"] == rows
+    assert new["aggregate"]["random"]["iqm"]["a"] != 0.3 and "recomputed" in new
+    assert (saved.parent / "report.md").read_text() == saved_report(saved)
+    assert (saved.parent / "iqm.png").read_bytes()[:4] == b"\x89PNG"
