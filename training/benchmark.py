@@ -680,6 +680,21 @@ def per_game_table(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def run_commits(rows: list[dict[str, Any]]) -> str:
+    """Which commits trained the runs, as each run folder recorded it."""
+    counts: dict[str, int] = {}
+    for r in rows:
+        commit = r.get("commit") or "not recorded"
+        counts[commit] = counts.get(commit, 0) + 1
+    if list(counts) == ["not recorded"]:
+        return (
+            "The runs' own commits are not in this file (saved before the benchmark recorded "
+            "them; each run folder's run.json names its commit)."
+        )
+    parts = [f"{commit[:12]} ({plural(n, 'run')})" for commit, n in counts.items()]
+    return f"The runs were trained at commit {', '.join(parts)}."
+
+
 def rung_games_table(rung_result: dict[str, Any], rung: str) -> list[str]:
     """The aggregate's games one by one: each learner's mean normalised score
     over seeds on each game against ``rung``, its 95% bootstrap interval over
@@ -724,7 +739,8 @@ def report_markdown(
         "both seats at 2). Training took "
         f"{result['train_seconds']:.0f} s of wall time in this invocation. Over all "
         f"{len(result['runs'])} runs, as each run folder records it: training "
-        f"{format_seconds(train_total)}, evaluation {format_seconds(eval_total)} of wall time.",
+        f"{format_seconds(train_total)}, evaluation {format_seconds(eval_total)} of wall time. "
+        + run_commits(result["runs"]),
         "",
         f"{heading}# Aggregates over seeds and games (rliable)",
         "",
@@ -816,27 +832,20 @@ def recompute(saved: Path) -> Path:
     """Aggregate a saved grid's runs again with this version's statistics (its
     per-run scores are all the aggregates need; nothing is trained or played)
     and rewrite its ``benchmark.json``, ``report.md`` and plots in place."""
+    from .provenance import Clock
+
+    clock = Clock()
     result = read_saved(saved, (1, RESULT_VERSION))
     spec = BenchmarkSpec.model_validate(result["spec"])
     rows = result["runs"]
     result["version"] = RESULT_VERSION
     result["per_game"] = per_game_table(rows)
     result["aggregate"] = aggregate(rows, spec, saved.parent)
-    result["recomputed"] = {
-        "commit": git_commit(),
-        "command": command_line(),
-        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    }
+    result["recomputed"] = clock.record()
     write_text_atomic(saved, json.dumps(result, indent=2, default=finite) + "\n")
     write_text_atomic(saved.parent / "report.md", report_markdown(spec, result))
+    write_text_atomic(saved.parent / RUNS_CSV, runs_csv(rows))
     return saved
-
-
-def command_line() -> str:
-    """How this process was started, as a shell would read it."""
-    import shlex
-
-    return shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]])
 
 
 # ---- the command ----------------------------------------------------------------------
@@ -846,8 +855,9 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
     """Run the grid of ``spec_path`` into ``out`` (default
     ``runs/benchmark/<name>``): train what is not trained, measure what is not
     measured, and write report.md, benchmark.json and the plots."""
-    from .compare import package_versions
+    from .provenance import Clock, cpu_seconds
 
+    clock = Clock()
     spec_path = Path(spec_path)
     spec = load_spec(spec_path)
     out = Path(out) if out is not None else Path("runs") / "benchmark" / spec.name
@@ -867,12 +877,17 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
     for r in runs:
         status = statuses[r.run_dir]
         if status in ("new", "restart", "resume"):
-            t0 = time.monotonic()
+            t0, cpu0 = time.monotonic(), cpu_seconds()
             train_run(r, status, out / "logs" / f"{r.learner}-{r.game}-seed{r.seed}.log")
-            seconds = time.monotonic() - t0
+            seconds, cpu = time.monotonic() - t0, cpu_seconds() - cpu0
             trained_now += seconds
-            before = 0.0 if status == "restart" else recorded(r.run_dir, TRAIN_FILE, "seconds")
-            record = {"seconds": round((before or 0.0) + seconds, 3)}
+            fresh = status == "restart"
+            before = 0.0 if fresh else recorded(r.run_dir, TRAIN_FILE, "seconds")
+            before_cpu = 0.0 if fresh else recorded(r.run_dir, TRAIN_FILE, "cpu_seconds")
+            record = {
+                "seconds": round((before or 0.0) + seconds, 3),
+                "cpu_seconds": round((before_cpu or 0.0) + cpu, 3),
+            }
             write_text_atomic(r.run_dir / TRAIN_FILE, json.dumps(record) + "\n")
         saved = read_evaluation(r, ladders[r.run_dir], spec)
         evaluations[r.run_dir] = saved if saved is not None else evaluate_run(r, spec)
@@ -887,9 +902,12 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
             "run_dir": r.run_dir.relative_to(out).as_posix(),
             "status_before": statuses[r.run_dir],
             "train_seconds": recorded(r.run_dir, TRAIN_FILE, "seconds"),
+            "train_cpu_seconds": recorded(r.run_dir, TRAIN_FILE, "cpu_seconds"),
             "steps_per_second": recorded(r.run_dir, "run.json", "steps_per_second"),
             "eval_seconds": evaluations[r.run_dir].get("seconds"),
             "scores": evaluations[r.run_dir]["scores"],
+            "commit": recorded_text(r.run_dir, "run.json", "git_commit"),
+            "config": config_to_yaml(r.config),
         }
         for r in runs
     ]
@@ -898,7 +916,8 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
         "version": RESULT_VERSION,
         "spec": spec.model_dump(),
         "commit": git_commit(),
-        "packages": package_versions(),
+        "spec_file": spec_path.as_posix(),
+        "provenance": clock.record(),
         "train_seconds": round(trained_now, 1),
         "wall_seconds": time.monotonic() - started,
         "runs": rows,
@@ -907,7 +926,49 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
     }
     write_text_atomic(out / "benchmark.json", json.dumps(result, indent=2, default=finite) + "\n")
     write_text_atomic(out / "report.md", report_markdown(spec, result))
+    write_text_atomic(out / RUNS_CSV, runs_csv(rows))
     return out
+
+
+RUNS_CSV = "runs.csv"
+RUNS_CSV_COLUMNS = (
+    "learner", "game", "players", "seed", "rung", "bot", "win_rate", "normalised",
+    "mean_points", "games", "commit", "train_seconds", "eval_seconds",
+)  # fmt: skip
+
+
+def runs_csv(rows: list[dict[str, Any]]) -> str:
+    """Runs x rungs, one row each, for pandas: the run, the rung, its raw and
+    normalised score, and what the run cost."""
+    import csv
+    import io
+
+    stream = io.StringIO()
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(RUNS_CSV_COLUMNS)
+    for r in rows:
+        players = players_in(r["game"])
+        for rung, score in r["scores"].items():
+            writer.writerow(
+                [
+                    r["learner"], r["game"], players, r["seed"], rung, score["bot"],
+                    repr(float(score["win_rate"])),
+                    repr(normalised(score["win_rate"], players)),
+                    "" if score.get("mean_points") is None else repr(float(score["mean_points"])),
+                    score.get("games", ""), r.get("commit") or "",
+                    r.get("train_seconds") or "", r.get("eval_seconds") or "",
+                ]
+            )  # fmt: skip
+    return stream.getvalue()
+
+
+def recorded_text(run_dir: Path, name: str, key: str) -> str | None:
+    """A text a run folder's JSON file records (the run's commit), or None."""
+    try:
+        value = json.loads((run_dir / name).read_text()).get(key)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 def recorded(run_dir: Path, name: str, key: str) -> float | None:

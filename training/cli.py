@@ -416,9 +416,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(bit-identical on CPU, or the first differing tensor) and the evaluations "
         "(progress.jsonl and the final tournament, paths aside), print a verdict and "
         "write reproduce.json in the new run folder. Exit 0: reproduced; 1: not; 2: "
-        "bad input (nothing written). A shipped checkpoint (e.g. asrus/ppo_5p) re-runs "
-        "its whole training: 23 to 58 minutes of wall time each on 2 cores, as the "
-        "README beside it records (--dry-run prints that time and what would run).",
+        "bad input, or a plan that cannot match (nothing written). A shipped checkpoint "
+        "(e.g. asrus/ppo_5p) re-runs its whole training: from about 6 minutes (asrus/ppo_5p) "
+        "to about an hour of wall time on 2 cores, as the README beside each records "
+        "(--dry-run prints that time and what would run). A saved benchmark grid "
+        "(benchmark.json, with --spec) re-runs one cell (--cell) or all of them and "
+        "compares every rung's score.",
     )
     p.add_argument(
         "source",
@@ -437,6 +440,19 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="re-run only the first N steps of a run folder and compare with its "
         "checkpoint of step N (checkpoints/step_<N>.zip)",
+    )
+    p.add_argument(
+        "--spec",
+        type=Path,
+        metavar="SPEC.yaml",
+        help="a saved benchmark grid: the spec it ran (e.g. benchmarks/specs/full.yaml), "
+        "which must be the spec the grid recorded",
+    )
+    p.add_argument(
+        "--cell",
+        metavar="LEARNER/GAME/SEED",
+        help="a saved benchmark grid: re-run only this cell (e.g. maskable_ppo/asrus_v0-5p/0; "
+        "default every cell)",
     )
     p.add_argument("--dry-run", action="store_true", help="print what would run, and train nothing")
     p.set_defaults(run=run_reproduce)
@@ -583,6 +599,7 @@ def run_eval(args: argparse.Namespace) -> int:
     from .evaluate import RESULT_FILES, TournamentInterrupted, save_result, tournament
     from .files import check_writable_folder
     from .policies import make_participant, parse_specs
+    from .provenance import Clock
 
     options = parse_options(args.options)
     specs = parse_specs(args.players)
@@ -603,6 +620,7 @@ def run_eval(args: argparse.Namespace) -> int:
     make(args.env, **options).close()  # bad options refused before the out folder is made
     players = [make_participant(spec, args.env, options) for spec in specs]
     check_writable_folder(out, RESULT_FILES)  # before the games, not after them
+    clock = Clock()
     try:
         result = tournament(
             args.env,
@@ -619,7 +637,7 @@ def run_eval(args: argparse.Namespace) -> int:
         if stop.result is None:
             print("interrupted before the first deal was finished; nothing saved", file=sys.stderr)
         else:
-            json_path, md_path = save_result(stop.result, out)
+            json_path, md_path = save_result(stop.result, out, clock)
             print(stop.result.to_markdown())
             print(
                 f"interrupted: saved the {stop.result.deals} finished deals (marked partial) "
@@ -627,7 +645,7 @@ def run_eval(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         return 130
-    json_path, md_path = save_result(result, out)
+    json_path, md_path = save_result(result, out, clock)
     print(result.to_markdown())
     print(f"saved {json_path} and {md_path}")
     return 0
@@ -790,6 +808,14 @@ def run_reproduce(args: argparse.Namespace) -> int:
     require_train_extra("flockgym reproduce", ("torch", "stable_baselines3", "sb3_contrib", "yaml"))
     from .reproduce import reproduce
 
+    if args.source.endswith(".json"):
+        from .reproduce_grid import reproduce_grid
+
+        if args.steps is not None:
+            raise FlockgymError("--steps: only for a run folder, not a saved benchmark grid")
+        return reproduce_grid(Path(args.source), args.spec, args.cell, args.out, args.dry_run)
+    if args.spec is not None or args.cell is not None:
+        raise FlockgymError("--spec and --cell: only for a saved benchmark grid (benchmark.json)")
     return reproduce(args.source, args.out, args.steps, args.dry_run)
 
 

@@ -57,10 +57,11 @@ from .evaluate import (
 from .files import make_folder, write_text_atomic
 from .policies import BotSpec, Participant, make_participant, parse_spec
 from .progress import Progress
+from .provenance import Clock
 from .vector_tournament import resolve_tournament_engine
 from .version import git_commit
 
-RESULT_FILES = ("compare.json", "compare.md")
+RESULT_FILES = ("compare.json", "compare.md", "deals.csv")
 RESULT_FORMAT = "flockgym-compare"
 RESULT_VERSION = 1
 DEFAULT_FIELD = "heuristic"
@@ -332,7 +333,7 @@ def compare(
     )
     pairs: list[DealPair] = []
     outcome = None
-    started = time.monotonic(), time.process_time()
+    clock = Clock()
     if sprt is None:
         pairs = list(play_deals(setup, planned, jobs, None, meter))
     else:
@@ -353,11 +354,7 @@ def compare(
             decision or "none", planned, test.min_decisive, test.decisive, estimate.__dict__,
         )  # fmt: skip
     meter.close()
-    seconds = {
-        "wall_seconds": round(time.monotonic() - started[0], 3),
-        "cpu_seconds": round(time.process_time() - started[1], 3),
-    }
-    return result_json(setup, pairs, outcome, jobs) | seconds
+    return result_json(setup, pairs, outcome, jobs) | {"provenance": clock.record()}
 
 
 def result_json(
@@ -755,10 +752,23 @@ def signed(value: float | None, decimals: int) -> str:
     return "unbounded" if value is None else f"{value:+.{decimals}f}"
 
 
+def deals_csv(result: dict[str, Any]) -> str:
+    """Every deal as a row for pandas: its index, seed, A's and B's win rate and
+    mean points, and A's deal score."""
+    lines = ["deal,seed," + ",".join(result["per_deal_columns"]) + ",score"]
+    for index, (seed, row) in enumerate(zip(result["deal_seeds"], result["per_deal"], strict=True)):
+        score = 0.5 + (row[0] - row[1]) / 2.0
+        values = [repr(float(v)) for v in (*row, score)]
+        lines.append(",".join([str(index), str(seed), *values]))
+    return "\n".join(lines) + "\n"
+
+
 def save(result: dict[str, Any], out_dir: Path) -> tuple[Path, Path, str]:
-    """Write ``compare.json`` and ``compare.md``; return their paths and the Markdown."""
+    """Write ``compare.json``, ``compare.md`` and ``deals.csv``; return the
+    first two's paths and the Markdown."""
     out = make_folder(Path(out_dir))
-    json_path, md_path = (out / name for name in RESULT_FILES)
+    json_path, md_path, csv_path = (out / name for name in RESULT_FILES)
+    write_text_atomic(csv_path, deals_csv(result))
     clean = finite_or_none(result)
     markdown = to_markdown(result)  # from the raw figures: an unbounded Elo reads +inf
     write_text_atomic(json_path, json.dumps(clean, indent=2) + "\n")

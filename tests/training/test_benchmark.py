@@ -76,6 +76,22 @@ def test_the_tiny_spec_runs_resumes_and_reports(
     assert "| maskable_ppo | asrus_v0-3p | random | random |" in report
     assert "Over all 4 runs, as each run folder records it: training " in report
     assert saved_report(out / "benchmark.json") == report
+    # Provenance: the packages, the command, the cost, and per run its commit and config.
+    provenance = result["provenance"]
+    assert {"rliable", "arch", "scipy", "numpy"} <= set(provenance["packages"])
+    assert provenance["cpu_seconds"] > 0 and provenance["wall_seconds"] > 0
+    assert result["spec_file"] == (SPECS / "tiny.yaml").as_posix()
+    for r in runs:
+        assert r["commit"] == provenance["commit"]  # trained in this process
+        assert "total_steps: 1024" in r["config"] and r["train_cpu_seconds"] > 0
+    assert "The runs were trained at commit" in report
+    import pandas as pd
+
+    table = pd.read_csv(out / "runs.csv", float_precision="round_trip")
+    assert len(table) == 4 * 2 and set(table["rung"]) == {"random", "heuristic"}
+    row = table[(table.learner == "masked_dqn") & (table.seed == 1) & (table.rung == "random")]
+    assert row["win_rate"].item() == runs[3]["scores"]["random"]["win_rate"]
+    assert row["normalised"].item() == pytest.approx((row["win_rate"].item() - 1 / 3) / (2 / 3))
 
     # A page quoting the saved grid is rendered from it, plots named from its folder.
     page = tmp_path / "docs" / "page.md"

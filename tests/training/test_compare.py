@@ -24,6 +24,7 @@ from flockgym.training.compare import (
     field_tables,
 )
 from flockgym.training.policies import make_participant
+from flockgym.training.provenance import command_line
 from flockgym.training.vector_tournament import resolve_tournament_engine
 
 TWO_PLAYERS = {"num_players": 2}
@@ -240,13 +241,23 @@ def test_the_same_command_gives_the_same_json(tmp_path: Path) -> None:
     first = run_cli(tmp_path, *args, out="first")
     second = run_cli(tmp_path, *args, out="second")
     for result in (first, second):
-        assert result.pop("created") and result.pop("wall_seconds") >= 0
-        assert result.pop("cpu_seconds") >= 0
+        provenance = result.pop("provenance")
+        assert result.pop("created") and provenance["wall_seconds"] >= 0
+        assert provenance["cpu_seconds"] >= 0 and provenance["command"] == command_line()
+        assert {"numpy", "scipy", "openskill"} <= set(provenance["packages"])
+        assert provenance["commit"] == first["commit"]
     assert first == second
     assert (tmp_path / "first" / "compare.md").read_text() == (
         tmp_path / "second" / "compare.md"
     ).read_text()
     assert len(first["config_hash"]) == 64 and first["seed"] == 0
+    import pandas as pd
+
+    deals = pd.read_csv(tmp_path / "first" / "deals.csv", float_precision="round_trip")
+    assert list(deals["seed"]) == first["deal_seeds"] and len(deals) == 3
+    assert deals[["a_win_rate", "b_win_rate"]].values.tolist() == [
+        row[:2] for row in first["per_deal"]
+    ]
     assert set(first["versions"]) >= {"flockgym", "numpy", "openskill"}
     assert first["commit"] == "unknown" or len(first["commit"].split("+")[0]) == 40
 
@@ -257,7 +268,7 @@ def test_every_job_count_gives_the_same_numbers() -> None:
     request = CompareRequest("astrobirdz_v0", TWO_PLAYERS, "heuristic", "random", deals=61)
     one, two = (compare(request, jobs=jobs) for jobs in (1, 2))
     for result in (one, two):
-        for key in ("created", "jobs", "wall_seconds", "cpu_seconds"):
+        for key in ("created", "jobs", "provenance"):
             result.pop(key)
     assert one == two
 
