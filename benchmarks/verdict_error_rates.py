@@ -4,6 +4,9 @@
   accepted at H0's distribution) and beta (H0 accepted at H1's) over draw rates
   0 to 95%, in both Elo models, nominal 0.05 each, and the same for the old
   rule (any 10 deals, not 10 decisive ones) for comparison;
+* the stopping-aware interval ``compare --sprt`` reports after a stop
+  (fishtest's analytics): the share of A/A tests (true Elo 0) whose interval
+  holds 0, at 0% and 90% drawn deals;
 * the benchmark's IQM interval (training/benchmark_stats.py): its coverage at
   grids of 5 and 10 seeds x 4 games, runs' win rates drawn from Beta
   populations of the spread the saved full grid shows.
@@ -60,6 +63,20 @@ def error_rates(model: str, elo0: float, elo1: float, draws: float, runs: int, o
     }
 
 
+def analytics_coverage(draws: float, runs: int) -> float:
+    """The share of A/A tests (normalised 0, 30) whose stopping-aware 95%
+    interval holds the true Elo difference 0."""
+    rng = np.random.default_rng(int(draws * 100) + 5)
+    values, probs = S.trinomial_with(draws, 0.0)
+    scores = rng.choice(values, size=(runs, 6000), p=probs)
+    played, _ = S.first_stop(scores, 0.0, 30.0, S.sprt_bounds(0.05, 0.05))
+    held = 0
+    for row, n in zip(scores, played, strict=True):
+        estimate = S.analytics(row[:n], 0.0, 30.0, 0.05, 0.05)
+        held += estimate.low <= 0.0 <= estimate.high
+    return held / runs
+
+
 def coverage(seeds: int, reps: int, sims: int) -> float:
     rng = np.random.default_rng(seeds)
     population = np.stack([rng.beta(a, b, size=20_000) for a, b in POPULATIONS], axis=1)
@@ -81,6 +98,10 @@ def measure(runs: int, sims: int) -> dict[str, Any]:
         for model, elo0, elo1 in DESIGNS
         for rule in (f"{S.MIN_DECISIVE} decisive deals", "any 10 deals")
     ]
+    stopped = [
+        {"draws": d, "runs": runs // 4, "coverage": analytics_coverage(d, runs // 4)}
+        for d in (0.0, 0.9)
+    ]
     cover = [
         {"seeds": n, "games": len(POPULATIONS), "coverage": coverage(n, 2000, sims)}
         for n in (5, 10)
@@ -90,6 +111,7 @@ def measure(runs: int, sims: int) -> dict[str, Any]:
         "coverage_sims": sims,
         "sprt": sprt,
         "iqm_coverage": cover,
+        "stopping_aware_coverage": stopped,
         "cpu_seconds": round(time.process_time() - started, 1),
         "command": " ".join(["python", "benchmarks/verdict_error_rates.py", *sys.argv[1:]]),
     }
@@ -109,6 +131,12 @@ def summary(result: dict[str, Any]) -> str:
         label = f"{design['model']}, {design['elo0']:g}, {design['elo1']:g}"
         lines.append(f"| {label} | {design['rule']} | " + " | ".join(cells) + " |")
     lines.append("")
+    lines += [
+        f"Stopping-aware 95% interval after an A/A test (normalized, 0, 30) at "
+        f"{c['draws']:.0%} drawn deals, holding the true 0: {c['coverage']:.1%} of "
+        f"{c['runs']} tests"
+        for c in result.get("stopping_aware_coverage", [])
+    ]
     lines += [
         f"IQM interval coverage at {c['seeds']} seeds x {c['games']} games: {c['coverage']:.1%}"
         for c in result["iqm_coverage"]

@@ -107,8 +107,10 @@ def reproduce_grid(
     """0 if every chosen cell's scores come out the same, 1 if not; bad input
     or a plan that cannot match raises :class:`RunError` before anything runs."""
     from .benchmark import benchmark
+    from .provenance import Clock
     from .reproduce import json_differences
 
+    clock = Clock()
     grid = read_grid(saved)
     spec_file = check_spec(saved, grid, spec_path)
     rows = chosen_rows(grid, cell)
@@ -134,7 +136,13 @@ def reproduce_grid(
         mine = again[(r["learner"], r["game"], r["seed"])]["scores"]
         label = f"{r['learner']}/{r['game']}/{r['seed']}"
         differences += json_differences(r["scores"], mine, label)
-    result = {"saved": str(saved), "cells": len(rows), "differences": differences}
+    result = {
+        "saved": str(saved),
+        "cells": [f"{r['learner']}/{r['game']}/{r['seed']}" for r in rows],
+        "reproduced": not differences,
+        "differences": differences,
+        "provenance": clock.record(),
+    }
     (out / RESULT_FILE).write_text(json.dumps(result, indent=2) + "\n")
     if differences:
         print("NOT reproduced:\n  " + "\n  ".join(differences[:20]))

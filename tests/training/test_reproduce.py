@@ -243,3 +243,18 @@ def test_a_saved_grid_plans_one_cell_and_refuses_a_spec_it_did_not_run(
     assert main([*argv, "--dry-run"]) == 0
     assert "60 of its 60 runs" in capsys.readouterr().out
     assert not out.exists()
+
+
+@pytest.mark.slow
+def test_a_cell_of_a_saved_grid_is_trained_again_to_the_same_scores(tmp_path: Path, capsys) -> None:
+    root = Path(__file__).resolve().parent.parent.parent
+    spec = root / "benchmarks" / "specs" / "tiny.yaml"
+    grid = tmp_path / "grid"
+    assert main(["benchmark", str(spec), "--out", str(grid), "--no-progress"]) == 0
+    again = tmp_path / "again"
+    argv = ["reproduce", str(grid / "benchmark.json"), "--cell", "masked_dqn/asrus_v0-3p/1"]
+    assert main([*argv, "--out", str(again)]) == 0  # the grid names its spec file
+    assert "reproduced: every rung's score of 1 run(s) is the same" in capsys.readouterr().out
+    result = json.loads((again / "reproduce_grid.json").read_text())
+    assert result["reproduced"] and result["cells"] == ["masked_dqn/asrus_v0-3p/1"]
+    assert result["provenance"]["commit"]

@@ -133,3 +133,19 @@ def test_the_docs_state_the_saved_error_rates() -> None:
         if design["rule"].endswith("decisive deals"):
             for rates in design["rates"]:
                 assert not rates["reachable"] or max(rates["alpha"], rates["beta"]) <= CEILING
+
+
+def test_the_docs_prose_states_the_saved_coverages() -> None:
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent.parent
+    saved = json.loads((root / "benchmarks/results/verdict_error_rates.json").read_text())
+    benchmark_md = " ".join((root / "docs" / "benchmark.md").read_text().split())
+    five, ten = saved["iqm_coverage"]
+    assert f"{five['coverage']:.1%} at 5 seeds x 4 games, {ten['coverage']:.1%} at 10 seeds" in (
+        benchmark_md
+    )
+    training_md = " ".join((root / "docs" / "training.md").read_text().split())
+    at_0, at_90 = (f"{c['coverage']:.1%}" for c in saved["stopping_aware_coverage"])
+    assert f"{at_0} and {at_90} of A/A tests at 0% and 90% drawn deals" in training_md
