@@ -17,8 +17,8 @@ normalized Elo"), in one of two Elo models:
   ``N (s1 - s0)(2 s - s0 - s1) / (2 var)``.
 
 Both estimate the variance of the deal scores from the deals played. On a few
-deals, mostly drawn, that estimate is nearly zero and the LLR explodes: ten
-drawn deals "accepted" H0 at LLR -66. So the test makes no decision before
+deals, mostly drawn, that estimate is nearly zero and the LLR explodes: a run
+of drawn deals alone "accepted" H0. So the test makes no decision before
 :data:`MIN_DECISIVE` decisive deals (score not 1/2) have been played, and the
 variance carries fishtest's prior mass (0.001 of a deal at the scores 0 and 1)
 so that identical results still have one. Its error rates, by simulation over

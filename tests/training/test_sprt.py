@@ -51,7 +51,7 @@ def test_logistic_elo_keeps_its_error_rates_where_the_draw_rate_allows_it(draws:
 
 
 def test_ten_drawn_deals_decide_nothing() -> None:
-    """The old test accepted H0 at deal 10 on ten draws (LLR -66): the
+    """The old test could accept H0 at deal 10 on ten draws: the
     variance of ten equal scores is only the prior's."""
     bounds = S.sprt_bounds(0.05, 0.05)
     for model in S.ELO_MODELS:
