@@ -62,7 +62,8 @@ from .shipped import game_folder, shipped_checkpoints
 from .version import git_commit
 
 RESULT_FORMAT = "flockgym-benchmark"
-RESULT_VERSION = 1
+RESULT_VERSION = 2
+"""2: scores normalised by the fair share, per-game tables, seeded bootstrap."""
 EVAL_FILE = "benchmark_eval.json"
 """A run's ladder evaluation, saved in its run folder."""
 TRAIN_FILE = "benchmark_train.json"
@@ -483,82 +484,121 @@ def numpy_global_seed(seed: int) -> Iterator[None]:
         np.random.set_state(state)
 
 
+def players_in(game: str) -> int:
+    """The table size of a game label (``asrus_v0-5p``: 5)."""
+    match = re.fullmatch(r".+-(\d+)p", game)
+    if match is None:
+        raise RunError(f"game label {game!r} does not end in -<players>p")
+    return int(match[1])
+
+
+def normalised(win_rate: float, players: int) -> float:
+    """A win rate as a share of the way from the fair share ``1/n`` (0) to
+    winning every game (1): ``(win - 1/n) / (1 - 1/n)``. Raw win rates of 5-
+    and 4-seat games are not one scale (an equal player wins 20% and 25%), so
+    the aggregates pool these instead."""
+    fair = 1.0 / players
+    return (win_rate - fair) / (1.0 - fair)
+
+
 def score_matrices(
-    runs: list[Run], evaluations: dict[Path, dict[str, Any]], rung: str
+    rows: list[dict[str, Any]], rung: str, key: str = "normalised"
 ) -> tuple[dict[str, np.ndarray], list[str]]:
-    """``{learner: (seeds x games) win rates}`` against ``rung``, over the games
-    that have that rung, and those games' labels."""
-    games = sorted({r.game for r in runs if rung in evaluations[r.run_dir]["scores"]})
-    learners = list(dict.fromkeys(r.learner for r in runs))
-    seeds = sorted({r.seed for r in runs})
+    """``{learner: (seeds x games) scores}`` against ``rung`` (``key``:
+    ``normalised`` or ``win_rate``), over the games that have that rung, and
+    those games' labels (``rows``: benchmark.json's runs)."""
+    games = sorted({r["game"] for r in rows if rung in r["scores"]})
+    learners = list(dict.fromkeys(r["learner"] for r in rows))
+    seeds = sorted({r["seed"] for r in rows})
     matrices = {}
     for learner in learners:
-        cells = {
-            (r.seed, r.game): evaluations[r.run_dir]["scores"][rung]["win_rate"]
-            for r in runs
-            if r.learner == learner and r.game in games
-        }
+        cells = {}
+        for r in rows:
+            if r["learner"] == learner and r["game"] in games:
+                win = r["scores"][rung]["win_rate"]
+                score = normalised(win, players_in(r["game"])) if key == "normalised" else win
+                cells[(r["seed"], r["game"])] = score
         matrices[learner] = np.array([[cells[(s, g)] for g in games] for s in seeds])
     return matrices, games
 
 
-def aggregate(
-    runs: list[Run], evaluations: dict[Path, dict[str, Any]], spec: BenchmarkSpec, out: Path
-) -> dict[str, Any]:
-    """The aggregates against every rung (:func:`aggregate_rung`) and the IQM plot."""
-    ladder = sorted({rung for e in evaluations.values() for rung in e["scores"]}, key=LADDER.index)
-    result: dict[str, Any] = {}
-    with warnings.catch_warnings():  # arch warns on every RandomState rliable hands it
-        warnings.filterwarnings("ignore", "random_state is deprecated", FutureWarning)
-        for rung in ladder:
-            result[rung] = aggregate_rung(runs, evaluations, spec, out, rung)
+def aggregate(rows: list[dict[str, Any]], spec: BenchmarkSpec, out: Path) -> dict[str, Any]:
+    """The aggregates against every rung (:func:`aggregate_rung`) and the IQM
+    plot, from the runs as benchmark.json records them (so a saved grid is
+    aggregated again without its run folders)."""
+    ladder = sorted({rung for r in rows for rung in r["scores"]}, key=LADDER.index)
+    result: dict[str, Any] = {"method": BOOTSTRAP_METHOD, "score": SCORE}
+    for rung in ladder:
+        result[rung] = aggregate_rung(rows, spec, out, rung)
     result["iqm_plot"] = plot_iqm(result, ladder, out / "iqm.png").name
     return result
 
 
+BOOTSTRAP_METHOD = (
+    "stratified bootstrap (each game's runs resampled with replacement within that game, "
+    "as rliable's StratifiedBootstrap), percentile intervals, its own numpy generator seeded "
+    "by eval_seed and the interval's label"
+)
+SCORE = "fair-share normalised win rate (win rate - 1/n) / (1 - 1/n), n the table's seats"
+COVERAGE_SIMS = 200
+"""Simulated grids behind each stated coverage of the IQM interval."""
+
+
 def aggregate_rung(
-    runs: list[Run],
-    evaluations: dict[Path, dict[str, Any]],
-    spec: BenchmarkSpec,
-    out: Path,
-    rung: str,
+    rows: list[dict[str, Any]], spec: BenchmarkSpec, out: Path, rung: str
 ) -> dict[str, Any]:
     """IQM with stratified bootstrap intervals, probability of improvement and
     performance profiles against one rung (every interval seeded by the spec's
     eval_seed, so the same runs give the same report); its profile plot in ``out``."""
     from rliable import library as rly
-    from rliable import metrics
 
-    matrices, games = score_matrices(runs, evaluations, rung)
-    rng = np.random.RandomState(spec.eval_seed % 2**32)
-    iqm, iqm_ci = rly.get_interval_estimates(
-        matrices,
-        lambda x: np.array([metrics.aggregate_iqm(x)]),
-        reps=spec.bootstrap_reps,
-        random_state=rng,
-    )
-    pairs = {f"{a},{b}": (matrices[a], matrices[b]) for a in matrices for b in matrices if a != b}
-    poi, poi_ci = (
-        rly.get_interval_estimates(
-            pairs, metrics.probability_of_improvement, reps=spec.bootstrap_reps, random_state=rng
+    from . import benchmark_stats as bs
+
+    matrices, games = score_matrices(rows, rung)
+    raw, _ = score_matrices(rows, rung, "win_rate")
+    seed, reps = spec.eval_seed, spec.bootstrap_reps
+    iqm = {k: bs.iqm_interval(m, reps, seed, f"iqm {rung} {k}") for k, m in matrices.items()}
+    poi = {
+        f"{a},{b}": bs.improvement_interval(
+            matrices[a], matrices[b], reps, seed, f"poi {rung} {a} {b}"
         )
-        if pairs
-        else ({}, {})
-    )
-    taus = np.linspace(0.0, 1.0, 101)
-    with numpy_global_seed(spec.eval_seed):
-        profiles, profile_cis = rly.create_performance_profile(
-            matrices, taus, reps=spec.bootstrap_reps
+        for a in matrices
+        for b in matrices
+        if a != b
+    }
+    coverage = {
+        k: bs.iqm_coverage(
+            m, reps, COVERAGE_SIMS, int(bs.label_rng(seed, f"cov {rung} {k}").integers(2**32))
         )
+        for k, m in matrices.items()
+    }
+    per_game = {
+        learner: {
+            game: {
+                "win_rate": float(raw[learner][:, j].mean()),
+                "normalised": list(
+                    bs.mean_interval(m[:, j], reps, seed, f"game {rung} {learner} {game}")
+                ),
+            }
+            for j, game in enumerate(games)
+        }
+        for learner, m in matrices.items()
+    }
+    taus = np.linspace(-0.5, 1.0, 151)
+    with numpy_global_seed(seed), warnings.catch_warnings():
+        # rliable draws its profile bands from numpy's global generator (seeded
+        # here) and arch warns on the RandomState it is handed
+        warnings.filterwarnings("ignore", "random_state is deprecated", FutureWarning)
+        profiles, profile_cis = rly.create_performance_profile(matrices, taus, reps=reps)
     plot = plot_profiles(profiles, profile_cis, taus, rung, out / f"profile_{rung}.png")
     return {
         "games": games,
-        "iqm": {k: float(v[0]) for k, v in iqm.items()},
-        "iqm_ci": {k: [float(v[0, 0]), float(v[1, 0])] for k, v in iqm_ci.items()},
-        "probability_of_improvement": {k: float(np.squeeze(v)) for k, v in poi.items()},
-        "probability_of_improvement_ci": {
-            k: [float(x) for x in np.ravel(v)] for k, v in poi_ci.items()
-        },
+        "iqm": {k: v[0] for k, v in iqm.items()},
+        "iqm_ci": {k: v[1] for k, v in iqm.items()},
+        "iqm_ci_coverage": coverage,
+        "probability_of_improvement": {k: v[0] for k, v in poi.items()},
+        "probability_of_improvement_ci": {k: v[1] for k, v in poi.items()},
+        "per_game": per_game,
         "profile_plot": plot.name,
     }
 
@@ -583,8 +623,8 @@ def plot_profiles(
         taus,
         performance_profile_cis=cis,
         ax=ax,
-        xlabel=f"win rate against {rung} (tau)",
-        ylabel="fraction of runs with win rate > tau",
+        xlabel=f"normalised score against {rung} (tau; 0 = fair share, 1 = every game won)",
+        ylabel="fraction of runs with score > tau",
     )
     ax.legend(ax.get_lines(), list(profiles), loc="upper right")
     ax.set_title(f"Performance profiles against {rung}")
@@ -595,7 +635,7 @@ def plot_profiles(
 
 
 def plot_iqm(result: dict[str, Any], ladder: list[str], path: Path) -> Path:
-    """The IQM win rate of every learner against every rung, with its interval."""
+    """The IQM normalised score of every learner against every rung, with its interval."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -609,8 +649,9 @@ def plot_iqm(result: dict[str, Any], ladder: list[str], path: Path) -> Path:
             ax.barh(y, high - low, left=low, height=0.6, alpha=0.6)
             ax.plot([result[rung]["iqm"][learner]] * 2, [y - 0.3, y + 0.3], color="black")
         ax.set_yticks(range(len(learners)), learners if rung == ladder[0] else [""] * len(learners))
-        ax.set_xlim(0, 1)
-        ax.set_xlabel(f"IQM win rate vs {rung}")
+        ax.axvline(0.0, color="grey", linewidth=0.8)
+        ax.set_xlim(-0.5, 1)
+        ax.set_xlabel(f"IQM normalised score vs {rung}")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -620,7 +661,7 @@ def plot_iqm(result: dict[str, Any], ladder: list[str], path: Path) -> Path:
 # ---- the report -----------------------------------------------------------------------
 
 
-def per_game_table(runs: list[Run], evaluations: dict[Path, dict[str, Any]]) -> list[str]:
+def per_game_table(rows: list[dict[str, Any]]) -> list[str]:
     """Mean win rate (and its spread over seeds) per learner, game and rung."""
     lines = [
         "| learner | game | rung | bot | mean win rate over seeds | min - max |",
@@ -628,15 +669,51 @@ def per_game_table(runs: list[Run], evaluations: dict[Path, dict[str, Any]]) -> 
     ]
     cells: dict[tuple[str, str, str], list[float]] = {}
     bots: dict[tuple[str, str, str], str] = {}
-    for r in runs:
-        for rung, score in evaluations[r.run_dir]["scores"].items():
-            cells.setdefault((r.learner, r.game, rung), []).append(score["win_rate"])
-            bots[(r.learner, r.game, rung)] = score["bot"]
+    for r in rows:
+        for rung, score in r["scores"].items():
+            cells.setdefault((r["learner"], r["game"], rung), []).append(score["win_rate"])
+            bots[(r["learner"], r["game"], rung)] = score["bot"]
     for (learner, game, rung), rates in cells.items():
         lines.append(
             f"| {learner} | {game} | {rung} | {bots[(learner, game, rung)]} | "
             f"{np.mean(rates):.1%} | {min(rates):.1%} - {max(rates):.1%} |"
         )
+    return lines
+
+
+def run_commits(rows: list[dict[str, Any]]) -> str:
+    """Which commits trained the runs, as each run folder recorded it."""
+    counts: dict[str, int] = {}
+    for r in rows:
+        commit = r.get("commit") or "not recorded"
+        counts[commit] = counts.get(commit, 0) + 1
+    if list(counts) == ["not recorded"]:
+        return (
+            "The runs' own commits are not in this file (saved before the benchmark recorded "
+            "them; each run folder's run.json names its commit)."
+        )
+    parts = [f"{commit[:12]} ({plural(n, 'run')})" for commit, n in counts.items()]
+    return f"The runs were trained at commit {', '.join(parts)}."
+
+
+def rung_games_table(rung_result: dict[str, Any], rung: str) -> list[str]:
+    """The aggregate's games one by one: each learner's mean normalised score
+    over seeds on each game against ``rung``, its 95% bootstrap interval over
+    seeds, and the mean raw win rate."""
+    games = rung_result["games"]
+    lines = [
+        f"Against {rung}, game by game (mean normalised score over seeds [95% interval], "
+        "mean win rate):",
+        "",
+        "| learner | " + " | ".join(games) + " |",
+        "| --- | " + " | ".join("---:" for _ in games) + " |",
+    ]
+    for learner, cells in rung_result["per_game"].items():
+        texts = []
+        for game in games:
+            mean, (low, high) = cells[game]["normalised"]
+            texts.append(f"{mean:+.2f} [{low:+.2f}, {high:+.2f}] ({cells[game]['win_rate']:.1%})")
+        lines.append(f"| {learner} | " + " | ".join(texts) + " |")
     return lines
 
 
@@ -663,27 +740,30 @@ def report_markdown(
         "both seats at 2). Training took "
         f"{result['train_seconds']:.0f} s of wall time in this invocation. Over all "
         f"{len(result['runs'])} runs, as each run folder records it: training "
-        f"{format_seconds(train_total)}, evaluation {format_seconds(eval_total)} of wall time.",
+        f"{format_seconds(train_total)}, evaluation {format_seconds(eval_total)} of wall time. "
+        + run_commits(result["runs"]),
         "",
         f"{heading}# Aggregates over seeds and games (rliable)",
         "",
-        "Interquartile mean (IQM) of the runs' win rates, 95% stratified bootstrap "
-        f"intervals ({spec.bootstrap_reps} resamples):",
+        "Each run's score against a rung is its win rate normalised by the table's fair "
+        "share n seats give an equal player, (win rate - 1/n) / (1 - 1/n): 0 is the fair "
+        "share at any table size, 1 every game won, below 0 less than the fair share (raw "
+        "win rates of 5- and 4-seat games are not one scale). Interquartile mean (IQM) of "
+        f"the runs' scores, 95% stratified bootstrap intervals ({spec.bootstrap_reps} "
+        f"resamples){method_note(agg)}:",
         "",
         "| learner | " + " | ".join(f"vs {rung}" for rung in ladder) + " |",
         "| --- | " + " | ".join("---:" for _ in ladder) + " |",
     ]
     for learner in agg[ladder[0]]["iqm"]:
         cells = [
-            f"{agg[r]['iqm'][learner]:.1%} [{agg[r]['iqm_ci'][learner][0]:.1%}, "
-            f"{agg[r]['iqm_ci'][learner][1]:.1%}]"
+            f"{agg[r]['iqm'][learner]:+.2f} [{agg[r]['iqm_ci'][learner][0]:+.2f}, "
+            f"{agg[r]['iqm_ci'][learner][1]:+.2f}]"
             for r in ladder
         ]
         lines.append(f"| {learner} | " + " | ".join(cells) + " |")
-    lines.append("")
     for rung in ladder:
-        games = ", ".join(agg[rung]["games"])
-        lines.append(f"Against {rung}: the games {games}.")
+        lines += ["", *rung_games_table(agg[rung], rung)]
     if any(agg[r]["probability_of_improvement"] for r in ladder):
         lines += [
             "",
@@ -704,24 +784,69 @@ def report_markdown(
     lines += [
         f"![performance profile against {r}]({images}{agg[r]['profile_plot']})" for r in ladder
     ]
-    lines += ["", f"{heading}# Per game", ""] + result["per_game"] + [""]
+    lines += ["", f"{heading}# Per game, raw win rates", ""] + result["per_game"] + [""]
     return "\n".join(lines)
+
+
+def method_note(agg: dict[str, Any]) -> str:
+    """How the intervals were drawn and their coverage measured by simulation,
+    where the result records it (a grid saved before it did keeps its text)."""
+    if "method" not in agg:
+        return ""
+    rungs = [rung for rung in LADDER if rung in agg]
+    rates = [rate for rung in rungs for rate in agg[rung]["iqm_ci_coverage"].values()]
+    return (
+        f"; method: {agg['method']}. Measured coverage of these IQM intervals, by "
+        f"simulation ({COVERAGE_SIMS} grids of this shape drawn from each game's runs as "
+        f"the population, the share of intervals holding its IQM): {min(rates):.0%} to "
+        f"{max(rates):.0%} over the learners and rungs (each in benchmark.json), so read "
+        "them as narrower than a nominal 95% where that falls short"
+    )
+
+
+def read_saved(saved: Path, versions: tuple[int, ...] = (RESULT_VERSION,)) -> dict[str, Any]:
+    """A saved ``benchmark.json`` of one of ``versions``, or a RunError saying what it is."""
+    try:
+        result = read_json(saved, "saved grid")
+    except (OSError, ValueError) as err:
+        raise RunError(f"cannot read the saved grid {saved}: {err}") from None
+    if not isinstance(result, dict) or result.get("format") != RESULT_FORMAT:
+        raise RunError(f"{saved}: not a {RESULT_FORMAT} version {RESULT_VERSION} file")
+    if result.get("version") not in versions:
+        raise RunError(
+            f"{saved}: a {RESULT_FORMAT} version {result.get('version')} file; this flockgym "
+            f"renders version {RESULT_VERSION} (python -m flockgym.training.benchmark "
+            f"--recompute {saved} aggregates its runs again)"
+        )
+    return result
 
 
 def saved_report(saved: Path, heading: str = "#", images: str = "") -> str:
     """The report of a saved ``benchmark.json``, rendered again (a page that
     states a grid's results quotes this, and a test checks the quote)."""
-    try:
-        result = read_json(saved, "saved grid")
-    except (OSError, ValueError) as err:
-        raise RunError(f"cannot read the saved grid {saved}: {err}") from None
-    if not isinstance(result, dict) or (result.get("format"), result.get("version")) != (
-        RESULT_FORMAT,
-        RESULT_VERSION,
-    ):
-        raise RunError(f"{saved}: not a {RESULT_FORMAT} version {RESULT_VERSION} file")
+    result = read_saved(saved)
     spec = BenchmarkSpec.model_validate(result["spec"])
     return report_markdown(spec, result, heading, images)
+
+
+def recompute(saved: Path) -> Path:
+    """Aggregate a saved grid's runs again with this version's statistics (its
+    per-run scores are all the aggregates need; nothing is trained or played)
+    and rewrite its ``benchmark.json``, ``report.md`` and plots in place."""
+    from .provenance import Clock
+
+    clock = Clock()
+    result = read_saved(saved, (1, RESULT_VERSION))
+    spec = BenchmarkSpec.model_validate(result["spec"])
+    rows = result["runs"]
+    result["version"] = RESULT_VERSION
+    result["per_game"] = per_game_table(rows)
+    result["aggregate"] = aggregate(rows, spec, saved.parent)
+    result["recomputed"] = clock.record()
+    write_text_atomic(saved, json.dumps(result, indent=2, default=finite) + "\n")
+    write_text_atomic(saved.parent / "report.md", report_markdown(spec, result))
+    write_text_atomic(saved.parent / RUNS_CSV, runs_csv(rows))
+    return saved
 
 
 # ---- the command ----------------------------------------------------------------------
@@ -731,8 +856,9 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
     """Run the grid of ``spec_path`` into ``out`` (default
     ``runs/benchmark/<name>``): train what is not trained, measure what is not
     measured, and write report.md, benchmark.json and the plots."""
-    from .compare import package_versions
+    from .provenance import Clock, cpu_seconds
 
+    clock = Clock()
     spec_path = Path(spec_path)
     spec = load_spec(spec_path)
     out = Path(out) if out is not None else Path("runs") / "benchmark" / spec.name
@@ -752,46 +878,98 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
     for r in runs:
         status = statuses[r.run_dir]
         if status in ("new", "restart", "resume"):
-            t0 = time.monotonic()
+            t0, cpu0 = time.monotonic(), cpu_seconds()
             train_run(r, status, out / "logs" / f"{r.learner}-{r.game}-seed{r.seed}.log")
-            seconds = time.monotonic() - t0
+            seconds, cpu = time.monotonic() - t0, cpu_seconds() - cpu0
             trained_now += seconds
-            before = 0.0 if status == "restart" else recorded(r.run_dir, TRAIN_FILE, "seconds")
-            record = {"seconds": round((before or 0.0) + seconds, 3)}
+            fresh = status == "restart"
+            before = 0.0 if fresh else recorded(r.run_dir, TRAIN_FILE, "seconds")
+            before_cpu = 0.0 if fresh else recorded(r.run_dir, TRAIN_FILE, "cpu_seconds")
+            record = {
+                "seconds": round((before or 0.0) + seconds, 3),
+                "cpu_seconds": round((before_cpu or 0.0) + cpu, 3),
+            }
             write_text_atomic(r.run_dir / TRAIN_FILE, json.dumps(record) + "\n")
         saved = read_evaluation(r, ladders[r.run_dir], spec)
         evaluations[r.run_dir] = saved if saved is not None else evaluate_run(r, spec)
         if status != "evaluated":
             meter.update(1)
     meter.close()
+    rows = [
+        {
+            "learner": r.learner,
+            "game": r.game,
+            "seed": r.seed,
+            "run_dir": r.run_dir.relative_to(out).as_posix(),
+            "status_before": statuses[r.run_dir],
+            "train_seconds": recorded(r.run_dir, TRAIN_FILE, "seconds"),
+            "train_cpu_seconds": recorded(r.run_dir, TRAIN_FILE, "cpu_seconds"),
+            "steps_per_second": recorded(r.run_dir, "run.json", "steps_per_second"),
+            "eval_seconds": evaluations[r.run_dir].get("seconds"),
+            "scores": evaluations[r.run_dir]["scores"],
+            "commit": recorded_text(r.run_dir, "run.json", "git_commit"),
+            "config": config_to_yaml(r.config),
+        }
+        for r in runs
+    ]
     result = {
         "format": RESULT_FORMAT,
         "version": RESULT_VERSION,
         "spec": spec.model_dump(),
         "commit": git_commit(),
-        "packages": package_versions(),
+        "spec_file": spec_path.as_posix(),
+        "provenance": clock.record(),
         "train_seconds": round(trained_now, 1),
         "wall_seconds": time.monotonic() - started,
-        "runs": [
-            {
-                "learner": r.learner,
-                "game": r.game,
-                "seed": r.seed,
-                "run_dir": r.run_dir.relative_to(out).as_posix(),
-                "status_before": statuses[r.run_dir],
-                "train_seconds": recorded(r.run_dir, TRAIN_FILE, "seconds"),
-                "steps_per_second": recorded(r.run_dir, "run.json", "steps_per_second"),
-                "eval_seconds": evaluations[r.run_dir].get("seconds"),
-                "scores": evaluations[r.run_dir]["scores"],
-            }
-            for r in runs
-        ],
-        "per_game": per_game_table(runs, evaluations),
-        "aggregate": aggregate(runs, evaluations, spec, out),
+        "runs": rows,
+        "per_game": per_game_table(rows),
+        "aggregate": aggregate(rows, spec, out),
     }
     write_text_atomic(out / "benchmark.json", json.dumps(result, indent=2, default=finite) + "\n")
     write_text_atomic(out / "report.md", report_markdown(spec, result))
+    write_text_atomic(out / RUNS_CSV, runs_csv(rows))
     return out
+
+
+RUNS_CSV = "runs.csv"
+RUNS_CSV_COLUMNS = (
+    "learner", "game", "players", "seed", "rung", "bot", "win_rate", "normalised",
+    "mean_points", "games", "commit", "train_seconds", "eval_seconds",
+)  # fmt: skip
+
+
+def runs_csv(rows: list[dict[str, Any]]) -> str:
+    """Runs x rungs, one row each, for pandas: the run, the rung, its raw and
+    normalised score, and what the run cost."""
+    import csv
+    import io
+
+    stream = io.StringIO()
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(RUNS_CSV_COLUMNS)
+    for r in rows:
+        players = players_in(r["game"])
+        for rung, score in r["scores"].items():
+            writer.writerow(
+                [
+                    r["learner"], r["game"], players, r["seed"], rung, score["bot"],
+                    repr(float(score["win_rate"])),
+                    repr(normalised(score["win_rate"], players)),
+                    "" if score.get("mean_points") is None else repr(float(score["mean_points"])),
+                    score.get("games", ""), r.get("commit") or "",
+                    r.get("train_seconds") or "", r.get("eval_seconds") or "",
+                ]
+            )  # fmt: skip
+    return stream.getvalue()
+
+
+def recorded_text(run_dir: Path, name: str, key: str) -> str | None:
+    """A text a run folder's JSON file records (the run's commit), or None."""
+    try:
+        value = json.loads((run_dir / name).read_text()).get(key)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 def recorded(run_dir: Path, name: str, key: str) -> float | None:
@@ -860,11 +1038,29 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m flockgym.training.benchmark",
         description="Rewrite the quoted benchmark reports of a page (docs/benchmark.md) "
-        "from the saved benchmark.json each quote names.",
+        "from the saved benchmark.json each quote names; with --recompute, first aggregate "
+        "a saved grid's runs again with this version's statistics.",
     )
-    parser.add_argument("pages", nargs="+", type=Path)
+    parser.add_argument("pages", nargs="*", type=Path)
     parser.add_argument("--root", type=Path, default=Path("."), help="where quoted paths start")
+    parser.add_argument(
+        "--recompute",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="SAVED.json",
+        help="aggregate this saved grid's per-run scores again (no training, no games) and "
+        "rewrite its benchmark.json, report.md and plots",
+    )
     args = parser.parse_args(argv)
+    if not args.pages and not args.recompute:
+        parser.error("give a page to rewrite, or --recompute SAVED.json")
+    for saved in args.recompute:
+        try:
+            print(f"{recompute(saved)}: recomputed")
+        except RunError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
     for page in args.pages:
         try:
             changed = rewrite_quotes(page, args.root)

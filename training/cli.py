@@ -201,7 +201,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=elo_pair,
         metavar="ELO0,ELO1",
         help="sequential test of H0: Elo difference ELO0 against H1: ELO1 (e.g. 0,20), "
-        "stopping at the first deal where it decides",
+        "stopping at the first deal where it decides (none before 10 decisive deals)",
+    )
+    p.add_argument(
+        "--elo-model",
+        choices=("normalized", "logistic"),
+        help="SPRT: the Elo of ELO0,ELO1: normalized (default, fishtest's: the same deals "
+        "at any draw rate) or logistic",
     )
     p.add_argument(
         "--alpha", type=float, help="SPRT: chance of accepting H1 when H0 holds (default 0.05)"
@@ -410,9 +416,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(bit-identical on CPU, or the first differing tensor) and the evaluations "
         "(progress.jsonl and the final tournament, paths aside), print a verdict and "
         "write reproduce.json in the new run folder. Exit 0: reproduced; 1: not; 2: "
-        "bad input (nothing written). A shipped checkpoint (e.g. asrus/ppo_5p) re-runs "
-        "its whole training: 23 to 58 minutes of wall time each on 2 cores, as the "
-        "README beside it records (--dry-run prints that time and what would run).",
+        "bad input, or a plan that cannot match (nothing written). A shipped checkpoint "
+        "(e.g. asrus/ppo_5p) re-runs its whole training: from about 6 minutes (asrus/ppo_5p) "
+        "to about an hour of wall time on 2 cores, as the README beside each records "
+        "(--dry-run prints that time and what would run). A saved benchmark grid "
+        "(benchmark.json, with --spec) re-runs one cell (--cell) or all of them and "
+        "compares every rung's score.",
     )
     p.add_argument(
         "source",
@@ -431,6 +440,19 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="re-run only the first N steps of a run folder and compare with its "
         "checkpoint of step N (checkpoints/step_<N>.zip)",
+    )
+    p.add_argument(
+        "--spec",
+        type=Path,
+        metavar="SPEC.yaml",
+        help="a saved benchmark grid: the spec it ran (e.g. benchmarks/specs/full.yaml), "
+        "which must be the spec the grid recorded",
+    )
+    p.add_argument(
+        "--cell",
+        metavar="LEARNER/GAME/SEED",
+        help="a saved benchmark grid: re-run only this cell (e.g. maskable_ppo/asrus_v0-5p/0; "
+        "default every cell)",
     )
     p.add_argument("--dry-run", action="store_true", help="print what would run, and train nothing")
     p.set_defaults(run=run_reproduce)
@@ -591,6 +613,7 @@ def run_eval(args: argparse.Namespace) -> int:
     from .evaluate import RESULT_FILES, TournamentInterrupted, save_result, tournament
     from .files import check_writable_folder
     from .policies import make_participant, parse_specs
+    from .provenance import Clock
 
     options = parse_options(args.options)
     specs = parse_specs(args.players)
@@ -611,6 +634,7 @@ def run_eval(args: argparse.Namespace) -> int:
     make(args.env, **options).close()  # bad options refused before the out folder is made
     players = [make_participant(spec, args.env, options) for spec in specs]
     check_writable_folder(out, RESULT_FILES)  # before the games, not after them
+    clock = Clock()
     try:
         result = tournament(
             args.env,
@@ -627,7 +651,7 @@ def run_eval(args: argparse.Namespace) -> int:
         if stop.result is None:
             print("interrupted before the first deal was finished; nothing saved", file=sys.stderr)
         else:
-            json_path, md_path = save_result(stop.result, out)
+            json_path, md_path = save_result(stop.result, out, clock)
             print(stop.result.to_markdown())
             print(
                 f"interrupted: saved the {stop.result.deals} finished deals (marked partial) "
@@ -635,7 +659,7 @@ def run_eval(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         return 130
-    json_path, md_path = save_result(result, out)
+    json_path, md_path = save_result(result, out, clock)
     print(result.to_markdown())
     print(f"saved {json_path} and {md_path}")
     return 0
@@ -646,7 +670,11 @@ def run_compare(args: argparse.Namespace) -> int:
     from .files import check_writable_folder
 
     if args.sprt is None:
-        given = [name for name in ("alpha", "beta", "max_deals") if getattr(args, name) is not None]
+        given = [
+            name
+            for name in ("alpha", "beta", "max_deals", "elo_model")
+            if getattr(args, name) is not None
+        ]
         if given:
             names = ", ".join(f"--{name.replace('_', '-')}" for name in given)
             raise FlockgymError(f"{names}: only with --sprt ELO0,ELO1 (a fixed --deals N has none)")
@@ -662,6 +690,7 @@ def run_compare(args: argparse.Namespace) -> int:
         0.05 if args.beta is None else args.beta,
         2000 if args.max_deals is None else args.max_deals,
         args.seed,
+        args.elo_model or "normalized",
     )
     setup = prepare(request, args.engine)  # every argument checked before a folder is made
     out = args.out or Path("runs") / "compare" / f"{args.env}-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -794,6 +823,14 @@ def run_reproduce(args: argparse.Namespace) -> int:
     require_train_extra("flockgym reproduce", ("torch", "stable_baselines3", "sb3_contrib", "yaml"))
     from .reproduce import reproduce
 
+    if args.source.endswith(".json"):
+        from .reproduce_grid import reproduce_grid
+
+        if args.steps is not None:
+            raise FlockgymError("--steps: only for a run folder, not a saved benchmark grid")
+        return reproduce_grid(Path(args.source), args.spec, args.cell, args.out, args.dry_run)
+    if args.spec is not None or args.cell is not None:
+        raise FlockgymError("--spec and --cell: only for a saved benchmark grid (benchmark.json)")
     return reproduce(args.source, args.out, args.steps, args.dry_run)
 
 

@@ -45,31 +45,30 @@ from flockgym.envs import FlockgymError, make
 from flockgym.envs.core.rng import derive_seed
 
 from . import compare_stats as stats
+from . import sprt as sequential
 from .errors import MissingExtraError
 from .evaluate import (
     DealTally,
     Schedule,
     bradley_terry_elo,
-    mean_and_ci,
     play_blocks,
     seating_tables,
 )
 from .files import make_folder, write_text_atomic
 from .policies import BotSpec, Participant, make_participant, parse_spec
 from .progress import Progress
+from .provenance import Clock
 from .vector_tournament import resolve_tournament_engine
 from .version import git_commit
 
-RESULT_FILES = ("compare.json", "compare.md")
+RESULT_FILES = ("compare.json", "compare.md", "deals.csv")
 RESULT_FORMAT = "flockgym-compare"
 RESULT_VERSION = 1
 DEFAULT_FIELD = "heuristic"
 DEFAULT_MAX_DEALS = 2000
-SPRT_MIN_DEALS = 10
-"""The sequential test looks at its LLR after every deal from this one on: the
-normal approximation needs a few deals (fishtest's own updates come in batches
-of hundreds of games), and the regularised variance of two or three identical
-deal scores is tiny enough to "decide" on them alone."""
+SPRT_MIN_DEALS = sequential.MIN_DECISIVE
+"""The fewest deals a sequential test may be capped at: it decides nothing
+before this many decisive deals (:data:`.sprt.MIN_DECISIVE`)."""
 
 
 # ---- the request ------------------------------------------------------------------------
@@ -91,6 +90,7 @@ class CompareRequest:
     beta: float = 0.05
     max_deals: int = DEFAULT_MAX_DEALS
     seed: int = 0
+    elo_model: str = "normalized"
 
 
 MAX_DEALS = 100_000
@@ -116,13 +116,17 @@ def check_request(request: CompareRequest) -> None:
             f"--sprt {elo0:g},{elo1:g}: needs two finite Elo differences with ELO0 < ELO1 "
             "(e.g. --sprt 0,20)"
         )
+    if request.elo_model not in sequential.ELO_MODELS:
+        raise FlockgymError(
+            f"--elo-model {request.elo_model}: allowed {', '.join(sequential.ELO_MODELS)}"
+        )
     for name, value in (("--alpha", request.alpha), ("--beta", request.beta)):
         if not 0.0 < value < 0.5:
             raise FlockgymError(f"{name} {value:g}: must be an error rate in (0, 0.5)")
     if not SPRT_MIN_DEALS <= request.max_deals <= MAX_DEALS:
         raise FlockgymError(
             f"--max-deals {request.max_deals}: must be an integer from {SPRT_MIN_DEALS} to "
-            f"{MAX_DEALS} (the test looks at its first decision after {SPRT_MIN_DEALS} deals)"
+            f"{MAX_DEALS} (the test decides nothing before {SPRT_MIN_DEALS} decisive deals)"
         )
 
 
@@ -288,10 +292,12 @@ def play_deals(
 
 @dataclass
 class SprtOutcome:
-    """Where the sequential test stopped and what it decided."""
+    """Where the sequential test stopped, what it decided, and the
+    stopping-aware estimates (:func:`.sprt.analytics`)."""
 
     elo0: float
     elo1: float
+    elo_model: str
     alpha: float
     beta: float
     lower: float
@@ -301,6 +307,11 @@ class SprtOutcome:
     """``H1`` (A is at least ``elo1`` stronger), ``H0`` (at most ``elo0``), or
     ``none``: ``max_deals`` were played without a decision."""
     max_deals: int
+    min_decisive: int
+    decisive_deals: int
+    estimate: dict[str, float]
+    """The median-unbiased Elo and its 95% interval given how the test stopped
+    (logistic and normalised), and the likelihood of superiority."""
 
 
 def compare(
@@ -322,28 +333,28 @@ def compare(
     )
     pairs: list[DealPair] = []
     outcome = None
+    clock = Clock()
     if sprt is None:
         pairs = list(play_deals(setup, planned, jobs, None, meter))
     else:
-        bounds = stats.sprt_bounds(request.alpha, request.beta)
-        scores: list[float] = []
-        llr = 0.0
+        bounds = sequential.sprt_bounds(request.alpha, request.beta)
+        test = sequential.Sequential(sprt[0], sprt[1], bounds, request.elo_model)
         decision = ""
         for pair in play_deals(setup, planned, jobs, jobs, meter):
             pairs.append(pair)
-            scores.append(0.5 + (pair.a_win - pair.b_win) / 2.0)
-            if len(scores) < SPRT_MIN_DEALS:
-                continue
-            llr = stats.sprt_llr(scores, *sprt)
-            decision = stats.sprt_decision(llr, bounds)
+            decision = test.add(0.5 + (pair.a_win - pair.b_win) / 2.0)
             if decision:
                 break
+        scores = [0.5 + (p.a_win - p.b_win) / 2.0 for p in pairs]
+        estimate = sequential.analytics(
+            np.array(scores), sprt[0], sprt[1], request.alpha, request.beta, request.elo_model
+        )
         outcome = SprtOutcome(
-            sprt[0], sprt[1], request.alpha, request.beta, *bounds, llr, decision or "none",
-            planned,
+            sprt[0], sprt[1], request.elo_model, request.alpha, request.beta, *bounds, test.llr,
+            decision or "none", planned, test.min_decisive, test.decisive, estimate.__dict__,
         )  # fmt: skip
     meter.close()
-    return result_json(setup, pairs, outcome, jobs)
+    return result_json(setup, pairs, outcome, jobs) | {"provenance": clock.record()}
 
 
 def result_json(
@@ -361,6 +372,36 @@ def result_json(
     points_diff, points_ci = stats.paired_difference(a_points - b_points)
     elo = stats.elo_estimate(scores)
     config = config_json(setup)
+    verdict = {
+        "win_rate_diff": win_diff,
+        "win_rate_diff_ci": win_ci,
+        "mean_points_diff": points_diff,
+        "mean_points_diff_ci": points_ci,
+        "score": elo.score,
+        "elo_diff": elo.elo,
+        "elo_diff_low": elo.low,
+        "elo_diff_high": elo.high,
+        "deal_wins": wins,
+        "deal_draws": draws,
+        "deal_losses": losses,
+        "los": stats.likelihood_of_superiority(wins, losses),
+        "intervals": "fixed-n t intervals over deals",
+    }
+    if sprt is not None:
+        # A test that stops when its LLR is extreme biases every fixed-n
+        # figure: the Elo and LOS are the stopping-aware ones, and the other
+        # intervals are not given.
+        estimate = sprt.estimate
+        verdict |= {
+            "win_rate_diff_ci": None,
+            "mean_points_diff_ci": None,
+            "elo_diff": estimate["elo"],
+            "elo_diff_low": estimate["low"],
+            "elo_diff_high": estimate["high"],
+            "los": estimate["los"],
+            "intervals": "stopping-aware (median-unbiased, fishtest's SPRT analytics)",
+        }
+    warning = stats.small_sample_warning(len(pairs))
     return {
         "format": RESULT_FORMAT,
         "version": RESULT_VERSION,
@@ -378,20 +419,8 @@ def result_json(
         "games": len(pairs) * setup.tables * len(setup.schedules),
         "seed": request.seed,
         "deal_seeds": [derive_seed(request.seed, deal) for deal in range(len(pairs))],
-        "verdict": {
-            "win_rate_diff": win_diff,
-            "win_rate_diff_ci": win_ci,
-            "mean_points_diff": points_diff,
-            "mean_points_diff_ci": points_ci,
-            "score": elo.score,
-            "elo_diff": elo.elo,
-            "elo_diff_low": elo.low,
-            "elo_diff_high": elo.high,
-            "deal_wins": wins,
-            "deal_draws": draws,
-            "deal_losses": losses,
-            "los": stats.likelihood_of_superiority(wins, losses),
-        },
+        "verdict": verdict,
+        "warnings": [] if warning is None else [warning],
         "sprt": None if sprt is None else sprt.__dict__,
         "standings": standings(setup, a_win, b_win, a_points, b_points, pairs),
         "ratings": plackett_luce(setup, pairs),
@@ -421,8 +450,8 @@ def standings(
     for i, (spec, win, points) in enumerate(
         ((setup.request.a, a_win, a_points), (setup.request.b, b_win, b_points))
     ):
-        win_rate, win_ci = mean_and_ci(win)
-        mean_points, points_ci = mean_and_ci(points)
+        win_rate, win_ci = stats.mean_and_ci(win)
+        mean_points, points_ci = stats.mean_and_ci(points)
         rows.append(
             {
                 "name": "AB"[i],
@@ -431,11 +460,11 @@ def standings(
                 "win_rate_ci": win_ci,
                 "mean_points": mean_points,
                 "mean_points_ci": points_ci,
-                "elo": elo[i],
+                "elo": elo[i] if setup.mode == "swap" else None,
             }
         )
-    for j, name in enumerate(names[2:], start=2):
-        rows.append({"name": "field", "spec": name, "elo": elo[j]})
+    for name in names[2:]:  # the field: its paired figures are A's and B's
+        rows.append({"name": "field", "spec": name, "elo": None})
     return rows
 
 
@@ -492,7 +521,12 @@ def plackett_luce(setup: Setup, pairs: list[DealPair]) -> dict[str, Any]:
                 updated = model.rate(teams, ranks=ranks)
                 for name, (rating,) in zip(people, updated, strict=True):
                     ratings[name] = rating
-    a_beats_b = model.predict_win([[ratings["A"]], [ratings["B"]]])[0]
+    # A and B meet head to head only at 2 players; in a field they never share
+    # a table, and a rating model's "A beats B" would be a second, different
+    # Elo beside the paired one: it is not given.
+    a_beats_b = (
+        model.predict_win([[ratings["A"]], [ratings["B"]]])[0] if setup.mode == "swap" else None
+    )
     return {
         "model": "openskill PlackettLuce, prior mu 25, sigma 25/3, tau 0, game by game",
         "players": [
@@ -593,6 +627,7 @@ def to_markdown(result: dict[str, Any]) -> str:
     else:
         field_text = ", ".join(row["spec"] for row in config["field"])
         how = f"A, then B, alone in each seat among a field of {field_text}"
+    sprt = result["sprt"]
     lines = [
         f"# {a} (A) against {b} (B) on {config['env']}",
         "",
@@ -600,53 +635,70 @@ def to_markdown(result: dict[str, Any]) -> str:
         f"{result['tables_per_deal']} tables per player = {result['games']} games, "
         f"seed {result['seed']}.",
         "",
-        "| A - B (95% CI, paired over deals) | value |",
-        "| --- | ---: |",
-        f"| win rate | {signed_pct(verdict['win_rate_diff'])} ± "
-        f"{pct(verdict['win_rate_diff_ci'])} |",
-        f"| mean points | {signed(verdict['mean_points_diff'], 2)} ± "
-        f"{num(verdict['mean_points_diff_ci'], 2)} |",
-        f"| Elo | {signed(verdict['elo_diff'], 1)} "
-        f"[{signed(verdict['elo_diff_low'], 1)}, {signed(verdict['elo_diff_high'], 1)}] |",
+        *(f"**Warning**: {text}." for text in result.get("warnings", [])),
+        *([""] if result.get("warnings") else []),
+    ]
+    if sprt is None:
+        lines += [
+            "| A - B (95% CI: t intervals, paired over deals) | value |",
+            "| --- | ---: |",
+            f"| win rate | {signed_pct(verdict['win_rate_diff'])} ± "
+            f"{pct(verdict['win_rate_diff_ci'])} |",
+            f"| mean points | {signed(verdict['mean_points_diff'], 2)} ± "
+            f"{num(verdict['mean_points_diff_ci'], 2)} |",
+            f"| Elo (logistic) | {signed(verdict['elo_diff'], 1)} "
+            f"[{signed(verdict['elo_diff_low'], 1)}, {signed(verdict['elo_diff_high'], 1)}] |",
+        ]
+    else:
+        estimate = sprt["estimate"]
+        lines += [
+            "| A - B after the sequential test | value |",
+            "| --- | ---: |",
+            f"| win rate (mean over deals) | {signed_pct(verdict['win_rate_diff'])} |",
+            f"| mean points (mean over deals) | {signed(verdict['mean_points_diff'], 2)} |",
+            f"| Elo (logistic; median-unbiased, 95% CI given the stop) | "
+            f"{signed(estimate['elo'], 1)} [{signed(estimate['low'], 1)}, "
+            f"{signed(estimate['high'], 1)}] |",
+            f"| normalised Elo (the same estimate) | {signed(estimate['nelo'], 1)} "
+            f"[{signed(estimate['nelo_low'], 1)}, {signed(estimate['nelo_high'], 1)}] |",
+        ]
+    lines += [
         f"| deals won / drawn / lost by A | {verdict['deal_wins']} / {verdict['deal_draws']} "
         f"/ {verdict['deal_losses']} |",
         f"| likelihood of superiority | {pct(verdict['los'], 2)} |",
     ]
-    sprt = result["sprt"]
     if sprt is not None:
-        decisions = {
-            "H1": f"H1 accepted: A is at least {sprt['elo1']:g} Elo stronger than B",
-            "H0": f"H0 accepted: A is at most {sprt['elo0']:g} Elo stronger than B",
-            "none": f"no decision after the cap of {sprt['max_deals']} deals",
-        }
-        lines += [
-            "",
-            f"SPRT of H0: Elo {sprt['elo0']:g} against H1: Elo {sprt['elo1']:g} (logistic Elo, "
-            f"GSPRT normal approximation over deal scores), error rates alpha={sprt['alpha']:g} "
-            f"(accepting H1 when H0 holds), beta={sprt['beta']:g} (accepting H0 when H1 holds): "
-            f"**{decisions[sprt['decision']]}** after {result['deals']} deals "
-            f"(LLR {sprt['llr']:.3f}, bounds [{sprt['lower']:.3f}, {sprt['upper']:.3f}]; "
-            f"checked after every deal from the {SPRT_MIN_DEALS}th).",
-        ]
+        lines += ["", sprt_sentence(sprt, result["deals"])]
+    field_mode = result["mode"] == "field"
     lines += [
         "",
-        "| player | win rate (95% CI) | mean points (95% CI) | Elo (Bradley-Terry) |",
-        "| --- | ---: | ---: | ---: |",
+        "| player | win rate (95% CI) | mean points (95% CI) |"
+        + ("" if field_mode else " Elo (Bradley-Terry) |"),
+        "| --- | ---: | ---: |" + ("" if field_mode else " ---: |"),
     ]
     for row in result["standings"]:
         if row["name"] == "field":
-            lines.append(f"| field: {row['spec']} | | | {row['elo']:.0f} |")
             continue
         lines.append(
             f"| {row['name']}: {row['spec']} | {pct(row['win_rate'])} ± {pct(row['win_rate_ci'])}"
-            f" | {num(row['mean_points'], 2)} ± {num(row['mean_points_ci'], 2)} "
-            f"| {row['elo']:.0f} |"
+            f" | {num(row['mean_points'], 2)} ± {num(row['mean_points_ci'], 2)} |"
+            + ("" if field_mode else f" {row['elo']:.0f} |")
         )
     ratings = result["ratings"]
+    if field_mode:
+        head = (
+            f"Plackett-Luce ratings from full finishing orders ({ratings['model']}); A and B "
+            "never share a table, so the one Elo difference between them is the paired one "
+            "above:"
+        )
+    else:
+        head = (
+            f"Plackett-Luce ratings from full finishing orders ({ratings['model']}); "
+            f"A beats B head to head with probability {pct(ratings['a_beats_b'])}:"
+        )
     lines += [
         "",
-        f"Plackett-Luce ratings from full finishing orders ({ratings['model']}); "
-        f"A beats B head to head with probability {pct(ratings['a_beats_b'])}:",
+        head,
         "",
         "| player | mu | sigma | ordinal (mu - 3 sigma) |",
         "| --- | ---: | ---: | ---: |",
@@ -661,6 +713,26 @@ def to_markdown(result: dict[str, Any]) -> str:
         + ", ".join(f"{k} {v}" for k, v in result["versions"].items()),
     ]
     return "\n".join(lines) + "\n"
+
+
+def sprt_sentence(sprt: dict[str, Any], deals: int) -> str:
+    """What the sequential test asked, decided and when."""
+    unit = "normalised Elo" if sprt["elo_model"] == "normalized" else "logistic Elo"
+    decisions = {
+        "H1": f"H1 accepted: A is at least {sprt['elo1']:g} {unit} stronger than B",
+        "H0": f"H0 accepted: A is at most {sprt['elo0']:g} {unit} stronger than B",
+        "none": f"no decision after the cap of {sprt['max_deals']} deals",
+    }
+    return (
+        f"SPRT of H0: {sprt['elo0']:g} against H1: {sprt['elo1']:g} ({unit}, fishtest's GSPRT "
+        f"over deal scores), error rates alpha={sprt['alpha']:g} (accepting H1 when H0 "
+        f"holds), beta={sprt['beta']:g} (accepting H0 when H1 holds): "
+        f"**{decisions[sprt['decision']]}** after {deals} deals, {sprt['decisive_deals']} of "
+        f"them decisive (LLR {sprt['llr']:.3f}, bounds [{sprt['lower']:.3f}, "
+        f"{sprt['upper']:.3f}]; no decision before {sprt['min_decisive']} decisive deals). "
+        "The Elo above is the stopping-aware estimate: a fixed-n interval after a sequential "
+        "stop is biased."
+    )
 
 
 def pct(value: float | None, decimals: int = 1) -> str:
@@ -680,10 +752,23 @@ def signed(value: float | None, decimals: int) -> str:
     return "unbounded" if value is None else f"{value:+.{decimals}f}"
 
 
+def deals_csv(result: dict[str, Any]) -> str:
+    """Every deal as a row for pandas: its index, seed, A's and B's win rate and
+    mean points, and A's deal score."""
+    lines = ["deal,seed," + ",".join(result["per_deal_columns"]) + ",score"]
+    for index, (seed, row) in enumerate(zip(result["deal_seeds"], result["per_deal"], strict=True)):
+        score = 0.5 + (row[0] - row[1]) / 2.0
+        values = [repr(float(v)) for v in (*row, score)]
+        lines.append(",".join([str(index), str(seed), *values]))
+    return "\n".join(lines) + "\n"
+
+
 def save(result: dict[str, Any], out_dir: Path) -> tuple[Path, Path, str]:
-    """Write ``compare.json`` and ``compare.md``; return their paths and the Markdown."""
+    """Write ``compare.json``, ``compare.md`` and ``deals.csv``; return the
+    first two's paths and the Markdown."""
     out = make_folder(Path(out_dir))
-    json_path, md_path = (out / name for name in RESULT_FILES)
+    json_path, md_path, csv_path = (out / name for name in RESULT_FILES)
+    write_text_atomic(csv_path, deals_csv(result))
     clean = finite_or_none(result)
     markdown = to_markdown(result)  # from the raw figures: an unbounded Elo reads +inf
     write_text_atomic(json_path, json.dumps(clean, indent=2) + "\n")

@@ -40,6 +40,7 @@ from flockgym.envs.core.rng import derive_seed
 from .files import make_folder, write_text_atomic
 from .policies import Participant, PolicyBot, unique_names
 from .progress import Progress
+from .provenance import Clock
 from .vector_tournament import VectorBlock, resolve_tournament_engine
 
 Seating = Literal["rotate", "field"]
@@ -627,10 +628,18 @@ def bradley_terry_elo(pair_wins: np.ndarray, prior: float = 0.5, iters: int = 20
 RESULT_FILES = ("tournament.json", "tournament.md")
 
 
-def save_result(result: TournamentResult, out_dir: str | Path) -> tuple[Path, Path]:
-    """Write ``tournament.json`` and ``tournament.md`` into ``out_dir`` (atomically)."""
+def save_result(
+    result: TournamentResult, out_dir: str | Path, clock: Clock | None = None
+) -> tuple[Path, Path]:
+    """Write ``tournament.json`` and ``tournament.md`` into ``out_dir`` (atomically),
+    the JSON with its provenance (commit, command, packages, and the CPU and wall
+    seconds since ``clock`` started: the tournament's own)."""
     out = make_folder(Path(out_dir))
     json_path, md_path = (out / name for name in RESULT_FILES)
-    write_text_atomic(json_path, json.dumps(result.to_json(), indent=2) + "\n")
+    provenance = (clock or Clock()).record()
+    if clock is None:  # no start known: no cost to state
+        provenance["wall_seconds"] = provenance["cpu_seconds"] = None
+    data = {**result.to_json(), "provenance": provenance}
+    write_text_atomic(json_path, json.dumps(data, indent=2) + "\n")
     write_text_atomic(md_path, result.to_markdown())
     return json_path, md_path

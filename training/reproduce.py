@@ -43,9 +43,12 @@ from .version import git_commit
 
 DEFAULT_PARENT = Path("runs") / "reproduce"
 RESULT_FILE = "reproduce.json"
-IGNORED_KEYS = frozenset({"spec", "seconds", "elapsed", "wall_seconds", "started", "finished"})
-"""Fields of an evaluation that name a path or a time: they differ between two
-runs of the same training, and say nothing about its result."""
+IGNORED_KEYS = frozenset(
+    {"spec", "seconds", "elapsed", "wall_seconds", "started", "finished", "provenance"}
+)
+"""Fields of an evaluation that name a path, a time or how it was made (the
+commit, command and packages): they differ between two runs of the same
+training, and say nothing about its result."""
 UNKNOWN = "unknown"
 
 
@@ -224,9 +227,13 @@ def read_shipped(zip_path: Path) -> Recorded:
         )
         raw["total_steps"] = meta["steps"]
     elif isinstance(raw.get("total_steps"), int) and meta["steps"] >= 2 * raw["total_steps"]:
-        notes.append(
-            f"the checkpoint is of step {meta['steps']}, but {config_from} trains "
-            f"{raw['total_steps']} steps: the recorded config is not the one that made it"
+        raise RunError(
+            f"{zip_path}: the checkpoint is of step {meta['steps']:,}, but the recorded "
+            f"command's config ({config_from}) trains {raw['total_steps']:,} steps: it is not "
+            "the config that made this checkpoint, so no re-run of it can give these weights "
+            "(nothing was run). Record the config that trained it in the README's "
+            f"`flockgym train` command for {zip_path.name}, or reproduce a run folder, which "
+            "records its own resolved config"
         )
     minutes = WALL_TIME.search(section)
     wall = None if minutes is None else int(minutes.group(1)) * 60 + int(minutes.group(2) or 0)

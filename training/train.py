@@ -66,6 +66,7 @@ from .policies import (
     read_meta_and_learner,
 )
 from .progress import Progress
+from .provenance import Clock
 from .runs import (
     RunError,
     RunState,
@@ -440,6 +441,7 @@ def final_tournament(
     players = [final] + [
         make_participant(spec, config.env.id, config.env.options) for spec in config.eval.opponents
     ]
+    clock = Clock()
     result = tournament(
         config.env.id,
         players,
@@ -448,7 +450,7 @@ def final_tournament(
         config.env.options,
         progress=config.progress_bar,
     )
-    save_result(result, run_dir / "tournament")
+    save_result(result, run_dir / "tournament", clock)
     return result
 
 

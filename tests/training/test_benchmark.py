@@ -60,12 +60,14 @@ def test_the_tiny_spec_runs_resumes_and_reports(
     for r in runs:
         assert r["scores"]["random"]["games"] == 6 * 3  # 6 deals, the policy in each seat
         assert json.loads((out / r["run_dir"] / "state.json").read_text())["step"] == 1024
-    # IQM of two runs is their mean; the report and the plots are there.
+    # IQM of two runs is their mean (of the scores normalised by the 3-seat fair
+    # share); the report and the plots are there.
     agg = result["aggregate"]
     for rung in ("random", "heuristic"):
         for learner in ("maskable_ppo", "masked_dqn"):
             rates = [r["scores"][rung]["win_rate"] for r in runs if r["learner"] == learner]
-            assert agg[rung]["iqm"][learner] == pytest.approx(np.mean(rates), abs=1e-12)
+            expected = (np.mean(rates) - 1 / 3) / (2 / 3)
+            assert agg[rung]["iqm"][learner] == pytest.approx(expected, abs=1e-12)
         assert agg[rung]["games"] == ["asrus_v0-3p"]
         assert (out / f"profile_{rung}.png").read_bytes()[:4] == b"\x89PNG"
     assert (out / "iqm.png").read_bytes()[:4] == b"\x89PNG"
@@ -74,6 +76,22 @@ def test_the_tiny_spec_runs_resumes_and_reports(
     assert "| maskable_ppo | asrus_v0-3p | random | random |" in report
     assert "Over all 4 runs, as each run folder records it: training " in report
     assert saved_report(out / "benchmark.json") == report
+    # Provenance: the packages, the command, the cost, and per run its commit and config.
+    provenance = result["provenance"]
+    assert {"rliable", "arch", "scipy", "numpy"} <= set(provenance["packages"])
+    assert provenance["cpu_seconds"] > 0 and provenance["wall_seconds"] > 0
+    assert result["spec_file"] == (SPECS / "tiny.yaml").as_posix()
+    for r in runs:
+        assert r["commit"] == provenance["commit"]  # trained in this process
+        assert "total_steps: 1024" in r["config"] and r["train_cpu_seconds"] > 0
+    assert "The runs were trained at commit" in report
+    import pandas as pd
+
+    table = pd.read_csv(out / "runs.csv", float_precision="round_trip")
+    assert len(table) == 4 * 2 and set(table["rung"]) == {"random", "heuristic"}
+    row = table[(table.learner == "masked_dqn") & (table.seed == 1) & (table.rung == "random")]
+    assert row["win_rate"].item() == runs[3]["scores"]["random"]["win_rate"]
+    assert row["normalised"].item() == pytest.approx((row["win_rate"].item() - 1 / 3) / (2 / 3))
 
     # A page quoting the saved grid is rendered from it, plots named from its folder.
     page = tmp_path / "docs" / "page.md"
@@ -83,7 +101,7 @@ def test_the_tiny_spec_runs_resumes_and_reports(
     assert rewrite_quotes(page, tmp_path) and not rewrite_quotes(page, tmp_path)
     [(said, rendered)] = quoted_reports(page, tmp_path)
     assert said == rendered and said.startswith("### Benchmark tiny\n")
-    assert "![IQM](../bench/iqm.png)" in said and "\n#### Per game\n" in said
+    assert "![IQM](../bench/iqm.png)" in said and "\n#### Per game, raw win rates\n" in said
 
     # Run again: nothing is trained or played, the aggregates are the same.
     final = (out / runs[0]["run_dir"] / "final.zip").stat().st_mtime_ns
@@ -271,5 +289,5 @@ def test_a_quote_of_a_missing_or_foreign_file_is_refused_and_the_page_kept(
     assert f"cannot read the saved grid {tmp_path / 'none.json'}" in capsys.readouterr().err
     (tmp_path / "none.json").write_text('{"format": "other"}')
     assert quote_main([str(page), "--root", str(tmp_path)]) == 2
-    assert "not a flockgym-benchmark version 1 file" in capsys.readouterr().err
+    assert "not a flockgym-benchmark version 2 file" in capsys.readouterr().err
     assert page.read_text() == text

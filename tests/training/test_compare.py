@@ -15,6 +15,7 @@ import pytest
 
 from flockgym.training import compare_stats as stats
 from flockgym.training import evaluate
+from flockgym.training import sprt as sequential
 from flockgym.training.cli import main
 from flockgym.training.compare import (
     SPRT_MIN_DEALS,
@@ -23,6 +24,7 @@ from flockgym.training.compare import (
     field_tables,
 )
 from flockgym.training.policies import make_participant
+from flockgym.training.provenance import command_line
 from flockgym.training.vector_tournament import resolve_tournament_engine
 
 TWO_PLAYERS = {"num_players": 2}
@@ -119,16 +121,21 @@ def test_the_same_bot_against_itself_ties_every_deal_among_a_mixed_field(tmp_pat
     assert verdict["los"] == 0.5 and verdict["elo_diff"] == 0.0
     names = [row["name"] for row in data["ratings"]["players"]]
     assert names == ["A", "B", "field +1: heuristic", "field +2: random"]
-    # Online ratings depend on the order of the games (A's are rated before B's):
-    # equal play gives equal odds only to the percent.
-    assert round(data["ratings"]["a_beats_b"], 2) == 0.5
+    # A and B never share a table in a field: no head-to-head probability and no
+    # second Elo beside the paired one.
+    assert data["ratings"]["a_beats_b"] is None
+    assert all(row["elo"] is None for row in data["standings"])
+    markdown = (tmp_path / "out" / "compare.md").read_text()
+    assert "head to head" not in markdown and "Bradley-Terry" not in markdown
+    assert "the one Elo difference between them is the paired one" in markdown
+    assert "**Warning**: only 4 deals" in markdown and data["warnings"]
 
 
 @pytest.mark.parametrize(
     ("a", "b", "deals", "decision", "llr"),
     [
-        ("heuristic", "random", 57, "H1", 3.0672064517977535),
-        ("random", "heuristic", 42, "H0", -3.087522169580793),
+        ("heuristic", "random", 66, "H1", 3.0230943907806966),
+        ("random", "heuristic", 57, "H0", -2.9916581016896355),
     ],
 )
 def test_sprt_stops_on_a_clear_difference(
@@ -140,16 +147,22 @@ def test_sprt_stops_on_a_clear_difference(
     assert data["deals"] == deals and len(data["per_deal"]) == deals
     sprt = data["sprt"]
     assert (sprt["decision"], sprt["alpha"], sprt["beta"]) == (decision, 0.05, 0.05)
+    assert (sprt["elo_model"], sprt["min_decisive"]) == ("normalized", SPRT_MIN_DEALS)
     assert sprt["llr"] == pytest.approx(llr, rel=1e-12)
     assert sprt["upper"] == pytest.approx(math.log(19)) and sprt["lower"] == -sprt["upper"]
-    scores = [0.5 + (row[0] - row[1]) / 2 for row in data["per_deal"]]
-    for n in range(SPRT_MIN_DEALS, deals):  # undecided at every earlier deal
-        assert (
-            stats.sprt_decision(stats.sprt_llr(scores[:n], 0, 20), (sprt["lower"], sprt["upper"]))
-            == ""
-        )
+    scores = np.array([0.5 + (row[0] - row[1]) / 2 for row in data["per_deal"]])
+    # the very stop of the vectorised test the simulations measure
+    bounds = (sprt["lower"], sprt["upper"])
+    played, said = sequential.first_stop(scores, 0, 20, bounds)
+    assert (played, said) == (deals, {"H1": 1, "H0": -1}[decision])
+    # after a stop: the stopping-aware estimate, no fixed-n interval
+    verdict = data["verdict"]
+    assert verdict["elo_diff"] == sprt["estimate"]["elo"]
+    assert verdict["win_rate_diff_ci"] is None and "stopping-aware" in verdict["intervals"]
+    assert sprt["estimate"]["low"] < sprt["estimate"]["elo"] < sprt["estimate"]["high"]
     markdown = (tmp_path / "out" / "compare.md").read_text()
     assert f"after {deals} deals" in markdown and "alpha=0.05" in markdown
+    assert "median-unbiased" in markdown
 
 
 def test_statistics_on_hand_computed_inputs() -> None:
@@ -161,30 +174,14 @@ def test_statistics_on_hand_computed_inputs() -> None:
     assert stats.likelihood_of_superiority(0, 0) == 0.5
     scores = np.array([1.0, 0.5, 0.75, 0.5])
     assert stats.deal_record(scores) == (2, 2, 0)
-    # Mean 0.6875; sample sd sqrt(0.171875 / 3); half-width 1.959964 * sd / 2.
-    half = 1.959964 * math.sqrt(0.171875 / 3) / 2
+    # Mean 0.6875; sample sd sqrt(0.171875 / 3); half-width t(0.975, 3 df) * sd / 2.
+    half = 3.182446305284263 * math.sqrt(0.171875 / 3) / 2
     assert stats.paired_difference(scores) == (0.6875, pytest.approx(half, rel=1e-15))
     elo = stats.elo_estimate(scores)
     assert elo.elo == pytest.approx(-400 * math.log10(1 / 0.6875 - 1), rel=1e-15)
     assert elo.low == pytest.approx(-400 * math.log10(1 / (0.6875 - half) - 1), rel=1e-12)
-    assert elo.high == pytest.approx(-400 * math.log10(1 / (0.6875 + half) - 1), rel=1e-12)
-    assert (round(elo.low, 6), round(elo.high, 6)) == (-32.801453, 429.212404)
-    # GSPRT: outcomes 0 and 1/4 unseen get mass 0.001 each; N = 4.002.
-    n, pdf = stats.score_distribution(scores)
-    assert n == pytest.approx(4.002)
-    weights = {0.0: 0.001, 0.25: 0.001, 0.5: 2, 0.75: 1, 1.0: 1}
-    assert pdf == [(v, pytest.approx(w / 4.002)) for v, w in weights.items()]
-    mean = (0.25 * 0.001 + 0.5 * 2 + 0.75 + 1.0) / 4.002
-    var = sum(w * (v - mean) ** 2 for v, w in weights.items()) / 4.002
-    s1 = 1 / (1 + 10 ** (-20 / 400))
-    expected = 4.002 * (s1 - 0.5) * (2 * mean - 0.5 - s1) / (2 * var)
-    assert stats.sprt_llr(scores, 0, 20) == pytest.approx(expected, rel=1e-12)
-    assert stats.sprt_llr(scores, 0, 20) == pytest.approx(0.4612827589657239, rel=1e-12)
-    assert stats.sprt_bounds(0.05, 0.05) == (
-        pytest.approx(math.log(0.05 / 0.95)),
-        pytest.approx(math.log(0.95 / 0.05)),
-    )
-    assert [stats.sprt_decision(x, (-1, 1)) for x in (-1, 0, 1)] == ["H0", "", "H1"]
+    assert 0.6875 + half > 1 and elo.high == math.inf  # the t interval reaches a score of 1
+    assert stats.small_sample_warning(29) and stats.small_sample_warning(30) is None
 
 
 BAD = [
@@ -243,12 +240,24 @@ def test_the_same_command_gives_the_same_json(tmp_path: Path) -> None:
     args = ["heuristic", "random", "--env", "asrus_v0", "--option", "num_players=3", "--deals", "3"]
     first = run_cli(tmp_path, *args, out="first")
     second = run_cli(tmp_path, *args, out="second")
-    assert first.pop("created") and second.pop("created")
+    for result in (first, second):
+        provenance = result.pop("provenance")
+        assert result.pop("created") and provenance["wall_seconds"] >= 0
+        assert provenance["cpu_seconds"] >= 0 and provenance["command"] == command_line()
+        assert {"numpy", "scipy", "openskill"} <= set(provenance["packages"])
+        assert provenance["commit"] == first["commit"]
     assert first == second
     assert (tmp_path / "first" / "compare.md").read_text() == (
         tmp_path / "second" / "compare.md"
     ).read_text()
     assert len(first["config_hash"]) == 64 and first["seed"] == 0
+    import pandas as pd
+
+    deals = pd.read_csv(tmp_path / "first" / "deals.csv", float_precision="round_trip")
+    assert list(deals["seed"]) == first["deal_seeds"] and len(deals) == 3
+    assert deals[["a_win_rate", "b_win_rate"]].values.tolist() == [
+        row[:2] for row in first["per_deal"]
+    ]
     assert set(first["versions"]) >= {"flockgym", "numpy", "openskill"}
     assert first["commit"] == "unknown" or len(first["commit"].split("+")[0]) == 40
 
@@ -259,7 +268,8 @@ def test_every_job_count_gives_the_same_numbers() -> None:
     request = CompareRequest("astrobirdz_v0", TWO_PLAYERS, "heuristic", "random", deals=61)
     one, two = (compare(request, jobs=jobs) for jobs in (1, 2))
     for result in (one, two):
-        result.pop("created"), result.pop("jobs")
+        for key in ("created", "jobs", "provenance"):
+            result.pop(key)
     assert one == two
 
 
@@ -282,7 +292,7 @@ DEALS_WHY = " (the 95% intervals are computed over deals), or give --sprt ELO0,E
         (
             {"deals": None, "sprt": (0.0, 20.0), "max_deals": 10**12},
             "--max-deals 1000000000000: must be an integer from 10 to 100000 "
-            "(the test looks at its first decision after 10 deals)",
+            "(the test decides nothing before 10 decisive deals)",
         ),
     ],
 )

@@ -207,3 +207,54 @@ def test_dry_run_of_a_run(recorded_run: Path, tmp_path: Path, capsys) -> None:
     assert f"reproduce {recorded_run} (run): seed 3, 512 steps of asrus_v0" in printed
     assert f"compares its final weights with {recorded_run / 'final.zip'}" in printed
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("name", "step", "trains"), [("skybirds/ppo_2p", "1,503,232", "750,000")])
+def test_a_shipped_plan_that_cannot_match_is_refused(
+    name: str, step: str, trains: str, tmp_path: Path, capsys
+) -> None:
+    """Its recorded command's config trains half the checkpoint's steps: a
+    39-minute re-run that could never match is refused (exit 2), not planned."""
+    out = tmp_path / "again"
+    assert main(["reproduce", name, "--dry-run", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"the checkpoint is of step {step}" in err and f"trains {trains} steps" in err
+    assert "no re-run of it can give these weights" in err and "reproduce a run folder" in err
+    assert not out.exists()
+
+
+def test_a_saved_grid_plans_one_cell_and_refuses_a_spec_it_did_not_run(
+    tmp_path: Path, capsys
+) -> None:
+    root = Path(__file__).resolve().parent.parent.parent
+    saved = root / "benchmarks" / "results" / "benchmark_full" / "benchmark.json"
+    specs = root / "benchmarks" / "specs"
+    out = tmp_path / "again"
+    assert main(["reproduce", str(saved), "--dry-run", "--out", str(out)]) == 2
+    assert "does not name the spec it ran" in capsys.readouterr().err
+    argv = ["reproduce", str(saved), "--spec", str(specs / "tiny.yaml"), "--out", str(out)]
+    assert main([*argv, "--dry-run"]) == 2
+    assert "is not the spec" in capsys.readouterr().err
+    argv[3] = str(specs / "full.yaml")
+    assert main([*argv, "--cell", "maskable_ppo/asrus_v0-5p/0", "--dry-run"]) == 0
+    assert "1 of its 60 runs" in capsys.readouterr().out
+    assert main([*argv, "--cell", "nobody/asrus_v0-5p/0", "--dry-run"]) == 2
+    assert "--cell nobody/asrus_v0-5p/0: no such run" in capsys.readouterr().err
+    assert main([*argv, "--dry-run"]) == 0
+    assert "60 of its 60 runs" in capsys.readouterr().out
+    assert not out.exists()
+
+
+@pytest.mark.slow
+def test_a_cell_of_a_saved_grid_is_trained_again_to_the_same_scores(tmp_path: Path, capsys) -> None:
+    root = Path(__file__).resolve().parent.parent.parent
+    spec = root / "benchmarks" / "specs" / "tiny.yaml"
+    grid = tmp_path / "grid"
+    assert main(["benchmark", str(spec), "--out", str(grid), "--no-progress"]) == 0
+    again = tmp_path / "again"
+    argv = ["reproduce", str(grid / "benchmark.json"), "--cell", "masked_dqn/asrus_v0-3p/1"]
+    assert main([*argv, "--out", str(again)]) == 0  # the grid names its spec file
+    assert "reproduced: every rung's score of 1 run(s) is the same" in capsys.readouterr().out
+    result = json.loads((again / "reproduce_grid.json").read_text())
+    assert result["reproduced"] and result["cells"] == ["masked_dqn/asrus_v0-3p/1"]
+    assert result["provenance"]["commit"]
