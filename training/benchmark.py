@@ -966,7 +966,7 @@ def runs_csv(rows: list[dict[str, Any]]) -> str:
 def recorded_text(run_dir: Path, name: str, key: str) -> str | None:
     """A text a run folder's JSON file records (the run's commit), or None."""
     try:
-        value = json.loads((run_dir / name).read_text()).get(key)
+        value = read_json(run_dir / name, "run file").get(key)
     except (OSError, ValueError, AttributeError):
         return None
     return value if isinstance(value, str) else None

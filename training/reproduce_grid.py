@@ -16,6 +16,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from flockgym.envs.core.reader import read_json
+
 from .errors import ConfigError, RunError
 
 RESULT_FILE = "reproduce_grid.json"
@@ -129,7 +131,7 @@ def reproduce_grid(
     benchmark(restricted_spec(spec_file, rows, out), out, progress=True)
     again = {
         (r["learner"], r["game"], r["seed"]): r
-        for r in json.loads((out / "benchmark.json").read_text())["runs"]
+        for r in read_json(out / "benchmark.json", "saved grid")["runs"]
     }
     differences = []
     for r in rows:
