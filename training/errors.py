@@ -10,7 +10,6 @@ TRAIN_MODULES = frozenset(
         "torch",
         "stable_baselines3",
         "sb3_contrib",
-        "yaml",
         "pydantic",
         "annotated_types",
         "tensorboard",
