@@ -27,8 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.compiled import load_compiled
-from ..core.game import GameEngine
+from ..core.compiled import CompiledGame, load_compiled
 from ..core.rng import generator_in_state
 from .actions import ActionLayout
 from .data import FORMS, MEDALS, Box
@@ -150,7 +149,7 @@ def _engine_for(box: Box) -> Any:
     return module.Engine(box_payload(box))
 
 
-class CompiledArenaGame(GameEngine):
+class CompiledArenaGame(CompiledGame):
     """An Arena game played by the compiled engine.
 
     Build it with :meth:`new` (a seed's generator and a scenario, as
@@ -158,11 +157,9 @@ class CompiledArenaGame(GameEngine):
     the Python engine first) or :meth:`from_python` (a Python game's state)."""
 
     def __init__(self, config: ArenaConfig, native: Any) -> None:
-        self.config = config
-        self.num_players = config.num_players
+        super().__init__(config, native)
         self.box = config.box
         self.layout = ActionLayout(self.box, config.num_players)
-        self._native = native
         self._num_actions = self.layout.size
 
     # -- building --
@@ -194,10 +191,6 @@ class CompiledArenaGame(GameEngine):
         (:class:`~flockgym.envs.core.errors.StateDictError` names a bad one)."""
         return cls.from_python(ArenaGame.from_dict(d, expected))
 
-    def copy(self) -> CompiledArenaGame:
-        """An independent game in the same state (same future draws)."""
-        return CompiledArenaGame(self.config, self._native.copy())
-
     def __copy__(self) -> CompiledArenaGame:
         return self.copy()
 
@@ -205,31 +198,11 @@ class CompiledArenaGame(GameEngine):
         """Pickled as its config and state dict (the C++ game is rebuilt on load)."""
         return (_rebuild, (self.config, self.to_dict()))
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> CompiledArenaGame:
-        """``copy.deepcopy`` (the search bot copies its worlds so): an
-        independent game, generator included."""
-        return self.copy()
-
     # -- the GameEngine interface --
-
-    @property
-    def rng(self) -> np.random.Generator:  # type: ignore[override]
-        """A numpy generator in the engine's state (a copy: drawing from it does
-        not move the game's own)."""
-        return generator_in_state(self._native.rng_state())
-
-    def current_player(self) -> int:
-        return int(self._native.current_player())
-
-    def legal_actions(self) -> list[int]:
-        return list(self._native.legal_actions())
-
-    def legal_mask(self, num_actions: int) -> np.ndarray:
-        return self._native.legal_mask(num_actions)
 
     def apply_action(self, action: int) -> None:
         try:
-            self._native.apply_action(int(action))
+            self.engine.apply_action(int(action))
         except ValueError as err:
             if isinstance(err, _engine_module().ForcedDiceRoll):
                 raise ForcedDiceError(self._forced_message(str(err))) from None
@@ -239,23 +212,8 @@ class CompiledArenaGame(GameEngine):
                 f"{[self._describe(a) for a in self.legal_actions()]}"
             ) from None
 
-    def is_over(self) -> bool:
-        return bool(self._native.is_over())
-
-    def scores(self) -> list[float]:
-        return list(self._native.scores())
-
-    def winners(self) -> list[int]:
-        return list(self._native.winners())
-
-    def action_to_string(self, seat: int, action: int) -> str:
-        return self.layout.to_string(seat, action)
-
-    def string_to_action(self, seat: int, text: str) -> int:
-        return self.layout.from_string(seat, text)
-
     def to_dict(self) -> dict[str, Any]:
-        return self._native.to_dict()
+        return self.engine.to_dict()
 
     def invariant_violations(self) -> list[str]:
         return self.python_game().invariant_violations()
@@ -266,8 +224,8 @@ class CompiledArenaGame(GameEngine):
         """``seat``'s observation vector, as :class:`.observer.ArenaObserver`
         encodes it (written into ``out``, a float32 array of its size, if given)."""
         if out is None:
-            return self._native.observation(seat)
-        self._native.observe_into(seat, out)
+            return self.engine.observation(seat)
+        self.engine.observe_into(seat, out)
         return out
 
     def python_game(self) -> ArenaGame:
@@ -284,7 +242,7 @@ class CompiledArenaGame(GameEngine):
         loop would draw them. A forced die its die cannot show raises
         :class:`.rules.ForcedDiceError` with the game at the step that rolled it."""
         try:
-            steps, state = self._native.play_random(rng.bit_generator.state, int(max_steps))
+            steps, state = self.engine.play_random(rng.bit_generator.state, int(max_steps))
         except _engine_module().ForcedDiceRoll as err:
             raise ForcedDiceError(self._forced_message(str(err))) from None
         rng.bit_generator.state = state

@@ -25,8 +25,13 @@ from typing import Any
 
 import numpy as np
 
-from ..core.compiled import ENGINES, load_compiled
-from ..core.game import GameEngine
+from ..core.compiled import (
+    ENGINES,
+    DumpedCompiledGame,
+    EngineTemplates,
+    load_compiled,
+    require_compiled,
+)
 from ..core.rng import generator_in_state, make_rng
 from .actions import ActionLayout
 from .data import NO_RULE, Effect
@@ -101,20 +106,8 @@ def config_fields(config: AstrobirdzConfig) -> dict[str, Any]:
 SCENARIO_ARGS = frozenset({"hands", "trump", "berzerkers", "scores"})
 """``AstrobirdzGame.new``'s scenario arguments besides ``turn``."""
 
-_TEMPLATES: dict[AstrobirdzConfig, Any] = {}
+_TEMPLATES = EngineTemplates("astrobirdz", "Astrobirdz", config_fields)
 """An empty compiled engine per config, copied for each game (a config is read once)."""
-
-
-def _empty_engine(config: AstrobirdzConfig) -> Any:
-    template = _TEMPLATES.get(config)
-    if template is None:
-        module = _compiled()
-        if module is None:
-            raise RuntimeError("the compiled Astrobirdz engine is not available (see the warning)")
-        template = module.Engine(config_fields(config))
-        if len(_TEMPLATES) < 64:
-            _TEMPLATES[config] = template
-    return template.copy()
 
 
 _COPIED = (
@@ -169,21 +162,18 @@ _READABLE = frozenset(
 """The Python engine's state attributes a compiled game answers too (as copies)."""
 
 
-class NativeAstrobirdzGame(GameEngine):
+class NativeAstrobirdzGame(DumpedCompiledGame):
     """A game of Astrobirdz played by the compiled engine (see the module docstring)."""
 
+    templates = _TEMPLATES
+    reference = AstrobirdzGame
+    fields_of = staticmethod(fields_of)
+    game_of = staticmethod(game_of)
+
     def __init__(self, config: AstrobirdzConfig, engine: Any) -> None:
-        self.config = config
-        self.num_players = config.num_players
-        self.engine = engine
-        self._layout = ActionLayout(config.num_players)
-        # The hot calls go straight to the compiled methods (no Python frame between).
-        self.current_player = engine.current_player  # type: ignore[method-assign]
-        self.is_over = engine.is_over  # type: ignore[method-assign]
-        self.scores = engine.scores  # type: ignore[method-assign]
-        self.legal_mask = engine.legal_mask  # type: ignore[method-assign]
-        self.is_legal_id = engine.is_legal_id  # type: ignore[method-assign]
-        self.encode = engine.encode  # type: ignore[method-assign]
+        super().__init__(config, engine)
+        self.layout = ActionLayout(config.num_players)
+        self.bind_hot_calls()
 
     # -- construction and conversion --
 
@@ -203,33 +193,10 @@ class NativeAstrobirdzGame(GameEngine):
             return cls.from_python(AstrobirdzGame.new(config, rng, turn=turn, **scenario))
         config.check()
         check_scenario(config, {}, None, {}, turn, {})
-        engine = _empty_engine(config)
+        engine = _TEMPLATES.empty(config)
         engine.new_game(rng.bit_generator.state, turn)
         rng.bit_generator.state = engine.rng_state()
         return cls(config, engine)
-
-    @classmethod
-    def from_python(cls, game: AstrobirdzGame) -> NativeAstrobirdzGame:
-        """The compiled engine in ``game``'s state (``game`` is left as it is)."""
-        engine = _empty_engine(game.config)
-        engine.load(fields_of(game))
-        return cls(game.config, engine)
-
-    def to_python(self) -> AstrobirdzGame:
-        """A Python engine in this state (independent of this one)."""
-        return game_of(self.config, self.engine.dump())
-
-    @classmethod
-    def from_dict(cls, d: Any) -> NativeAstrobirdzGame:
-        """Rebuild a saved game (read and checked by the Python engine's loader)."""
-        return cls.from_python(AstrobirdzGame.from_dict(d))
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.to_python().to_dict()
-
-    def copy(self) -> NativeAstrobirdzGame:
-        """An independent engine in the same state (no JSON round trip)."""
-        return NativeAstrobirdzGame(self.config, self.engine.copy())
 
     def __getattr__(self, name: str) -> Any:
         """The Python engine's state attributes (``turn``, ``hands``, ``known``,
@@ -239,47 +206,11 @@ class NativeAstrobirdzGame(GameEngine):
             return getattr(self.to_python(), name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> NativeAstrobirdzGame:
-        return self.copy()
-
-    def __getstate__(self) -> dict[str, Any]:
-        """A pickle holds the config and the plain fields (the compiled object
-        itself cannot be pickled): a copied or pickled env plays on the same."""
-        return {"config": self.config, "fields": self.engine.dump()}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        engine = _empty_engine(state["config"])
-        engine.load(state["fields"])
-        self.__init__(state["config"], engine)  # type: ignore[misc]
-
-    @property
-    def rng(self) -> np.random.Generator:  # type: ignore[override]
-        """A generator in the engine's state (a copy: drawing from it changes nothing here)."""
-        return generator_in_state(self.engine.rng_state())
-
     @property
     def phase(self) -> Phase:
         return Phase(self.engine.phase())
 
     # -- GameEngine --
-
-    def current_player(self) -> int:
-        return int(self.engine.current_player())
-
-    def legal_actions(self) -> list[int]:
-        return list(self.engine.legal_actions())
-
-    def legal_mask(self, num_actions: int) -> np.ndarray:
-        return self.engine.legal_mask(num_actions)
-
-    def is_legal_id(self, action: int, num_actions: int) -> bool:
-        return bool(self.engine.is_legal(action))
-
-    def apply_action(self, action: int) -> None:
-        try:
-            self.engine.apply_action(action)
-        except (ValueError, TypeError):
-            raise self._refusal(action) from None
 
     def _refusal(self, action: Any) -> ValueError:
         """The Python engine's error for an action it refuses."""
@@ -288,32 +219,6 @@ class NativeAstrobirdzGame(GameEngine):
         except ValueError as err:
             return err
         return ValueError(f"illegal Astrobirdz action {action!r}")
-
-    def is_over(self) -> bool:
-        return bool(self.engine.is_over())
-
-    @property
-    def over(self) -> bool:
-        return bool(self.engine.is_over())
-
-    def scores(self) -> list[float]:
-        return list(self.engine.scores())
-
-    def winners(self) -> list[int]:
-        return list(self.engine.winners())
-
-    def action_to_string(self, seat: int, action: int) -> str:
-        return self._layout.to_string(seat, action)
-
-    def string_to_action(self, seat: int, text: str) -> int:
-        return self._layout.from_string(seat, text)
-
-    def invariant_violations(self) -> list[str]:
-        return self.to_python().invariant_violations()
-
-    def encode(self, seat: int) -> np.ndarray:
-        """The observation vector of ``seat`` (a fresh float32 array)."""
-        return np.asarray(self.engine.encode(seat))
 
 
 class NativeHeuristicBot:
@@ -324,9 +229,7 @@ class NativeHeuristicBot:
     ``tests/astrobirdz/test_astrobirdz_native.py`` plays both side by side."""
 
     def __init__(self, seed: int | None = None) -> None:
-        module = _compiled()
-        if module is None:
-            raise RuntimeError("the compiled Astrobirdz engine is not available (see the warning)")
+        module = require_compiled("astrobirdz", "Astrobirdz")
         self.bot = module.HeuristicBot(make_rng(seed).bit_generator.state)
 
     def act_in(self, game: NativeAstrobirdzGame) -> int:

@@ -24,8 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from ..core.compiled import ENGINES, load_compiled
-from ..core.game import GameEngine
+from ..core.compiled import (
+    ENGINES,
+    DumpedCompiledGame,
+    EngineTemplates,
+    load_compiled,
+    require_compiled,
+)
 from ..core.rng import generator_in_state, make_rng
 from .actions import ActionLayout
 from .rules import Phase, SkybirdsConfig, SkybirdsGame, Squadron, Step
@@ -70,20 +75,8 @@ def config_fields(config: SkybirdsConfig) -> dict[str, Any]:
     }
 
 
-_TEMPLATES: dict[SkybirdsConfig, Any] = {}
+_TEMPLATES = EngineTemplates("skybirds", "Skybirds", config_fields)
 """An empty compiled engine per config, copied for each game (a config is read once)."""
-
-
-def _empty_engine(config: SkybirdsConfig) -> Any:
-    template = _TEMPLATES.get(config)
-    if template is None:
-        module = _compiled()
-        if module is None:
-            raise RuntimeError("the compiled Skybirds engine is not available (see the warning)")
-        template = module.Engine(config_fields(config))
-        if len(_TEMPLATES) < 64:
-            _TEMPLATES[config] = template
-    return template.copy()
 
 
 def _squadron_fields(squadron: Squadron | None) -> tuple[Any, ...] | None:
@@ -135,17 +128,22 @@ def fields_of(game: SkybirdsGame) -> dict[str, Any]:
     return out
 
 
-def game_of(config: SkybirdsConfig, fields: dict[str, Any]) -> SkybirdsGame:
-    """A Python engine in the state of the compiled engine's fields."""
-    game = SkybirdsGame(config=config, rng=generator_in_state(fields["rng"]))
+def _set_plain_fields(game: SkybirdsGame, fields: dict[str, Any]) -> None:
+    """Set the fields that are not lists (phase, step and squadrons rebuilt)."""
     for name in _COPIED:
-        setattr(game, name, fields[name])
-    for name in _LISTS:
         setattr(game, name, fields[name])
     game.phase = Phase(fields["phase"])
     game.step = Step(fields["step"])
     game.table = _squadron_of(fields["table"])
     game.last_squadron = _squadron_of(fields["last_squadron"])
+
+
+def game_of(config: SkybirdsConfig, fields: dict[str, Any]) -> SkybirdsGame:
+    """A Python engine in the state of the compiled engine's fields."""
+    game = SkybirdsGame(config=config, rng=generator_in_state(fields["rng"]))
+    _set_plain_fields(game, fields)
+    for name in _LISTS:
+        setattr(game, name, fields[name])
     game._recount()
     return game
 
@@ -159,12 +157,7 @@ _READABLE = frozenset(f.name for f in dataclasses.fields(SkybirdsGame)) - {"conf
 def _refresh(game: SkybirdsGame, fields: dict[str, Any]) -> None:
     """Bring ``game`` to the state of the compiled engine's ``fields``, bumping
     the version counters (hands, tokens, finishing order) of what changed."""
-    for name in _COPIED:
-        setattr(game, name, fields[name])
-    game.phase = Phase(fields["phase"])
-    game.step = Step(fields["step"])
-    game.table = _squadron_of(fields["table"])
-    game.last_squadron = _squadron_of(fields["last_squadron"])
+    _set_plain_fields(game, fields)
     for name in ("passed", "pend_tokens", "pend_cards", "pre_queue", "takes", "trade_queue"):
         setattr(game, name, fields[name])
     hands_moved = fields["played"] != game.played or fields["box"] != game.box
@@ -203,23 +196,19 @@ def _is_scenario(scenario: dict[str, Any]) -> bool:
     return given or scenario.get("campaign", 1) != 1 or scenario.get("leader") is not None
 
 
-class NativeSkybirdsGame(GameEngine):
+class NativeSkybirdsGame(DumpedCompiledGame):
     """A Great War played by the compiled engine (see the module docstring)."""
 
+    templates = _TEMPLATES
+    reference = SkybirdsGame
+    fields_of = staticmethod(fields_of)
+    game_of = staticmethod(game_of)
+
     def __init__(self, config: SkybirdsConfig, engine: Any) -> None:
-        self.config = config
-        self.num_players = config.num_players
-        self.engine = engine
-        self._layout = ActionLayout(config.num_players, config.tokens)
+        super().__init__(config, engine)
+        self.layout = ActionLayout(config.num_players, config.tokens)
         self._mirror: SkybirdsGame | None = None
-        # The hot calls go straight to the compiled methods (no Python frame between).
-        self.current_player = engine.current_player  # type: ignore[method-assign]
-        self.is_over = engine.is_over  # type: ignore[method-assign]
-        self.is_truncated = engine.is_truncated  # type: ignore[method-assign]
-        self.scores = engine.scores  # type: ignore[method-assign]
-        self.legal_mask = engine.legal_mask  # type: ignore[method-assign]
-        self.is_legal_id = engine.is_legal_id  # type: ignore[method-assign]
-        self.encode = engine.encode  # type: ignore[method-assign]
+        self.bind_hot_calls("is_truncated")
 
     # -- construction and conversion --
 
@@ -232,21 +221,10 @@ class NativeSkybirdsGame(GameEngine):
         if _is_scenario(scenario):
             return cls.from_python(SkybirdsGame.new(config, rng, **scenario))
         config.check()
-        engine = _empty_engine(config)
+        engine = _TEMPLATES.empty(config)
         engine.new_game(rng.bit_generator.state)
         rng.bit_generator.state = engine.rng_state()
         return cls(config, engine)
-
-    @classmethod
-    def from_python(cls, game: SkybirdsGame) -> NativeSkybirdsGame:
-        """The compiled engine in ``game``'s state (``game`` is left as it is)."""
-        engine = _empty_engine(game.config)
-        engine.load(fields_of(game))
-        return cls(game.config, engine)
-
-    def to_python(self) -> SkybirdsGame:
-        """A Python engine in this state (independent of this one)."""
-        return game_of(self.config, self.engine.dump())
 
     def mirror(self) -> SkybirdsGame:
         """A Python engine kept in this state for views and text (read it, never
@@ -261,18 +239,6 @@ class NativeSkybirdsGame(GameEngine):
         _refresh(mirror, fields)
         return mirror
 
-    @classmethod
-    def from_dict(cls, d: Any) -> NativeSkybirdsGame:
-        """Rebuild a saved game (read and checked by the Python engine's loader)."""
-        return cls.from_python(SkybirdsGame.from_dict(d))
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.to_python().to_dict()
-
-    def copy(self) -> NativeSkybirdsGame:
-        """An independent engine in the same state (no JSON round trip)."""
-        return NativeSkybirdsGame(self.config, self.engine.copy())
-
     def __getattr__(self, name: str) -> Any:
         """The Python engine's state attributes (``hands``, ``table``, ``tokens``,
         ...), read from the mirror and copied: reading works as on the Python
@@ -281,43 +247,7 @@ class NativeSkybirdsGame(GameEngine):
             return copy.deepcopy(getattr(self.mirror(), name))
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> NativeSkybirdsGame:
-        return self.copy()
-
-    def __getstate__(self) -> dict[str, Any]:
-        """A pickle holds the config and the plain fields (the compiled object
-        itself cannot be pickled): a copied or pickled env plays on the same."""
-        return {"config": self.config, "fields": self.engine.dump()}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        engine = _empty_engine(state["config"])
-        engine.load(state["fields"])
-        self.__init__(state["config"], engine)  # type: ignore[misc]
-
-    @property
-    def rng(self) -> np.random.Generator:  # type: ignore[override]
-        """A generator in the engine's state (a copy: drawing from it changes nothing here)."""
-        return generator_in_state(self.engine.rng_state())
-
     # -- GameEngine --
-
-    def current_player(self) -> int:
-        return int(self.engine.current_player())
-
-    def legal_actions(self) -> list[int]:
-        return list(self.engine.legal_actions())
-
-    def legal_mask(self, num_actions: int) -> np.ndarray:
-        return self.engine.legal_mask(num_actions)
-
-    def is_legal_id(self, action: int, num_actions: int) -> bool:
-        return bool(self.engine.is_legal(action))
-
-    def apply_action(self, action: int) -> None:
-        try:
-            self.engine.apply_action(action)
-        except (ValueError, TypeError):
-            raise self._refusal(action) from None
 
     def _refusal(self, action: Any) -> ValueError:
         """The Python engine's error for an action it refuses."""
@@ -325,41 +255,15 @@ class NativeSkybirdsGame(GameEngine):
         if engine.is_over() or engine.is_truncated():
             return ValueError("the Great War is over; no action can be applied")
         actor = engine.current_player()
-        legal_text = ", ".join(self._layout.to_string(actor, a) for a in engine.legal_actions())
+        legal_text = ", ".join(self.layout.to_string(actor, a) for a in engine.legal_actions())
         return ValueError(f"illegal action {action} for seat {actor}; legal actions: {legal_text}")
-
-    def is_over(self) -> bool:
-        return bool(self.engine.is_over())
 
     def is_truncated(self) -> bool:
         return bool(self.engine.is_truncated())
 
     @property
-    def over(self) -> bool:
-        return bool(self.engine.is_over())
-
-    @property
     def truncated(self) -> bool:
         return bool(self.engine.is_truncated())
-
-    def scores(self) -> list[float]:
-        return list(self.engine.scores())
-
-    def winners(self) -> list[int]:
-        return list(self.engine.winners())
-
-    def action_to_string(self, seat: int, action: int) -> str:
-        return self._layout.to_string(seat, action)
-
-    def string_to_action(self, seat: int, text: str) -> int:
-        return self._layout.from_string(seat, text)
-
-    def invariant_violations(self) -> list[str]:
-        return self.to_python().invariant_violations()
-
-    def encode(self, seat: int) -> np.ndarray:
-        """The observation vector of ``seat`` (a fresh float32 array)."""
-        return np.asarray(self.engine.encode(seat))
 
 
 class NativeHeuristicBot:
@@ -369,19 +273,14 @@ class NativeHeuristicBot:
     ``tests/skybirds/test_skybirds_native.py`` plays both side by side."""
 
     def __init__(self, seed: int | None = None) -> None:
-        module = _compiled()
-        if module is None:
-            raise RuntimeError("the compiled Skybirds engine is not available (see the warning)")
+        module = require_compiled("skybirds", "Skybirds")
         self.bot = module.HeuristicBot(make_rng(seed).bit_generator.state)
 
     @classmethod
     def from_generator(cls, rng: np.random.Generator) -> NativeHeuristicBot:
         """A compiled bot drawing its ties from ``rng``'s state (``rng`` is not advanced)."""
         bot = cls.__new__(cls)
-        module = _compiled()
-        if module is None:
-            raise RuntimeError("the compiled Skybirds engine is not available (see the warning)")
-        bot.bot = module.HeuristicBot(rng.bit_generator.state)
+        bot.bot = require_compiled("skybirds", "Skybirds").HeuristicBot(rng.bit_generator.state)
         return bot
 
     def __getstate__(self) -> dict[str, Any]:
@@ -389,10 +288,7 @@ class NativeHeuristicBot:
         return {"rng": self.bot.rng_state(), "plan": list(self.bot.plan)}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        module = _compiled()
-        if module is None:
-            raise RuntimeError("the compiled Skybirds engine is not available (see the warning)")
-        self.bot = module.HeuristicBot(state["rng"])
+        self.bot = require_compiled("skybirds", "Skybirds").HeuristicBot(state["rng"])
         self.bot.plan = state["plan"]
 
     def act_in(self, game: NativeSkybirdsGame) -> int:
