@@ -29,7 +29,7 @@ from ..core.compiled import (
     ENGINES,
     DumpedCompiledGame,
     EngineTemplates,
-    load_compiled,
+    compiled_available,
     require_compiled,
 )
 from ..core.rng import generator_in_state, make_rng
@@ -40,15 +40,10 @@ from .rules import AstrobirdzConfig, AstrobirdzGame, Phase, TurnScore, check_sce
 __all__ = ["ENGINES", "NativeAstrobirdzGame", "NativeHeuristicBot", "native_available"]
 
 
-def _compiled() -> Any:
-    """The extension module, or None (warned once by :func:`load_compiled`)."""
-    return load_compiled("astrobirdz")
-
-
 def native_available() -> bool:
     """Whether the compiled engine can be used; the first time it cannot, a
     warning says why and that the Python engine runs instead."""
-    return _compiled() is not None
+    return compiled_available("astrobirdz")
 
 
 _POINT_KINDS = {"colour": 0, "number": 1, "trump": 2}

@@ -28,7 +28,7 @@ from ..core.compiled import (
     ENGINES,
     DumpedCompiledGame,
     EngineTemplates,
-    load_compiled,
+    compiled_available,
     require_compiled,
 )
 from ..core.rng import generator_in_state, make_rng
@@ -38,15 +38,10 @@ from .rules import Phase, SkybirdsConfig, SkybirdsGame, Squadron, Step
 __all__ = ["ENGINES", "NativeHeuristicBot", "NativeSkybirdsGame", "native_available"]
 
 
-def _compiled() -> Any:
-    """The extension module, or None (warned once by :func:`load_compiled`)."""
-    return load_compiled("skybirds")
-
-
 def native_available() -> bool:
     """Whether the compiled engine can be used; the first time it cannot, a
     warning says why and that the Python engine runs instead."""
-    return _compiled() is not None
+    return compiled_available("skybirds")
 
 
 def config_fields(config: SkybirdsConfig) -> dict[str, Any]:
