@@ -12,10 +12,11 @@ random trump card and turn (a scenario), so that every rule card comes up.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+import compiled_helpers
 import numpy as np
+from compiled_helpers import check_same_answers, play_engines_side_by_side
 
 from flockgym.envs.astrobirdz.actions import ActionLayout
 from flockgym.envs.astrobirdz.env import config_from_options, raw_env
@@ -27,11 +28,7 @@ from flockgym.envs.core.rng import make_rng
 
 def option_configs(players: int) -> list[tuple[str, AstrobirdzConfig]]:
     """(label, config) of every option sample of the env at ``players`` seats."""
-    out = []
-    for i, sample in enumerate(raw_env.option_samples_for(players)):
-        options = raw_env(num_players=players, **sample).options
-        out.append((f"{players}p-sample{i}", config_from_options(options)))
-    return out
+    return compiled_helpers.option_configs(raw_env, config_from_options, players)
 
 
 def _comparable(fields: dict[str, Any]) -> dict[str, Any]:
@@ -56,10 +53,7 @@ def _check_same(
     if ours != theirs:
         differ = sorted(k for k in theirs if ours[k] != theirs[k])
         raise AssertionError(f"{where}: the states differ in {differ}")
-    assert nat.current_player() == py.current_player(), where
-    py_scores, nat_scores = py.scores(), nat.scores()
-    assert nat_scores == py_scores, f"{where}: scores {nat_scores} != {py_scores}"
-    assert [type(s) for s in nat_scores] == [type(s) for s in py_scores], where
+    check_same_answers(py, nat, num_actions, where)
     if py.events or py.phase != observer.shown_phase:
         observer.sync(py)
     seats = range(py.config.num_players)
@@ -70,8 +64,6 @@ def _check_same(
             f"{where}: observations differ at (seat, index) "
             f"{np.argwhere(got != expected).tolist()[:10]}"
         )
-    assert nat.legal_actions() == py.legal_actions(), where
-    assert np.array_equal(nat.legal_mask(num_actions), py.legal_mask(num_actions)), where
     assert nat.is_over() == py.is_over(), where
 
 
@@ -108,23 +100,11 @@ def cross_check(config: AstrobirdzConfig, seed: int, turn: int | None = None) ->
     py.events.clear()
     num_actions = ActionLayout(config.num_players).size
     reload_at = int(draws.integers(0, 120))
-    steps = 0
-    while True:
-        where = f"{config}, seed {seed}, decision {steps}"
-        _check_same(py, nat, observer, num_actions, where)
-        if steps == reload_at:
-            saved = py.to_dict()
-            assert json.dumps(nat.to_dict(), sort_keys=True) == json.dumps(saved, sort_keys=True)
-            nat = NativeAstrobirdzGame.from_dict(json.loads(json.dumps(saved)))
-            _check_same(py, nat, observer, num_actions, where + " (after a load)")
-        if py.is_over():
-            assert nat.winners() == py.winners(), where
-            assert json.dumps(nat.to_dict(), sort_keys=True) == json.dumps(
-                py.to_dict(), sort_keys=True
-            ), where
-            return steps
-        legal = py.legal_actions()
-        action = legal[int(draws.integers(len(legal)))]
-        py.apply_action(action)
-        nat.apply_action(action)
-        steps += 1
+    return play_engines_side_by_side(
+        py,
+        nat,
+        draws,
+        reload_at,
+        lambda steps: f"{config}, seed {seed}, decision {steps}",
+        lambda py, nat, where: _check_same(py, nat, observer, num_actions, where),
+    )

@@ -11,12 +11,11 @@ state saved by one loaded into the other.
 
 from __future__ import annotations
 
-import json
 import warnings
 
 import numpy as np
 import pytest
-from compiled_helpers import require_compiled
+from compiled_helpers import play_envs_side_by_side, require_compiled
 from native_crosscheck import cross_check, option_configs
 
 from flockgym.envs.astrobirdz.bots import AstrobirdzHeuristicBot
@@ -93,33 +92,13 @@ def _play_both(options: dict, seed: int) -> int:
         env.reset(seed=seed)
     assert isinstance(envs[0].game, AstrobirdzGame)
     assert isinstance(envs[1].game, NativeAstrobirdzGame)
-    draws = np.random.default_rng(seed)
-    steps = 0
-    while envs[0].agents:
-        (obs_a, *rest_a), (obs_b, *rest_b) = (env.last() for env in envs)
-        assert np.array_equal(obs_a["observation"], obs_b["observation"])
-        assert np.array_equal(obs_a["action_mask"], obs_b["action_mask"])
-        assert rest_a == rest_b and envs[0].agent_selection == envs[1].agent_selection
-        if steps % 40 == 0:
-            for agent in envs[0].possible_agents:
-                assert envs[0].view(agent) == envs[1].view(agent), f"view of {agent}, step {steps}"
-            assert envs[0]._render_text(None) == envs[1]._render_text(None)
-        if rest_a[1] or rest_a[2]:
-            action = None
-        else:
-            legal = np.flatnonzero(obs_a["action_mask"])
-            action = int(legal[draws.integers(len(legal))])
-        for env in envs:
-            env.step(action)
-        steps += 1
-        if steps % 60 == 0:
-            saved = [env.state_dict() for env in envs]
-            for state in saved:
-                del state["options"]["engine"]
-            assert json.dumps(saved[0], sort_keys=True) == json.dumps(saved[1], sort_keys=True)
-            envs[1].load_state_dict(json.loads(json.dumps(envs[0].state_dict())))
-    assert envs[0].scores == envs[1].scores and envs[0].winners == envs[1].winners
-    return steps
+    return play_envs_side_by_side(
+        envs,
+        seed,
+        viewers_at=lambda steps: envs[0].possible_agents if steps % 40 == 0 else [],
+        render_every=40,
+        save_every=60,
+    )
 
 
 @pytest.mark.parametrize(

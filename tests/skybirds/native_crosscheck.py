@@ -12,11 +12,12 @@ at the deal, so that token moves, swaps and the Armistice come early.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from typing import Any
 
+import compiled_helpers
 import numpy as np
+from compiled_helpers import check_same_answers, play_engines_side_by_side
 
 from flockgym.envs.core.rng import make_rng
 from flockgym.envs.skybirds.actions import ActionLayout
@@ -28,11 +29,7 @@ from flockgym.envs.skybirds.rules import BACK, FRONT, SkybirdsConfig, SkybirdsGa
 
 def option_configs(players: int) -> list[tuple[str, SkybirdsConfig]]:
     """(label, config) of every option sample of the env at ``players`` seats."""
-    out = []
-    for i, sample in enumerate(raw_env.option_samples_for(players)):
-        options = raw_env(num_players=players, **sample).options
-        out.append((f"{players}p-sample{i}", config_from_options(options)))
-    return out
+    return compiled_helpers.option_configs(raw_env, config_from_options, players)
 
 
 def random_holdings(config: SkybirdsConfig, rng: np.random.Generator) -> dict[str, Any]:
@@ -57,10 +54,7 @@ def random_holdings(config: SkybirdsConfig, rng: np.random.Generator) -> dict[st
 def _check_same(py: SkybirdsGame, nat: NativeSkybirdsGame, observer: SkybirdsObserver,
                 num_actions: int, where: str) -> None:  # fmt: skip
     assert nat.engine.dump() == fields_of(py), f"{where}: the states differ"
-    assert nat.current_player() == py.current_player(), where
-    py_scores, nat_scores = py.scores(), nat.scores()
-    assert nat_scores == py_scores, f"{where}: scores {nat_scores} != {py_scores}"
-    assert [type(s) for s in nat_scores] == [type(s) for s in py_scores], where
+    check_same_answers(py, nat, num_actions, where)
     for seat in range(py.config.num_players):
         expected = observer.encode(py, seat)
         got = nat.encode(seat)
@@ -68,8 +62,6 @@ def _check_same(py: SkybirdsGame, nat: NativeSkybirdsGame, observer: SkybirdsObs
             f"{where}: observation of seat {seat} differs at "
             f"{np.flatnonzero(got != expected).tolist()}"
         )
-    assert nat.legal_actions() == py.legal_actions(), where
-    assert np.array_equal(nat.legal_mask(num_actions), py.legal_mask(num_actions)), where
     assert nat.is_over() == py.is_over() and nat.is_truncated() == py.is_truncated(), where
 
 
@@ -82,26 +74,14 @@ def cross_check(config: SkybirdsConfig, seed: int, scenario: bool) -> int:
     observer = SkybirdsObserver(config)
     num_actions = ActionLayout(config.num_players, config.tokens).size
     reload_at = int(draws.integers(0, 200))
-    steps = 0
-    while True:
-        where = f"seed {seed}, decision {steps}"
-        _check_same(py, nat, observer, num_actions, where)
-        if steps == reload_at:
-            saved = py.to_dict()
-            assert json.dumps(nat.to_dict(), sort_keys=True) == json.dumps(saved, sort_keys=True)
-            nat = NativeSkybirdsGame.from_dict(json.loads(json.dumps(saved)))
-            _check_same(py, nat, observer, num_actions, where + " (after a load)")
-        if py.is_over() or py.is_truncated():
-            assert nat.winners() == py.winners(), where
-            assert json.dumps(nat.to_dict(), sort_keys=True) == json.dumps(
-                py.to_dict(), sort_keys=True
-            ), where
-            return steps
-        legal = py.legal_actions()
-        action = legal[int(draws.integers(len(legal)))]
-        py.apply_action(action)
-        nat.apply_action(action)
-        steps += 1
+    return play_engines_side_by_side(
+        py,
+        nat,
+        draws,
+        reload_at,
+        lambda steps: f"seed {seed}, decision {steps}",
+        lambda py, nat, where: _check_same(py, nat, observer, num_actions, where),
+    )
 
 
 def short(config: SkybirdsConfig, campaigns: int) -> SkybirdsConfig:
