@@ -28,18 +28,15 @@ build no observation: they are the engines' own rates.
 
 from __future__ import annotations
 
-import argparse
-import json
-import random
 import sys
 from collections.abc import Callable
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
+from run_helpers import measure_rounds, rounds_main, rounds_table, run_loop
 from throughput import Clock, Measurement, run_aec, run_open_spiel_backgammon
 
 from flockgym.envs import arena_v0
@@ -49,21 +46,6 @@ from flockgym.envs.core.rng import make_rng
 
 PEER = "open_spiel backgammon"
 CONFIG = ArenaConfig(num_players=4)
-
-
-def run_loop(name: str, new_game: Callable[[int], Any], seconds: float, seed: int) -> Measurement:
-    """Random legal games driven from Python for about ``seconds``."""
-    draw = random.Random(seed)
-    steps = games = 0
-    clock = Clock(seconds)
-    while clock.running():
-        game = new_game(seed + games)
-        while not game.is_over():
-            legal = game.legal_actions()
-            game.apply_action(legal[draw.randrange(len(legal))])
-            steps += 1
-        games += 1
-    return clock.measurement(name, steps, games)
 
 
 def run_python(seconds: float, seed: int = 0) -> Measurement:
@@ -111,63 +93,15 @@ RUNNERS: list[Callable[[float, int], Measurement]] = [
 
 def measure(seconds: float, rounds: int) -> dict[str, Any]:
     """Every runner ``rounds`` times, interleaved; totals and ratios to the peer."""
-    slices: dict[str, list[Measurement]] = {}
-    for r in range(rounds):
-        for runner in RUNNERS:
-            m = runner(seconds / rounds, r)
-            slices.setdefault(m.name, []).append(m)
-    totals = {}
-    for name, parts in slices.items():
-        steps = sum(p.steps for p in parts)
-        cpu = sum(p.cpu_seconds for p in parts)
-        totals[name] = {
-            "steps": steps,
-            "games": sum(p.games for p in parts),
-            "cpu_seconds": cpu,
-            "steps_per_cpu_second": steps / cpu,
-        }
-    peer = totals[PEER]["steps_per_cpu_second"]
-    python = totals["python engine"]["steps_per_cpu_second"]
-    for row in totals.values():
-        row["over_peer"] = row["steps_per_cpu_second"] / peer
-        row["over_python_engine"] = row["steps_per_cpu_second"] / python
-    return {
-        "peer": PEER,
-        "players": CONFIG.num_players,
-        "seconds_per_runner": seconds,
-        "rounds": rounds,
-        "runners": totals,
-        "slices": {name: [asdict(p) for p in parts] for name, parts in slices.items()},
-    }
+    return measure_rounds(RUNNERS, PEER, CONFIG.num_players, seconds, rounds)
 
 
 def table(result: dict[str, Any]) -> str:
-    lines = [
-        "| engine | steps per CPU-second | over the Python engine | over " + result["peer"] + " |",
-        "| --- | ---: | ---: | ---: |",
-    ]
-    for name, row in result["runners"].items():
-        lines.append(
-            f"| {name} | {row['steps_per_cpu_second']:,.0f} | "
-            f"{row['over_python_engine']:.2f}x | {row['over_peer']:.2f}x |"
-        )
-    return "\n".join(lines)
+    return rounds_table(result)
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per runner")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved slices per runner")
-    parser.add_argument("--json", type=Path, help="save the run here")
-    parser.add_argument("--table", type=Path, help="print a saved run's table and stop")
-    args = parser.parse_args(argv)
-    if args.table:
-        print(table(json.loads(args.table.read_text())))
-        return
-    result = measure(args.seconds, args.rounds)
-    print(table(result))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    rounds_main(__doc__.splitlines()[0], measure, argv)
 
 
 if __name__ == "__main__":

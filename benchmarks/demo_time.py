@@ -11,7 +11,6 @@ and its children, and the machine's load when it started. The README states
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import subprocess
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from baseline_tree import checkout_commit  # benchmarks/: the script's own folder
+from run_helpers import print_and_save, print_saved
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "configs" / "quickstart.yaml"
@@ -57,7 +57,7 @@ def main() -> None:
     parser.add_argument("--summary", metavar="FILE", help="print a saved run's words")
     args = parser.parse_args()
     if args.summary:
-        print(summary(json.loads(Path(args.summary).read_text())))
+        print_saved(summary, args.summary)
         return
     run = {
         "command": "python " + " ".join(sys.argv),
@@ -66,10 +66,7 @@ def main() -> None:
         "cores": os.cpu_count(),
         **time_demo(),
     }
-    print(summary(run))
-    if args.json:
-        Path(args.json).write_text(json.dumps(run, indent=1) + "\n")
-        print(f"saved {args.json}")
+    print_and_save(run, summary, args.json)
 
 
 if __name__ == "__main__":

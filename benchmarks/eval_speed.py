@@ -17,15 +17,14 @@ prints the sentence.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from baseline_tree import checkout_commit  # benchmarks/: the script's own folder
+from run_helpers import print_and_save, print_saved
 
 from flockgym.training.evaluate import tournament
 from flockgym.training.policies import make_participant
@@ -101,15 +100,12 @@ def main() -> None:
     parser.add_argument("--summary", metavar="FILE", help="print a saved run's sentence and exit")
     args = parser.parse_args()
     if args.summary:
-        print(summary(json.loads(Path(args.summary).read_text())))
+        print_saved(summary, args.summary)
         return
     if args.deals < 1 or args.jobs < 1:
         parser.error(f"--deals {args.deals} --jobs {args.jobs}: allowed: at least 1 each")
     run = measure(args.deals, args.jobs, args.players)
-    print(summary(run))
-    if args.json:
-        Path(args.json).write_text(json.dumps(run, indent=1) + "\n")
-        print(f"saved {args.json}")
+    print_and_save(run, summary, args.json)
 
 
 if __name__ == "__main__":

@@ -15,18 +15,17 @@ Needs the ``openspiel`` extra.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyspiel
 from baseline_tree import checkout_commit  # benchmarks/: the script's own folder
 from open_spiel.python.algorithms import ismcts, mcts
+from run_helpers import print_and_save, print_saved
 
 import flockgym.openspiel  # noqa: F401  (registers the games)
 from flockgym.envs import entry, list_envs
@@ -100,13 +99,10 @@ def main() -> None:
     parser.add_argument("--summary", metavar="FILE", help="print a saved run's sentence")
     args = parser.parse_args()
     if args.summary:
-        print(summary(json.loads(Path(args.summary).read_text())))
+        print_saved(summary, args.summary)
         return
     run = measure(args.env or list_envs(), args.moves)
-    print(summary(run))
-    if args.json:
-        Path(args.json).write_text(json.dumps(run, indent=1) + "\n")
-        print(f"saved {args.json}")
+    print_and_save(run, summary, args.json)
 
 
 if __name__ == "__main__":

@@ -15,16 +15,15 @@ docs/own-code.md states :func:`summary` of the saved run.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import torch
 from baseline_tree import checkout_commit  # benchmarks/: the script's own folder
+from run_helpers import print_and_save, print_saved
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_util import make_vec_env
 
@@ -88,13 +87,10 @@ def main() -> None:
     parser.add_argument("--summary", metavar="FILE", help="print a saved run's sentence")
     args = parser.parse_args()
     if args.summary:
-        print(summary(json.loads(Path(args.summary).read_text())))
+        print_saved(summary, args.summary)
         return
     run = measure(args.repeats)
-    print(summary(run))
-    if args.json:
-        Path(args.json).write_text(json.dumps(run, indent=1) + "\n")
-        print(f"saved {args.json}")
+    print_and_save(run, summary, args.json)
 
 
 if __name__ == "__main__":

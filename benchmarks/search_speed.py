@@ -12,31 +12,12 @@ moves with the load.
 from __future__ import annotations
 
 import argparse
-import time
-from typing import Any
+
+from run_helpers import Timed  # benchmarks/: the script's own folder
 
 from flockgym.envs import ENVS, list_envs, make
 from flockgym.envs.core.play import play_game
 from flockgym.training.policies import make_participant
-
-
-class Timed:
-    """A bot wrapper that adds up the CPU time and simulations of searched moves."""
-
-    def __init__(self, bot: Any) -> None:
-        self.bot, self.seconds, self.moves, self.simulations = bot, 0.0, 0, 0
-
-    def see_table(self, raw: Any, agent: str) -> None:
-        self.bot.see_table(raw, agent)
-
-    def act(self, observation: Any, view: Any) -> int:
-        started = time.process_time()
-        action = int(self.bot.act(observation, view))
-        if self.bot.last_simulations:
-            self.seconds += time.process_time() - started
-            self.moves += 1
-            self.simulations += self.bot.last_simulations
-        return action
 
 
 def measure(env_id: str, budget: str, games: int) -> dict[str, float]:

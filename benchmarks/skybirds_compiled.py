@@ -35,12 +35,12 @@ import json
 import platform
 import random
 import sys
-import time
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from run_helpers import Timed  # benchmarks/: the script's own folder
 from throughput import (  # benchmarks/: the script's own folder
     Clock,
     Measurement,
@@ -147,7 +147,7 @@ def run_search(compiled: bool, seconds: float, seed: int = 0) -> Measurement:
     while clock.running():
         env = make("skybirds_v0", **options)
         bot = search.new_bot(seed + games)
-        timed = _TimedSearch(bot)
+        timed = Timed(bot)
         bots = {"player_0": timed, "player_1": heuristic.new_bot(seed + games + 1)}
         play_game(env, bots, seed=seed + games)
         simulations += timed.simulations
@@ -156,24 +156,6 @@ def run_search(compiled: bool, seconds: float, seed: int = 0) -> Measurement:
     measured = clock.measurement(f"skybirds search bot simulations ({engine})", simulations, games)
     measured.cpu_seconds = searching  # the rate is per CPU-second of searching
     return measured
-
-
-class _TimedSearch:
-    """The search bot, its CPU time and simulations added up over searched moves."""
-
-    def __init__(self, bot: Any) -> None:
-        self.bot, self.seconds, self.simulations = bot, 0.0, 0
-
-    def see_table(self, raw: Any, agent: str) -> None:
-        self.bot.see_table(raw, agent)
-
-    def act(self, observation: Any, view: Any) -> int:
-        started = time.process_time()
-        action = int(self.bot.act(observation, view))
-        if self.bot.last_simulations:
-            self.seconds += time.process_time() - started
-            self.simulations += self.bot.last_simulations
-        return action
 
 
 def runners() -> list[Runner]:
