@@ -18,6 +18,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+import openspiel_helpers  # noqa: E402
+
 from flockgym.envs import ENVS, make  # noqa: E402
 from flockgym.envs.core.errors import OptionError  # noqa: E402
 from flockgym.envs.core.rng import derive_seed  # noqa: E402
@@ -28,14 +30,9 @@ from flockgym.openspiel import (  # noqa: E402
     game_name,
 )
 
-ENV_IDS = sorted(ENVS)
+ENV_IDS = openspiel_helpers.ENV_IDS
 
-SHORT = {
-    "arena_v0": {"max_rounds": 2},
-    "asrus_v0": {},
-    "astrobirdz_v0": {},
-    "skybirds_v0": {"max_campaigns": 1},
-}
+SHORT = {**openspiel_helpers.SHORT, "arena_v0": {"max_rounds": 2}}
 """Options that keep a game short (every registered env must be listed)."""
 
 
@@ -573,18 +570,7 @@ def test_a_kept_observation_vector_does_not_change(env_id: str) -> None:
 
 def _everything(state: Any) -> tuple[Any, ...]:
     """All a caller can read of a state, for every seat."""
-    seats = range(state.num_players())
-    return (
-        str(state),
-        state.history(),
-        state.move_number(),
-        state.returns(),
-        state.legal_actions(),
-        [state.information_state_string(p) for p in seats],
-        [state.information_state_tensor(p) for p in seats],
-        [state.observation_string(p) for p in seats],
-        [state.observation_tensor(p) for p in seats],
-    )
+    return openspiel_helpers.readable(state, state.move_number())
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)

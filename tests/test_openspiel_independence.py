@@ -19,16 +19,10 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from openspiel_helpers import SHORT  # noqa: E402
+
 from flockgym.envs import ENVS  # noqa: E402
 from flockgym.openspiel import game_name  # noqa: E402
-
-SHORT = {
-    "arena_v0": {"max_rounds": 1},
-    "asrus_v0": {},
-    "astrobirdz_v0": {},
-    "skybirds_v0": {"max_campaigns": 1},
-}
-"""Options that keep a game short (every registered env must be listed)."""
 
 READS = (
     "observation_tensor",

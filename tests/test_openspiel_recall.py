@@ -17,16 +17,10 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from openspiel_helpers import SHORT  # noqa: E402
+
 from flockgym.envs import ENVS, make  # noqa: E402
 from flockgym.openspiel import game_name  # noqa: E402
-
-SHORT = {
-    "arena_v0": {"max_rounds": 1},
-    "asrus_v0": {},
-    "astrobirdz_v0": {},
-    "skybirds_v0": {"max_campaigns": 1},
-}
-
 
 HIDDEN_CHOICES = {"arena_v0", "asrus_v0"}
 """Games where these runs reach choices some seats do not see (the Arena's

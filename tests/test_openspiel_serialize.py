@@ -18,18 +18,12 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from openspiel_helpers import ENV_IDS, SHORT, readable  # noqa: E402
+
 import flockgym.openspiel as bridge  # noqa: E402
 from flockgym.envs import ENVS  # noqa: E402
 from flockgym.envs.core.errors import StateDictError  # noqa: E402
 from flockgym.openspiel import game_name  # noqa: E402
-
-SHORT = {
-    "arena_v0": {"max_rounds": 1},
-    "asrus_v0": {},
-    "astrobirdz_v0": {},
-    "skybirds_v0": {"max_campaigns": 1},
-}
-ENV_IDS = sorted(ENVS)
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
@@ -49,18 +43,7 @@ def test_openspiels_random_sim_test_at_every_player_count(env_id: str) -> None:
 
 
 def snapshot(state: Any) -> tuple[Any, ...]:
-    seats = range(state.num_players())
-    return (
-        str(state),
-        state.history(),
-        state.is_terminal(),
-        state.returns(),
-        state.legal_actions(),
-        [state.information_state_string(p) for p in seats],
-        [state.information_state_tensor(p) for p in seats],
-        [state.observation_string(p) for p in seats],
-        [state.observation_tensor(p) for p in seats],
-    )
+    return readable(state, state.is_terminal())
 
 
 def copies(game: Any, state: Any) -> list[Any]:
