@@ -18,11 +18,11 @@ import json
 import random
 import re
 import traceback
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from nested_paths import KeyPath, get_at, paths_into
 
 from flockgym.envs import ENVS, list_envs, make
 from flockgym.envs.arena.phases import MOVE
@@ -68,26 +68,6 @@ TEXT_SHARE = 0.05
 """The share of cases changed in the JSON text rather than in the dict."""
 
 
-Path = tuple[Any, ...]
-
-
-def leaf_paths(value: Any, path: Path = ()) -> Iterator[Path]:
-    """Every path into ``value`` (dict keys and list indices), containers included."""
-    yield path
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from leaf_paths(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from leaf_paths(item, (*path, index))
-
-
-def get_at(data: Any, path: Path) -> Any:
-    for key in path:
-        data = data[key]
-    return data
-
-
 def mutations(value: Any, rng: random.Random) -> list[tuple[str, Any]]:
     """Candidate replacements for ``value`` that keep its neighbourhood plausible:
     nearby ids, a changed length, a swapped type; plus the generic SPECIALS."""
@@ -124,7 +104,7 @@ def tamper(state: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any] | 
     """A copy of ``state`` with one field changed (or, for :data:`TEXT_SHARE` of
     the cases, its JSON text with one value's text changed), and what was changed."""
     data = copy.deepcopy(state)
-    paths = [p for p in leaf_paths(data) if p]
+    paths = [p for p in paths_into(data) if p]
     path = rng.choice(paths)
     if rng.random() < TEXT_SHARE:
         marker = "TAMPER_MARK_51c2"
@@ -157,7 +137,7 @@ def safe_repr(value: Any) -> str:
         return f"<unprintable {type(value).__name__}>"
 
 
-def _show(path: Path) -> str:
+def _show(path: KeyPath) -> str:
     return "".join(f"[{k!r}]" for k in path)
 
 

@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterator
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, when run as a script
+from nested_paths import get_at, paths_into
 
 from flockgym.envs import make
 from flockgym.envs.core.errors import FlockgymError
@@ -80,34 +83,14 @@ VALUES: tuple[Any, ...] = (None, True, False, -1, 0, 1, 2**63, 10**30, 0.5, -0.0
 """Plain values put in place of one value."""
 
 
-Path_ = tuple[Any, ...]
-
-
-def paths(value: Any, path: Path_ = ()) -> Iterator[Path_]:
-    """Every path into ``value`` (mapping keys and list indices), containers included."""
-    yield path
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from paths(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from paths(item, (*path, index))
-
-
-def parent_of(data: Any, path: Path_) -> Any:
-    for key in path[:-1]:
-        data = data[key]
-    return data
-
-
 MARK = "FUZZ_MARK_7f3a"
 
 
 def mutate(raw: dict[str, Any], rng: random.Random) -> tuple[str, str]:
     """YAML text of ``raw`` with one field changed, and what was changed."""
     data = yaml.safe_load(yaml.safe_dump(raw))
-    path = rng.choice([p for p in paths(data) if p])
-    parent = parent_of(data, path)
+    path = rng.choice([p for p in paths_into(data) if p])
+    parent = get_at(data, path[:-1])
     old = parent[path[-1]]
     roll = rng.random()
     shown = "".join(f"[{k!r}]" for k in path)
