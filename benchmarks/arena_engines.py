@@ -31,12 +31,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from run_helpers import measure_rounds, rounds_main, rounds_table, run_loop
+from run_helpers import rounds_script, rounds_table, run_loop
 from throughput import Clock, Measurement, run_aec, run_open_spiel_backgammon
 
 from flockgym.envs import arena_v0
@@ -91,17 +90,8 @@ RUNNERS: list[Callable[[float, int], Measurement]] = [
 ]
 
 
-def measure(seconds: float, rounds: int) -> dict[str, Any]:
-    """Every runner ``rounds`` times, interleaved; totals and ratios to the peer."""
-    return measure_rounds(RUNNERS, PEER, CONFIG.num_players, seconds, rounds)
-
-
-def table(result: dict[str, Any]) -> str:
-    return rounds_table(result)
-
-
-def main(argv: list[str] | None = None) -> None:
-    rounds_main(__doc__.splitlines()[0], measure, argv)
+measure, main = rounds_script(RUNNERS, PEER, CONFIG.num_players, __doc__)
+table = rounds_table
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from baseline_tree import checkout_commit  # benchmarks/: the script's own folder
-from run_helpers import print_and_save, print_saved
+from run_helpers import add_run_arguments, print_and_save, print_saved
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "configs" / "quickstart.yaml"
@@ -53,8 +53,7 @@ def summary(run: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", metavar="FILE", help="save the run here")
-    parser.add_argument("--summary", metavar="FILE", help="print a saved run's words")
+    add_run_arguments(parser, "print a saved run's words")
     args = parser.parse_args()
     if args.summary:
         print_saved(summary, args.summary)

@@ -24,7 +24,7 @@ import time
 from typing import Any
 
 from baseline_tree import checkout_commit  # benchmarks/: the script's own folder
-from run_helpers import print_and_save, print_saved
+from run_helpers import add_run_arguments, print_and_save, print_saved
 
 from flockgym.training.evaluate import tournament
 from flockgym.training.policies import make_participant
@@ -96,8 +96,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--players", default="asrus/ppo_5p,heuristic,random")
-    parser.add_argument("--json", metavar="FILE", help="save the run here")
-    parser.add_argument("--summary", metavar="FILE", help="print a saved run's sentence and exit")
+    add_run_arguments(parser, "print a saved run's sentence and exit")
     args = parser.parse_args()
     if args.summary:
         print_saved(summary, args.summary)

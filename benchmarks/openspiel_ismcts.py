@@ -25,7 +25,7 @@ import numpy as np
 import pyspiel
 from baseline_tree import checkout_commit  # benchmarks/: the script's own folder
 from open_spiel.python.algorithms import ismcts, mcts
-from run_helpers import print_and_save, print_saved
+from run_helpers import add_run_arguments, print_and_save, print_saved
 
 import flockgym.openspiel  # noqa: F401  (registers the games)
 from flockgym.envs import entry, list_envs
@@ -95,8 +95,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=4, help="decisions measured per game")
     parser.add_argument("--env", action="append", choices=list_envs(), help="default: all")
-    parser.add_argument("--json", metavar="FILE", help="save the run here")
-    parser.add_argument("--summary", metavar="FILE", help="print a saved run's sentence")
+    add_run_arguments(parser)
     args = parser.parse_args()
     if args.summary:
         print_saved(summary, args.summary)

@@ -37,6 +37,14 @@ class Timed:
         return action
 
 
+def add_run_arguments(
+    parser: argparse.ArgumentParser, summary_help: str = "print a saved run's sentence"
+) -> None:
+    """``--json FILE`` (save the run there) and ``--summary FILE`` (print a saved run's summary)."""
+    parser.add_argument("--json", metavar="FILE", help="save the run here")
+    parser.add_argument("--summary", metavar="FILE", help=summary_help)
+
+
 def print_saved(summary: Callable[[dict[str, Any]], str], path: str | Path) -> None:
     """Print the summary of the run saved at ``path``."""
     print(summary(json.loads(Path(path).read_text())))
@@ -120,6 +128,22 @@ def rounds_table(result: dict[str, Any]) -> str:
             f"{row['over_python_engine']:.2f}x | {row['over_peer']:.2f}x |"
         )
     return "\n".join(lines)
+
+
+def rounds_script(
+    runners: list[Callable[[float, int], Measurement]], peer: str, players: int, doc: str
+) -> tuple[Callable[[float, int], dict[str, Any]], Callable[..., None]]:
+    """The ``measure(seconds, rounds)`` and ``main(argv=None)`` of an
+    engines-side-by-side script (its runners, its peer, its player count)."""
+
+    def measure(seconds: float, rounds: int) -> dict[str, Any]:
+        """Every runner ``rounds`` times, interleaved; totals and ratios to the peer."""
+        return measure_rounds(runners, peer, players, seconds, rounds)
+
+    def main(argv: list[str] | None = None) -> None:
+        rounds_main(doc.splitlines()[0], measure, argv)
+
+    return measure, main
 
 
 def rounds_main(

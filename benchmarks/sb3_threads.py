@@ -23,7 +23,7 @@ from typing import Any
 
 import torch
 from baseline_tree import checkout_commit  # benchmarks/: the script's own folder
-from run_helpers import print_and_save, print_saved
+from run_helpers import add_run_arguments, print_and_save, print_saved
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_util import make_vec_env
 
@@ -83,8 +83,7 @@ def summary(run: dict[str, Any]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=5, help="runs of each setting")
-    parser.add_argument("--json", metavar="FILE", help="save the run here")
-    parser.add_argument("--summary", metavar="FILE", help="print a saved run's sentence")
+    add_run_arguments(parser)
     args = parser.parse_args()
     if args.summary:
         print_saved(summary, args.summary)
