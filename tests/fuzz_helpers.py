@@ -1,8 +1,10 @@
-"""Paths into nested JSON-like data (mapping keys and list indices), for the
-fuzzers that change one field of a saved state or a config at a time."""
+"""What the fuzzers that change one field of a saved state or a config at a
+time share: paths into nested JSON-like data (mapping keys and list indices),
+and random legal play of an env."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,3 +28,16 @@ def get_at(data: Any, path: KeyPath) -> Any:
     for key in path:
         data = data[key]
     return data
+
+
+def play_random(raw: Any, rng: random.Random, moves: int) -> None:
+    """Up to ``moves`` steps of an AEC env (raw, unwrapped): a random legal
+    action for the agent to act, ``None`` for one that is done."""
+    for _ in range(moves):
+        if not raw.agents:
+            break
+        agent = raw.agent_selection
+        if raw.terminations[agent] or raw.truncations[agent]:
+            raw.step(None)
+        else:
+            raw.step(rng.choice(raw.legal_actions(agent)))

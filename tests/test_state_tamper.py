@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from nested_paths import KeyPath, get_at, paths_into
+from fuzz_helpers import KeyPath, get_at, paths_into, play_random
 
 from flockgym.envs import ENVS, list_envs, make
 from flockgym.envs.arena.phases import MOVE
@@ -227,14 +227,7 @@ def sample_state(env_id: str, num_players: int, rng: random.Random) -> tuple[Any
     env.reset(seed=rng.randrange(2**31))
     raw = env.unwrapped
     moves = rng.choice((0, 1, rng.randrange(2, 30), rng.randrange(30, 400), 3000))
-    for _ in range(moves):
-        if not raw.agents:
-            break
-        agent = raw.agent_selection
-        if raw.terminations[agent] or raw.truncations[agent]:
-            raw.step(None)
-        else:
-            raw.step(rng.choice(raw.legal_actions(agent)))
+    play_random(raw, rng, moves)
     return env, json.loads(json.dumps(raw.state_dict()))
 
 

@@ -27,7 +27,7 @@ import pytest
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, when run as a script
-from nested_paths import get_at, paths_into
+from fuzz_helpers import get_at, paths_into, play_random
 
 from flockgym.envs import make
 from flockgym.envs.core.errors import FlockgymError
@@ -138,14 +138,7 @@ def play_env(config: Any, seed: int) -> None:
     env.reset(seed=seed)
     raw = env.unwrapped
     rng = random.Random(seed)
-    for _ in range(PLAY_ON):
-        if not raw.agents:
-            break
-        agent = raw.agent_selection
-        if raw.terminations[agent] or raw.truncations[agent]:
-            raw.step(None)
-        else:
-            raw.step(rng.choice(raw.legal_actions(agent)))
+    play_random(raw, rng, PLAY_ON)
 
 
 def check_config_works(config: Any, folder: Path, seed: int) -> None:
