@@ -1,7 +1,7 @@
 """The compiled Astrobirdz engine plays exactly as the Python one (rules.py).
 
 Every player count (2-6) and option sample of the env, random games compared at
-every decision (see native_crosscheck.py): by default one-turn games (dealt at
+every decision (see astrobirdz_crosscheck.py): by default one-turn games (dealt at
 the last turn, the longest hands; half of them with a chosen trump card, so
 that every rule card turns up) and one full game per case; the ``slow``
 version plays 100,000 games. The env tests check the AEC loop itself:
@@ -15,8 +15,8 @@ import warnings
 
 import numpy as np
 import pytest
+from astrobirdz_crosscheck import cross_check, option_configs
 from compiled_helpers import play_envs_side_by_side, require_compiled
-from native_crosscheck import cross_check, option_configs
 
 from flockgym.envs.astrobirdz.bots import AstrobirdzHeuristicBot
 from flockgym.envs.astrobirdz.env import raw_env

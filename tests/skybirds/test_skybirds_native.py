@@ -1,7 +1,7 @@
 """The compiled Skybirds engine plays exactly as the Python one (rules.py).
 
 Every player count and option sample of the env, random games compared at
-every decision (see native_crosscheck.py): by default short Great Wars (at
+every decision (see skybirds_crosscheck.py): by default short Great Wars (at
 most two Campaigns, half of them dealt with tokens already held) and a few
 full-length ones; the ``slow`` version plays 100,000 games. The env tests
 check the AEC loop itself: observations, masks, rewards and saved states the
@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 import pytest
 from compiled_helpers import play_envs_side_by_side, require_compiled
-from native_crosscheck import cross_check, option_configs, short
+from skybirds_crosscheck import cross_check, option_configs, short
 
 from flockgym.envs.core import compiled
 from flockgym.envs.core.bots import bot_move
