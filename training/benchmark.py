@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import csv
+import io
 import json
 import math
 import os
@@ -47,6 +49,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from flockgym.envs import list_envs, make
 from flockgym.envs.core.reader import read_json
 
+from . import benchmark_stats as bs
 from .config import (
     TrainConfig,
     apply_override,
@@ -58,6 +61,7 @@ from .errors import ConfigError, RunError
 from .evaluate import TournamentResult, tournament
 from .files import write_text_atomic
 from .progress import Progress, format_seconds
+from .provenance import Clock, cpu_seconds
 from .shipped import game_folder, shipped_checkpoints
 from .version import git_commit
 
@@ -552,8 +556,6 @@ def aggregate_rung(
     eval_seed, so the same runs give the same report); its profile plot in ``out``."""
     from rliable import library as rly
 
-    from . import benchmark_stats as bs
-
     matrices, games = score_matrices(rows, rung)
     raw, _ = score_matrices(rows, rung, "win_rate")
     seed, reps = spec.eval_seed, spec.bootstrap_reps
@@ -833,7 +835,6 @@ def recompute(saved: Path) -> Path:
     """Aggregate a saved grid's runs again with this version's statistics (its
     per-run scores are all the aggregates need; nothing is trained or played)
     and rewrite its ``benchmark.json``, ``report.md`` and plots in place."""
-    from .provenance import Clock
 
     clock = Clock()
     result = read_saved(saved, (1, RESULT_VERSION))
@@ -856,7 +857,6 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
     """Run the grid of ``spec_path`` into ``out`` (default
     ``runs/benchmark/<name>``): train what is not trained, measure what is not
     measured, and write report.md, benchmark.json and the plots."""
-    from .provenance import Clock, cpu_seconds
 
     clock = Clock()
     spec_path = Path(spec_path)
@@ -941,8 +941,6 @@ RUNS_CSV_COLUMNS = (
 def runs_csv(rows: list[dict[str, Any]]) -> str:
     """Runs x rungs, one row each, for pandas: the run, the rung, its raw and
     normalised score, and what the run cost."""
-    import csv
-    import io
 
     stream = io.StringIO()
     writer = csv.writer(stream, lineterminator="\n")

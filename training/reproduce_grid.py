@@ -18,7 +18,10 @@ from typing import Any
 
 from flockgym.envs.core.reader import read_json
 
+from .benchmark import RESULT_VERSION, benchmark, game_label, load_spec, read_saved
 from .errors import ConfigError, RunError
+from .provenance import Clock
+from .reproduce import json_differences
 
 RESULT_FILE = "reproduce_grid.json"
 
@@ -35,7 +38,6 @@ def parse_cell(text: str) -> tuple[str, str, int]:
 
 
 def read_grid(saved: Path) -> dict[str, Any]:
-    from .benchmark import RESULT_VERSION, read_saved
 
     return read_saved(saved, (1, RESULT_VERSION))
 
@@ -43,7 +45,6 @@ def read_grid(saved: Path) -> dict[str, Any]:
 def check_spec(saved: Path, grid: dict[str, Any], spec_path: Path | None) -> Path:
     """The spec the grid ran: ``--spec`` (or the file the grid recorded), which
     must load to the recorded spec exactly."""
-    from .benchmark import load_spec
 
     recorded = grid.get("spec_file")
     if spec_path is None and recorded is None:
@@ -81,7 +82,6 @@ def chosen_rows(grid: dict[str, Any], cell: str | None) -> list[dict[str, Any]]:
 def restricted_spec(spec_path: Path, rows: list[dict[str, Any]], out: Path) -> Path:
     """The grid's spec cut to the chosen cells (learners, games and seeds they
     use), its learner configs named absolutely, written into ``out``."""
-    from .benchmark import game_label, load_spec
 
     spec = load_spec(spec_path)
     keep = {(r["learner"], r["game"], r["seed"]) for r in rows}
@@ -108,9 +108,6 @@ def reproduce_grid(
 ) -> int:
     """0 if every chosen cell's scores come out the same, 1 if not; bad input
     or a plan that cannot match raises :class:`RunError` before anything runs."""
-    from .benchmark import benchmark
-    from .provenance import Clock
-    from .reproduce import json_differences
 
     clock = Clock()
     grid = read_grid(saved)

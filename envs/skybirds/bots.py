@@ -39,6 +39,7 @@ from ..core.rng import make_rng
 from . import data
 from .actions import GARROS_ALONE, PASS, SET_ID, ActionLayout
 from .data import CARD_COUNTS, MEDALLIONS, NUM_KINDS, Token
+from .native import NativeHeuristicBot, NativeSkybirdsGame
 from .rules import BONUS_BITS, Move, Table, token_sets, valid_moves
 
 LATE_HAND = 3
@@ -84,8 +85,6 @@ class SkybirdsHeuristicBot:
         a compiled engine (no view built); None on the Python engine (then
         :meth:`act` is asked). A bot plays one table, always one way: the
         compiled bot starts from this bot's generator as it is then."""
-        from .native import NativeHeuristicBot, NativeSkybirdsGame
-
         game = getattr(raw, "game", None)
         if not isinstance(game, NativeSkybirdsGame) or game.current_player() != raw.seat_of(agent):
             return None
