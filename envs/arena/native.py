@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.compiled import CompiledGame, load_compiled
+from ..core.compiled import CompiledGame, load_compiled, require_compiled
 from ..core.rng import generator_in_state
 from .actions import ActionLayout
 from .data import FORMS, MEDALS, Box
@@ -143,10 +143,7 @@ def _gym_row(gym: Any) -> list[int]:
 @functools.lru_cache(maxsize=16)
 def _engine_for(box: Box) -> Any:
     """The C++ box of ``box`` (built once per box)."""
-    module = load_compiled("arena")
-    if module is None:
-        raise RuntimeError("the compiled Arena engine is not built (see the warning above)")
-    return module.Engine(box_payload(box))
+    return require_compiled("arena", "Arena").Engine(box_payload(box))
 
 
 class CompiledArenaGame(CompiledGame):
@@ -344,10 +341,7 @@ def _purpose_name(box: Box, code: int) -> str:
 
 
 def _engine_module() -> Any:
-    module = load_compiled("arena")
-    if module is None:
-        raise RuntimeError("the compiled Arena engine is not built (see the warning above)")
-    return module
+    return require_compiled("arena", "Arena")
 
 
 def _check_tables() -> None:

@@ -26,6 +26,9 @@ ENGINES = ("python", "compiled")
 """The values of a game's ``engine`` option."""
 
 _loaded: dict[str, ModuleType | None] = {}
+_why_not: dict[str, str] = {}
+"""Why a game's compiled engine did not load (the import error), kept for the
+errors raised after the one warning."""
 
 
 class CompiledEngineWarning(UserWarning):
@@ -41,6 +44,7 @@ def load_compiled(game: str) -> ModuleType | None:
             _loaded[game] = importlib.import_module(name)
         except ImportError as err:
             _loaded[game] = None
+            _why_not[game] = str(err)
             warnings.warn(
                 f"the compiled {game} engine ({name}) did not load ({err}); the Python "
                 "engine runs instead. Reinstall with a C++17 compiler (Debian: "
@@ -61,7 +65,12 @@ def require_compiled(game: str, label: str) -> ModuleType:
     (the warning of :func:`load_compiled` has said why)."""
     module = load_compiled(game)
     if module is None:
-        raise RuntimeError(f"the compiled {label} engine is not available (see the warning)")
+        raise RuntimeError(
+            f"the compiled {label} engine is not available: flockgym.envs.{game}._native "
+            f"did not load ({_why_not.get(game, 'not built')}); allowed: engine='python', "
+            "or reinstall with a C++17 compiler (Debian: apt-get install g++ python3-dev; "
+            "then pip install --no-deps -e . in a checkout) to build it"
+        )
     return module
 
 
