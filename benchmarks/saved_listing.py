@@ -53,16 +53,19 @@ from flockgym.play.records import (  # noqa: E402
 OPTIONS = {"num_players": 4}
 
 
-def played_record(seed: int) -> dict[str, Any]:
-    """A finished record of a 4-player Skybirds game of random legal moves."""
-    env = make("skybirds_v0", illegal_action="raise", **OPTIONS)
+def played_record(
+    seed: int, env_id: str = "skybirds_v0", options: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A finished record of a game of random legal moves, as the server saves one
+    (by default a 4-player Skybirds game; the record fuzzer's tests play others)."""
+    env = make(env_id, illegal_action="raise", **(OPTIONS if options is None else options))
     env.reset(seed=seed)
     raw = env.unwrapped
     seats = [{"agent": "player_0", "kind": "human", "name": "you"}]
     for index, agent in enumerate(raw.possible_agents[1:], start=1):
         seats.append({"agent": agent, "kind": "bot", "name": "random", "bot": {"bot": "random"},
                       "bot_seed": derive_seed(seed, index)})  # fmt: skip
-    log = GameLog("skybirds_v0", game_options(raw), seed, seats)
+    log = GameLog(env_id, game_options(raw), seed, seats)
     rng = random.Random(seed)
     while not (raw.game.is_over() or raw.is_truncated()):
         agent = raw.agent_selection

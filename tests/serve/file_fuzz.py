@@ -29,14 +29,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flockgym.envs import make
-from flockgym.envs.core.rng import derive_seed
+from script_loader import load_script
+
 from flockgym.play import records
 from flockgym.play.models import ModelCatalogue
 from flockgym.play.records import (
-    GameLog,
     SavedGameError,
-    game_options,
     journal_path,
     load_record,
     replay_record,
@@ -44,6 +42,9 @@ from flockgym.play.records import (
 from flockgym.play.replay import replay_terminal
 from flockgym.play.saved_index import SavedGames
 from flockgym.play.sessions import GameStore, create_game, restore_games
+
+SAVED_LISTING = load_script("saved_listing")
+"""benchmarks/saved_listing.py, whose ``played_record`` plays the records fuzzed here."""
 
 PLACEHOLDER = "\u0000fuzz\u0000"
 DEEP = "[" * 100 + "]" * 100
@@ -142,26 +143,9 @@ class Tally:
 
 
 def played_record(env_id: str, seed: int) -> dict[str, Any]:
-    """A finished record of a game of random legal moves, as the server saves one."""
-    env = make(env_id, illegal_action="raise", **SMALL_GAMES[env_id])
-    env.reset(seed=seed)
-    raw = env.unwrapped
-    seats = [{"agent": "player_0", "kind": "human", "name": "you"}]
-    for index, agent in enumerate(raw.possible_agents[1:], start=1):
-        seats.append({"agent": agent, "kind": "bot", "name": "random", "bot": {"bot": "random"},
-                      "bot_seed": derive_seed(seed, index)})  # fmt: skip
-    log = GameLog(env_id, game_options(raw), seed, seats)
-    rng = random.Random(seed)
-    while not (raw.game.is_over() or raw.is_truncated()):
-        agent = raw.agent_selection
-        action = rng.choice(raw.legal_actions(agent))
-        text = raw.action_to_string(agent, action)
-        env.step(action)
-        log.add_move(agent, action, text)
-    status = "over" if raw.game.is_over() else "truncated"
-    winners = list(raw.winners) if status == "over" else []
-    log.finish(status, dict(raw.scores), winners)
-    return json.loads(json.dumps(log.data))
+    """A finished record of a game of random legal moves, as the server saves one
+    (made by the saved-listing benchmark's own function), as plain JSON data."""
+    return json.loads(json.dumps(SAVED_LISTING.played_record(seed, env_id, SMALL_GAMES[env_id])))
 
 
 def use_record(folder: Path, name: str) -> None:
