@@ -48,7 +48,7 @@ from flockgym.envs.arena.phases import PHASE_NAMES
 from flockgym.envs.arena.rules import ArenaConfig, ArenaGame
 from flockgym.envs.core.aec import agent_name
 from flockgym.envs.core.rng import rng_to_dict
-from flockgym.training.evaluate import mean_and_ci
+from flockgym.evaluation.tournaments import mean_and_ci
 
 CANDIDATES = 2
 """Moves besides the heuristic's kept for the second round of playouts."""

@@ -32,7 +32,7 @@ def time_demo() -> dict[str, Any]:
     load = os.getloadavg()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory() as out:
-        command = [sys.executable, "-m", "flockgym.training.cli", "train", str(CONFIG),
+        command = [sys.executable, "-m", "flockgym.cli", "train", str(CONFIG),
                    "--set", f"output.dir={out}"]  # fmt: skip
         start = time.perf_counter()
         subprocess.run(command, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)

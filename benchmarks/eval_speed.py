@@ -26,8 +26,8 @@ from typing import Any
 from baseline_tree import checkout_commit  # benchmarks/: the script's own folder
 from run_helpers import add_run_arguments, print_and_save, print_saved
 
-from flockgym.training.evaluate import tournament
-from flockgym.training.policies import make_participant
+from flockgym.bots.policies import make_participant
+from flockgym.evaluation.tournaments import tournament
 
 
 def cpu_seconds() -> float:

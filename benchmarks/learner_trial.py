@@ -49,7 +49,7 @@ def children_cpu() -> float:
 
 def flockgym(*args: str) -> None:
     """A ``flockgym`` command in a process of its own (its output to ours)."""
-    command = [sys.executable, "-m", "flockgym.training.cli", *args]
+    command = [sys.executable, "-m", "flockgym.cli", *args]
     subprocess.run(command, check=True, stdout=sys.stderr)
 
 

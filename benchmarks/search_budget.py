@@ -30,10 +30,10 @@ from typing import Any
 
 from search_speed import Timed
 
+from flockgym.bots.policies import Participant, make_participant
+from flockgym.common.version import git_commit
 from flockgym.envs import ENVS
-from flockgym.training.evaluate import tournament
-from flockgym.training.policies import Participant, make_participant
-from flockgym.training.version import git_commit
+from flockgym.evaluation.tournaments import tournament
 
 
 def timed(participant: Participant, bots: list[Timed]) -> Participant:

@@ -15,9 +15,9 @@ import argparse
 
 from run_helpers import Timed  # benchmarks/: the script's own folder
 
+from flockgym.bots.policies import make_participant
 from flockgym.envs import ENVS, list_envs, make
 from flockgym.envs.core.play import play_game
-from flockgym.training.policies import make_participant
 
 
 def measure(env_id: str, budget: str, games: int) -> dict[str, float]:

@@ -50,7 +50,7 @@ def free_port() -> int:
 def start_server(port: int, data: Path, max_games: int) -> subprocess.Popen:
     """The server, its caps raised for this run: every game comes from one client."""
     command = [
-        sys.executable, "-m", "flockgym.training.cli", "serve", "--port", str(port),
+        sys.executable, "-m", "flockgym.cli", "serve", "--port", str(port),
         "--data", str(data), "--max-games", str(max_games),
         "--games-per-client", str(max_games), "--games-per-minute", str(max_games),
         "--max-connections", str(max_games + 50),

@@ -134,8 +134,8 @@ def run_bots(compiled: bool, seconds: float, seed: int = 0) -> Measurement:
 def run_search(compiled: bool, seconds: float, seed: int = 0) -> Measurement:
     """Search-bot simulations per CPU-second of its searching, whole games of 2
     players (3 Campaigns) against the heuristic; a game started is finished."""
+    from flockgym.bots.policies import make_participant
     from flockgym.envs.core.play import play_game
-    from flockgym.training.policies import make_participant
 
     engine = "compiled" if compiled else "python"
     options = {"num_players": 2, "engine": engine, "max_campaigns": 3}

@@ -1,13 +1,13 @@
 """The error rates of the statistics a verdict rests on, by simulation:
 
-* ``flockgym compare --sprt``'s sequential test (training/sprt.py): alpha (H1
+* ``flockgym compare --sprt``'s sequential test (evaluation/sprt.py): alpha (H1
   accepted at H0's distribution) and beta (H0 accepted at H1's) over draw rates
   0 to 95%, in both Elo models, nominal 0.05 each, and the same for the old
   rule (any 10 deals, not 10 decisive ones) for comparison;
 * the stopping-aware interval ``compare --sprt`` reports after a stop
   (fishtest's analytics): the share of A/A tests (true Elo 0) whose interval
   holds 0, at 0% and 90% drawn deals;
-* the benchmark's IQM interval (training/benchmark_stats.py): its coverage at
+* the benchmark's IQM interval (evaluation/benchmark_stats.py): its coverage at
   grids of 5 and 10 seeds x 4 games, runs' win rates drawn from Beta
   populations of the spread the saved full grid shows.
 
@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from flockgym.training import benchmark_stats as bs
-from flockgym.training import sprt as S
+from flockgym.evaluation import benchmark_stats as bs
+from flockgym.evaluation import sprt as S
 
 DRAW_RATES = (0.0, 0.5, 0.8, 0.9, 0.95)
 DESIGNS = (("normalized", 0.0, 30.0), ("logistic", 0.0, 20.0))

@@ -12,8 +12,8 @@ import sys
 
 import numpy as np
 
+from flockgym.bots import load_policy
 from flockgym.envs import make, make_bot
-from flockgym.training import load_policy
 
 
 def main(games: int = 3) -> dict:

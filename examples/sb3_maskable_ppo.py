@@ -15,7 +15,8 @@ import gymnasium
 import torch
 from sb3_contrib import MaskablePPO
 
-from flockgym.training import export_policy, make_participant, tournament
+from flockgym.bots import export_policy, make_participant
+from flockgym.evaluation import tournament
 
 OPTIONS = {"num_players": 3, "reward": "score"}
 

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flockgym.training.errors import MissingExtraError
+from flockgym.common.errors import MissingExtraError
 
 try:  # the web packages are the optional ``play`` extra: say so, not a traceback
     from starlette.applications import Starlette

@@ -34,8 +34,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from flockgym.training.checkpoints import CheckpointArchive
-from flockgym.training.policies import CheckpointError, read_meta, run_policy_file
+from flockgym.bots.checkpoints import CheckpointArchive
+from flockgym.bots.policies import CheckpointError, read_meta, run_policy_file
 
 SHIPPED_LABEL = "shipped"
 MAX_DEPTH = 5
@@ -47,7 +47,7 @@ RESCAN_SECONDS = 5.0
 
 def shipped_checkpoints() -> Path | None:
     """The shipped checkpoints' folder (package data), if any."""
-    from flockgym.training.shipped import checkpoints_root
+    from flockgym.bots.shipped import checkpoints_root
 
     return checkpoints_root()
 

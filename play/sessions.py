@@ -40,10 +40,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from flockgym.bots.policies import BotSpec, BotSpecError, CheckpointError, make_participant
 from flockgym.envs import Bot, FlockgymError, env_module, list_envs, make
 from flockgym.envs.core.bots import bot_action
 from flockgym.envs.core.rng import derive_seed
-from flockgym.training.policies import BotSpec, BotSpecError, CheckpointError, make_participant
 
 from .disclosure import is_public
 from .journals import BOT_KINDS, PLAY_MODES, check_journal

@@ -24,12 +24,12 @@ import textwrap
 from pathlib import Path
 from typing import Any, TextIO
 
+from flockgym.bots.policies import BotSpecError, make_participant, parse_specs
+from flockgym.common.errors import GameAbandoned
 from flockgym.envs import FlockgymError, OptionError, make
 from flockgym.envs.core.bots import fill_seats
 from flockgym.envs.core.play import play_game
 from flockgym.envs.core.rng import derive_seed
-from flockgym.training.errors import GameAbandoned
-from flockgym.training.policies import BotSpecError, make_participant, parse_specs
 
 from .cards_help import help_text, how_it_is_won
 from .narration import Narrator

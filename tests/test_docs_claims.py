@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from flockgym.training.bot_claims import (
+from flockgym.evaluation.bot_claims import (
     BEGIN,
     END,
     TABLES,
@@ -31,7 +31,7 @@ def test_the_shipped_bot_tables_are_rendered_from_the_saved_evaluations(page: Pa
     text = page.read_text()
     table = TABLES[page.name](shipped_claims())
     assert render_page(text, table, page.name) == text, (
-        f"{page.name}'s table is stale: python -m flockgym.training.bot_claims "
+        f"{page.name}'s table is stale: python -m flockgym.evaluation.bot_claims "
         "README.md docs/training.md"
     )
 

@@ -35,8 +35,8 @@ from pathlib import Path
 
 import pytest
 
-from flockgym.training.cli import main
-from flockgym.training.evaluate import Standing, TournamentResult
+from flockgym.cli import main
+from flockgym.evaluation.tournaments import Standing, TournamentResult
 
 ROOT = Path(__file__).resolve().parent.parent
 READMES = sorted((ROOT / "checkpoints").glob("*/README.md"))
@@ -230,7 +230,7 @@ def test_the_asrus_goal_is_the_restated_45_percent_in_the_generated_table() -> N
     twice the fair share, 40%, so that it is met with margin); docs/training.md's
     generated table states it; the Arena's two are restated from its measured
     ceiling (60% and 33%), and every other bot's goal is the usual one."""
-    from flockgym.training.bot_claims import shipped_claims, training_table
+    from flockgym.evaluation.bot_claims import shipped_claims, training_table
 
     claims = {c.name: c for c in shipped_claims()}
     asrus = claims["asrus/ppo_5p"]

@@ -16,7 +16,7 @@ each env in turn to play its opponents one move at a time: a snapshot or
 checkpoint opponent then runs the network once per move. Here the opponents
 of every game move in waves: at each wave, every game waiting for an
 opponent's move contributes one decision, the decisions of each policy are
-made in one forward pass (:meth:`~.policies.Policy.act_batch`, on float64
+made in one forward pass (:meth:`~flockgym.bots.policies.Policy.act_batch`, on float64
 weights for small nets), bots that read the structured ``view`` get it and the others do
 not; a bot with an ``act_on_env(env, agent, observation)`` method is called with
 the raw env instead, to read only what it needs (it must move as ``act`` would).
@@ -48,13 +48,12 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
+from flockgym.bots.policies import PolicyBot
 from flockgym.envs import OptionError
 from flockgym.envs.core.bots import random_legal_actions
 from flockgym.envs.core.rewards import win_reward_table
-
-from .policies import PolicyBot
-from .selfplay import MAX_REDEALS, SelfPlayEnv, leads
-from .vector_engines import DEALINGS, is_sequential, resolve_engine, vector_adapter
+from flockgym.training.selfplay import MAX_REDEALS, SelfPlayEnv, leads
+from flockgym.training.vector_engines import DEALINGS, is_sequential, resolve_engine, vector_adapter
 
 
 class BatchedSelfPlayVecEnv(VecEnv):

@@ -39,6 +39,9 @@ from pydantic import (
 )
 from pydantic.fields import FieldInfo
 
+from flockgym.bots.advice import input_size
+from flockgym.bots.policies import BotSpecError, CheckpointError, env_shapes, make_participant
+from flockgym.common.errors import ConfigError
 from flockgym.envs import OptionError, list_envs
 from flockgym.envs.core.reader import (
     MAX_TEXT_BYTES,
@@ -48,13 +51,9 @@ from flockgym.envs.core.reader import (
 )
 from flockgym.envs.core.reader import read_text as reader_text
 from flockgym.envs.core.validate import short_repr
-
-from .advice import input_size
-from .errors import ConfigError
-from .learners import MAX_TORCH_THREADS, AlgoParams, get_learner, learner_names
-from .parallel import MAX_WORKERS
-from .policies import BotSpecError, CheckpointError, env_shapes, make_participant
-from .vector_engines import (
+from flockgym.training.learners import MAX_TORCH_THREADS, AlgoParams, get_learner, learner_names
+from flockgym.training.parallel import MAX_WORKERS
+from flockgym.training.vector_engines import (
     has_vector_engine,
     resolve_engine,
     vector_engine_envs,
@@ -127,7 +126,7 @@ class EnvConfig(Section):
         "none",
         description="'heuristic': the learner's input is the observation followed by a one-hot "
         "of the move the env's heuristic bot would make in its seat, which the policy learns to "
-        "follow or overrule (training/advice.py); the checkpoints keep the advisor and take it "
+        "follow or overrule (bots/advice.py); the checkpoints keep the advisor and take it "
         "wherever they play",
     )
 

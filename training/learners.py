@@ -8,7 +8,7 @@ algorithm, and nothing more:
 * ``build``: a model with the stable-baselines3 algorithm interface (``learn``,
   ``num_timesteps``, ``policy``, ``set_logger``), built from the config;
 * ``network_members`` / ``state_members``: the model as checkpoint members
-  (:mod:`flockgym.training.checkpoints`): the policy weights, and what resuming
+  (:mod:`flockgym.bots.checkpoints`): the policy weights, and what resuming
   needs besides (optimizer, counters, schedules), as tensors and JSON only;
 * ``read_state`` / ``restore``: a resumable checkpoint read and checked in full
   (nothing applied), then applied to a model freshly built from the run's
@@ -39,7 +39,7 @@ import torch
 from gymnasium import spaces
 from pydantic import BaseModel, ConfigDict, Field
 
-from .checkpoints import (
+from flockgym.bots.checkpoints import (
     LEARNER_MEMBER,
     OPTIMIZER_MEMBER,
     POLICY_MEMBER,
@@ -92,7 +92,7 @@ class Learner(ABC):
     that sets one to other than its default is refused rather than silently
     ignored (a run folder's config.yaml lists every key at its default)."""
     reads_advice: ClassVar[bool] = False
-    """Whether the learner trains advised policies (``env.advisor``, training/advice.py)."""
+    """Whether the learner trains advised policies (``env.advisor``, bots/advice.py)."""
     pays_relative_reward: ClassVar[bool] = False
     """Whether the learner's envs can pay ``env.relative_reward`` (the self-play env's)."""
 
@@ -112,7 +112,7 @@ class Learner(ABC):
     ) -> Any:
         """A fresh model on the vectorised ``env``; ``total_steps`` is the run's
         length, for schedules that depend on it; the last ``advice_actions`` of
-        the observation are an advisor's move (training/advice.py)."""
+        the observation are an advisor's move (bots/advice.py)."""
 
     def custom_run(self) -> Callable[..., Any] | None:
         """A training loop of the learner's own, ``run(config, run_dir, resume_point)
@@ -160,7 +160,7 @@ class Learner(ABC):
         advice_actions: int = 0,
     ) -> torch.nn.Module:
         """An untrained policy network of that shape (``observation_size`` inputs,
-        the last ``advice_actions`` of them an advisor's move: training/advice.py)."""
+        the last ``advice_actions`` of them an advisor's move: bots/advice.py)."""
 
     @abstractmethod
     def load_network(
@@ -348,13 +348,13 @@ class MaskablePPOLearner(Learner):
         (sb3-contrib's, with plain tensor ops), or ``policy_class`` (e.g.
         sb3-contrib's own ``MaskableActorCriticPolicy``, as a benchmark's reference).
         ``total_steps`` is where a linear learning-rate schedule reaches 0;
-        ``advice_actions`` makes the policy an advised one (training/advice.py)."""
+        ``advice_actions`` makes the policy an advised one (bots/advice.py)."""
         kwargs = self._policy_kwargs(self.network_config(params))
         if advice_actions:
             kwargs["advice_actions"] = advice_actions
         from sb3_contrib import MaskablePPO
 
-        from .maskable import PlainMaskablePolicy
+        from flockgym.training.maskable import PlainMaskablePolicy
 
         model = MaskablePPO(
             policy_class or PlainMaskablePolicy,
@@ -446,7 +446,7 @@ class MaskablePPOLearner(Learner):
         num_actions: int,
         advice_actions: int = 0,
     ) -> torch.nn.Module:
-        from .maskable import PlainMaskablePolicy
+        from flockgym.training.maskable import PlainMaskablePolicy
 
         # Building initialises weights from torch's generator; keep the global
         # one untouched, so loading an opponent mid-run does not change training.
@@ -479,7 +479,7 @@ class MaskablePPOLearner(Learner):
     def action_logits(self, network: torch.nn.Module, observations: np.ndarray) -> np.ndarray:
         # The actor path of the policy, without the sampling machinery of
         # ``predict``, in float64 (see training/maskable.py) unless the network is large.
-        from .maskable import float64_logits, float64_ready
+        from flockgym.training.maskable import float64_logits, float64_ready
 
         if float64_ready(network):
             return float64_logits(network, observations)

@@ -62,7 +62,7 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import FlattenExtractor
 
-from .sparse import SparseInputLinear, used_inputs_affine
+from flockgym.training.sparse import SparseInputLinear, used_inputs_affine
 
 ADAM = {"eps": 1e-5, "fused": True}
 """The policy's Adam: sb3-contrib's ``eps``, and torch's fused implementation,
@@ -85,7 +85,7 @@ class PlainMaskablePolicy(MaskableActorCriticPolicy):
     sparse observations sparsely (:class:`~.sparse.SparseInputLinear`) and a
     fused Adam (:data:`ADAM`).
 
-    ``advice_actions > 0`` makes it an advised policy (training/advice.py): the
+    ``advice_actions > 0`` makes it an advised policy (bots/advice.py): the
     last ``advice_actions`` inputs are an advisor's one-hot move, and besides
     reading them through the MLP the policy adds them to its action logits times
     a learnt scalar ``advice_weight`` (:data:`ADVICE_WEIGHT_INIT` at first). The

@@ -42,7 +42,7 @@ from sb3_contrib.common.utils import quantile_huber_loss
 from stable_baselines3 import DQN
 from stable_baselines3.common.buffers import ReplayBuffer
 
-from .checkpoints import (
+from flockgym.bots.checkpoints import (
     LEARNER_MEMBER,
     MAX_MEMBER_BYTES,
     OPTIMIZER_MEMBER,
@@ -53,7 +53,7 @@ from .checkpoints import (
     json_bytes,
     tensor_bytes,
 )
-from .learners import (
+from flockgym.training.learners import (
     ACTIVATIONS,
     COUNT,
     EPISODE_FIELDS,
@@ -78,7 +78,7 @@ from .learners import (
 STATE_VERSION = 1
 MAX_BUFFER_BYTES = MAX_MEMBER_BYTES // 2
 """Largest replay buffer: it is saved in every resumable checkpoint, whose members
-may not inflate past :data:`~.checkpoints.MAX_MEMBER_BYTES` (half of it leaves
+may not inflate past :data:`~flockgym.bots.checkpoints.MAX_MEMBER_BYTES` (half of it leaves
 room for the optimizer and the target network)."""
 MAX_QUANTILES = 1000
 REPLAY_KEYS = (

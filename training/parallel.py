@@ -41,8 +41,7 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from flockgym.envs import OptionError
-
-from .batched import BatchedSelfPlayVecEnv
+from flockgym.training.batched import BatchedSelfPlayVecEnv
 
 MAX_WORKERS = 64
 """More worker processes than any machine this is meant for has cores."""

@@ -33,10 +33,9 @@ from typing import Any
 import numpy as np
 import torch
 
+from flockgym.bots.policies import make_participant
 from flockgym.envs.core.rng import make_rng
-
-from .policies import make_participant
-from .selfplay import SelfPlayEnv
+from flockgym.training.selfplay import SelfPlayEnv
 
 SEED_SALT = 0x5EED_C10E
 """Mixed into the run's seed so the teacher's games are not the training

@@ -43,11 +43,10 @@ from typing import Any
 import numpy as np
 import torch
 
+from flockgym.common.errors import RunError
+from flockgym.common.files import OutputError, append_line, describe, make_folder, write_text_atomic
+from flockgym.common.version import git_commit
 from flockgym.envs.core.reader import InputError, parse_json, read_bytes, read_json
-
-from .errors import RunError
-from .files import OutputError, append_line, describe, make_folder, write_text_atomic
-from .version import git_commit
 
 PACKAGES = (
     "flockgym",

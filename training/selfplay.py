@@ -39,19 +39,17 @@ again without one, so its default path works.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
 
+from flockgym.bots.advice import Advisor, check_advisor
+from flockgym.bots.policies import Participant, make_participant, policy_participant, shared_policy
 from flockgym.envs import Bot, OptionError, list_envs, make
 from flockgym.envs.core.rewards import win_rewards
 from flockgym.envs.core.rng import make_rng
-
-from .advice import Advisor, check_advisor
-from .policies import Participant, make_participant, policy_participant, shared_policy
 
 SNAPSHOT = "snapshot"
 """Label of snapshot opponents in the per-opponent statistics."""
@@ -350,45 +348,6 @@ def advised_space(observation: gym.spaces.Box, actions: Any, advisor: str) -> gy
     low = np.concatenate([observation.low, np.zeros(count, dtype=observation.dtype)])
     high = np.concatenate([observation.high, np.ones(count, dtype=observation.dtype)])
     return gym.spaces.Box(low, high, dtype=observation.dtype)
-
-
-def make_selfplay_env(torch_threads: int, seat_offset: int, **kwargs: Any) -> SelfPlayEnv:
-    """Factory for the vec envs (a top-level function, so a subprocess can be sent it).
-    Snapshot opponents run torch in here; a subprocess must not grab every core."""
-    import torch
-
-    torch.set_num_threads(torch_threads)
-    return SelfPlayEnv(seat_offset=seat_offset, **kwargs)
-
-
-def make_vec_env(
-    vec_env: str,
-    n_envs: int,
-    torch_threads: int,
-    env_kwargs: dict[str, Any],
-    engine: str = "auto",
-    dealing: str = "exact",
-    workers: int = 1,
-) -> Any:
-    """``n_envs`` self-play envs in the named vec-env class (``DummyVecEnv``,
-    ``SubprocVecEnv``, or ``batched``: :class:`~.batched.BatchedSelfPlayVecEnv` on
-    ``engine`` with ``dealing``, in ``workers`` processes when more than one:
-    :class:`~.parallel.ParallelBatchedVecEnv`), with episode monitoring."""
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
-
-    if vec_env == "batched" and workers > 1:
-        from .parallel import ParallelBatchedVecEnv
-
-        return VecMonitor(ParallelBatchedVecEnv(n_envs, env_kwargs, engine, dealing, workers))
-    if vec_env == "batched":
-        from .batched import BatchedSelfPlayVecEnv
-
-        return VecMonitor(BatchedSelfPlayVecEnv(n_envs, env_kwargs, engine, dealing))
-    factories = [
-        partial(make_selfplay_env, torch_threads, rank, **env_kwargs) for rank in range(n_envs)
-    ]
-    venv = DummyVecEnv(factories) if vec_env == "DummyVecEnv" else SubprocVecEnv(factories)
-    return VecMonitor(venv)
 
 
 def selfplay_env(

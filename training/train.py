@@ -39,10 +39,7 @@ import torch
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import Logger, make_output_format
 
-from flockgym.envs import entry
-from flockgym.envs.core.rng import derive_seed
-
-from .checkpoints import (
+from flockgym.bots.checkpoints import (
     GENERATORS_MEMBER,
     RESUMABLE_MEMBERS,
     CheckpointArchive,
@@ -50,12 +47,7 @@ from .checkpoints import (
     json_bytes,
     write_checkpoint,
 )
-from .config import TrainConfig, config_to_yaml, load_config
-from .evaluate import TournamentResult, save_result, tournament
-from .files import OutputError, describe, remove_partial_files, write_text_atomic
-from .learners import Learner, get_learner
-from .parallel import WorkerError
-from .policies import (
+from flockgym.bots.policies import (
     CheckpointMeta,
     Policy,
     env_shapes,
@@ -65,9 +57,16 @@ from .policies import (
     policy_participant,
     read_meta_and_learner,
 )
-from .progress import Progress
-from .provenance import Clock
-from .runs import (
+from flockgym.common.files import OutputError, describe, remove_partial_files, write_text_atomic
+from flockgym.common.progress import Progress
+from flockgym.common.provenance import Clock
+from flockgym.envs import entry
+from flockgym.envs.core.rng import derive_seed
+from flockgym.evaluation.tournaments import TournamentResult, save_result, tournament
+from flockgym.training.config import TrainConfig, config_to_yaml, load_config
+from flockgym.training.learners import Learner, get_learner
+from flockgym.training.parallel import WorkerError
+from flockgym.training.runs import (
     RunError,
     RunState,
     append_progress,
@@ -84,7 +83,7 @@ from .runs import (
     write_run_info,
     write_state,
 )
-from .selfplay import make_vec_env
+from flockgym.training.vec_env import make_vec_env
 
 WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG}
 """A failing write of these kinds is the disk or the folder, not the code."""
@@ -237,7 +236,7 @@ def run(config: TrainConfig, run_dir: Path, point: ResumePoint | None) -> Path:
 
 def imitate_teacher(model: Any, config: TrainConfig) -> None:
     """Fit a fresh learner to the teacher's games (``pretrain``), logged at step 0."""
-    from .pretrain import pretrain
+    from flockgym.training.pretrain import pretrain
 
     report = pretrain(model, config)
     print(report.line())
@@ -423,7 +422,7 @@ def finish_run(
     model.logger.dump(step)
     if config.eval.tournament_games:
         print(final_tournament(model, learner, config, run_dir, step).to_markdown())
-    from .plot import plot_run
+    from flockgym.evaluation.plot import plot_run
 
     print(f"learning curves: {plot_run(run_dir)}")
     write_state(run_dir, RunState(step, checkpoint, "done", list(snapshots), log_lengths(run_dir)))

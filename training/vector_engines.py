@@ -5,7 +5,7 @@ it too, and they run without the training extra.
 A game offers a vector engine by naming its adapter in its registry entry
 (``EnvEntry.vector_engine = "module:Class"``, in ``flockgym.envs``); the class,
 imported on first use, follows :class:`VectorEngineAdapter`. Batched self-play
-(:mod:`~.batched`) and tournaments (:mod:`~.vector_tournament`) build every
+(:mod:`~.batched`) and tournaments (:mod:`~flockgym.evaluation.vector_tournament`) build every
 engine through it and know no game by name.
 
 Two kinds of engine: simultaneous turns (:class:`VectorEngine`, e.g. Asrus),

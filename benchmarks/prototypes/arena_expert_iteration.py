@@ -39,18 +39,18 @@ from typing import Any
 import numpy as np
 import torch
 
-from flockgym.envs.arena.observer import game_view
-from flockgym.training.checkpoints import (
+from flockgym.bots.checkpoints import (
     POLICY_MEMBER,
     CheckpointArchive,
     tensor_bytes,
     write_checkpoint,
 )
+from flockgym.bots.policies import read_meta_and_learner
+from flockgym.bots.shipped import find_shipped
+from flockgym.envs.arena.observer import game_view
 from flockgym.training.config import load_config
 from flockgym.training.learners import advice_actions
-from flockgym.training.policies import read_meta_and_learner
 from flockgym.training.pretrain import learner_seat_env, play_learner_game
-from flockgym.training.shipped import find_shipped
 
 HERE = Path(__file__).resolve().parent
 CONFIG = HERE.parents[1] / "configs" / "arena" / "ppo_2p.yaml"

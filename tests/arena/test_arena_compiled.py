@@ -356,7 +356,7 @@ def test_hundred_thousand_games(players: int) -> None:
 def test_the_search_bot_chooses_the_same_on_both_engines(rollout: str) -> None:
     """The search bot (resample, copy, roll out) on an env with the compiled
     engine makes the Python engine's choices, simulation for simulation."""
-    from flockgym.training.search import SearchBot, SearchSettings
+    from flockgym.bots.search import SearchBot, SearchSettings
 
     settings = SearchSettings(None, 6, rollout=rollout)
     chosen = []

@@ -294,7 +294,7 @@ def test_the_box_and_the_config_ship_with_the_package(tmp_path: Path, monkeypatc
     package, not from a checkout), and ``arena/ppo`` is found from any folder."""
     import importlib.resources
 
-    from flockgym.training.shipped import resolve_config
+    from flockgym.bots.shipped import resolve_config
 
     shipped = importlib.resources.files("flockgym.envs.arena") / "arena.yaml"
     assert shipped.is_file()

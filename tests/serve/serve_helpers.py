@@ -19,11 +19,11 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
+from flockgym.bots.checkpoints import write_checkpoint as write_zip
+from flockgym.bots.policies import CheckpointMeta, env_shapes, meta_member
 from flockgym.envs import entry, list_envs
 from flockgym.play import ServerConfig, create_app
-from flockgym.training.checkpoints import write_checkpoint as write_zip
 from flockgym.training.learners import get_learner
-from flockgym.training.policies import CheckpointMeta, env_shapes, meta_member
 
 SMALL_OPTIONS: dict[str, dict[str, Any]] = {
     "asrus_v0": {"num_players": 3},

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from flockgym.cli import main
 from flockgym.envs import FlockgymError
 from flockgym.play.server import (
     access_token_for,
@@ -17,7 +18,6 @@ from flockgym.play.server import (
     is_loopback,
     machine_names,
 )
-from flockgym.training.cli import main
 
 
 def test_loopback_is_the_default_and_other_hosts_warn(capsys, tmp_path: Path):

@@ -32,7 +32,7 @@ def server(data: Path, *extra: str) -> Iterator[tuple[subprocess.Popen, str]]:
     """A ``flockgym serve`` process on a free loopback port, stopped (by its pid) after."""
     port = free_port()
     command = [
-        sys.executable, "-m", "flockgym.training.cli", "serve", "--port", str(port),
+        sys.executable, "-m", "flockgym.cli", "serve", "--port", str(port),
         "--data", str(data), *extra,
     ]  # fmt: skip
     process = subprocess.Popen(
@@ -241,7 +241,7 @@ def test_a_slow_body_is_cut_off_after_its_deadline(tmp_path: Path):
 def test_serve_without_the_play_extra_names_it(tmp_path: Path, module: str):
     code = (
         f"import sys; sys.modules[{module!r}] = None\n"
-        "from flockgym.training.cli import main\n"
+        "from flockgym.cli import main\n"
         "sys.exit(main(['serve', '--port', '1', '--data', 'games']))\n"
     )
     done = subprocess.run(
@@ -260,7 +260,7 @@ def test_serve_without_the_play_extra_names_it(tmp_path: Path, module: str):
 def test_importing_the_server_without_starlette_names_the_play_extra(module: str):
     code = (
         "import sys; sys.modules['starlette'] = None\n"
-        "from flockgym.training.errors import MissingExtraError\n"
+        "from flockgym.common.errors import MissingExtraError\n"
         "try:\n"
         f"    import {module}\n"
         "except MissingExtraError as err:\n"

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from flockgym.training.cli import main
+from flockgym.cli import main
 
 SAVED = Path(__file__).parent / "saved" / "web-asrus-3p-seed21.json"
 BASE = json.loads(SAVED.read_text())

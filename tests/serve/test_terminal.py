@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from flockgym.cli import main
 from flockgym.envs import entry, list_envs
 from flockgym.play import load_record, replay_record
 from flockgym.play.cards_help import how_it_is_won
 from flockgym.play.terminal import GameAbandoned, legal_moves_text, play_terminal
-from flockgym.training.cli import main
 
 
 class Person:

@@ -1,4 +1,4 @@
-"""Advised policies (``env.advisor``, training/advice.py): the learner's input is
+"""Advised policies (``env.advisor``, bots/advice.py): the learner's input is
 its observation followed by the heuristic's move as a one-hot; the policy adds
 that one-hot to its logits through a learnt weight; checkpoints keep the
 advisor and take it wherever they play (self-play, batched self-play,
@@ -19,16 +19,16 @@ from test_train_fast_eval import figures
 from training_helpers import short_options, tiny_config
 from training_policies_helpers import write_checkpoint
 
+from flockgym.bots import load_policy
+from flockgym.bots.advice import Advisor, input_size
+from flockgym.bots.policies import PolicyBot, make_participant
+from flockgym.common.errors import CheckpointError
 from flockgym.envs import OptionError, make, make_bot
-from flockgym.training import load_policy
-from flockgym.training.advice import Advisor, input_size
+from flockgym.evaluation.tournaments import tournament
 from flockgym.training.batched import BatchedSelfPlayVecEnv
 from flockgym.training.config import ConfigError
-from flockgym.training.errors import CheckpointError
-from flockgym.training.evaluate import tournament
 from flockgym.training.learners import get_learner
 from flockgym.training.maskable import ADVICE_WEIGHT_INIT, float64_logits
-from flockgym.training.policies import PolicyBot, make_participant
 from flockgym.training.pretrain import collect_demonstrations
 from flockgym.training.selfplay import SelfPlayEnv
 from flockgym.training.train import train
@@ -152,7 +152,7 @@ def test_an_advised_checkpoint_plays_with_its_advisor(tmp_path: Path) -> None:
 
 
 def bot_advisor_seed(seed: int) -> int:
-    from flockgym.training.policies import advisor_seed
+    from flockgym.bots.policies import advisor_seed
 
     value = advisor_seed(seed)
     assert value is not None and value != seed

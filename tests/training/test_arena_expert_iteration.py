@@ -14,8 +14,8 @@ from types import ModuleType
 import numpy as np
 import pytest
 
+from flockgym.bots import load_policy
 from flockgym.envs.arena.phases import PHASE_NAMES
-from flockgym.training import load_policy
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "prototypes"
 SCRIPT = SCRIPT / "arena_expert_iteration.py"

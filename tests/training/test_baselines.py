@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from flockgym.training.baselines import Fields, table_sizes
-from flockgym.training.evaluate import Standing, TournamentResult
+from flockgym.evaluation.baselines import Fields, table_sizes
+from flockgym.evaluation.tournaments import Standing, TournamentResult
 
 
 def result(heuristic: float, random: float, seats: int) -> TournamentResult:
@@ -38,7 +38,7 @@ def test_an_env_of_the_page_is_replayed_and_the_others_kept(monkeypatch, tmp_pat
     """`--env X --out page`: only X's section is played again and replaced; a page
     made with other --games or --seed is refused, naming both ways out."""
     from flockgym.envs import FlockgymError, list_envs
-    from flockgym.training import baselines
+    from flockgym.evaluation import baselines
 
     played: list[str] = []
 

@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 import yaml
 
-from flockgym.training.benchmark import (
+from flockgym.cli import main
+from flockgym.common.errors import ConfigError
+from flockgym.evaluation.benchmark import (
     LADDER,
     ladder_specs,
     load_spec,
@@ -20,8 +22,6 @@ from flockgym.training.benchmark import (
     rewrite_quotes,
     saved_report,
 )
-from flockgym.training.cli import main
-from flockgym.training.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SPECS = ROOT / "benchmarks" / "specs"
@@ -280,7 +280,7 @@ def test_docs_benchmark_quotes_the_saved_full_grid() -> None:
 def test_a_quote_of_a_missing_or_foreign_file_is_refused_and_the_page_kept(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from flockgym.training.benchmark import main as quote_main
+    from flockgym.evaluation.benchmark import main as quote_main
 
     page = tmp_path / "page.md"
     text = "<!-- benchmark report: none.json -->\nkept\n<!-- end -->\n"

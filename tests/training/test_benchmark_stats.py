@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from flockgym.training import benchmark_stats as bs
-from flockgym.training.benchmark import BenchmarkSpec, aggregate
+from flockgym.evaluation import benchmark_stats as bs
+from flockgym.evaluation.benchmark import BenchmarkSpec, aggregate
 
 GAMES = ("arena_v0-4p", "asrus_v0-5p", "astrobirdz_v0-4p")
 SEEDS = (0, 1, 2, 3, 4)
@@ -115,7 +115,7 @@ def test_the_coverage_simulation_counts_intervals_holding_the_truth() -> None:
 def test_scores_are_normalised_by_the_fair_share_before_they_are_pooled(tmp_path: Path) -> None:
     """A run winning 28% at 5 seats (1.4 times its fair share) outscores one
     winning 26% at 4 (1.04 times): the aggregates pool (win - 1/n) / (1 - 1/n)."""
-    from flockgym.training.benchmark import normalised, report_markdown
+    from flockgym.evaluation.benchmark import normalised, report_markdown
 
     assert normalised(0.28, 5) == pytest.approx(0.1)
     assert normalised(0.25, 4) == 0.0 and normalised(1.0, 2) == 1.0
@@ -154,7 +154,7 @@ def test_a_saved_grid_is_aggregated_again_from_its_runs(tmp_path: Path) -> None:
     unseeded intervals) into this version's, from its per-run scores alone."""
     import json
 
-    from flockgym.training.benchmark import RESULT_VERSION, main, saved_report
+    from flockgym.evaluation.benchmark import RESULT_VERSION, main, saved_report
 
     rows = [
         dict(r, train_seconds=1.0, eval_seconds=1.0) for r in grid_rows(np.random.default_rng(1))

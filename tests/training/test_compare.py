@@ -13,19 +13,19 @@ from typing import Any
 import numpy as np
 import pytest
 
-from flockgym.training import compare_stats as stats
-from flockgym.training import evaluate
-from flockgym.training import sprt as sequential
-from flockgym.training.cli import main
-from flockgym.training.compare import (
+from flockgym.bots.policies import make_participant
+from flockgym.cli import main
+from flockgym.common.provenance import command_line
+from flockgym.evaluation import compare_stats as stats
+from flockgym.evaluation import sprt as sequential
+from flockgym.evaluation import tournaments as evaluate
+from flockgym.evaluation.compare import (
     SPRT_MIN_DEALS,
     CompareRequest,
     compare,
     field_tables,
 )
-from flockgym.training.policies import make_participant
-from flockgym.training.provenance import command_line
-from flockgym.training.vector_tournament import resolve_tournament_engine
+from flockgym.evaluation.vector_tournament import resolve_tournament_engine
 
 TWO_PLAYERS = {"num_players": 2}
 GAMES = {
@@ -304,7 +304,7 @@ def test_a_library_request_is_bounded_as_the_command_line_is(
     import dataclasses
 
     from flockgym.envs import FlockgymError
-    from flockgym.training.compare import check_request
+    from flockgym.evaluation.compare import check_request
 
     request = CompareRequest("astrobirdz_v0", TWO_PLAYERS, "heuristic", "random", deals=61)
     with pytest.raises(FlockgymError) as refused:

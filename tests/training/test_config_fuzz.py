@@ -29,17 +29,17 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, when run as a script
 from fuzz_helpers import get_at, paths_into, play_random
 
-from flockgym.envs import make
-from flockgym.envs.core.errors import FlockgymError
-from flockgym.training.benchmark import load_spec, plan_runs
-from flockgym.training.config import config_to_yaml, load_config
-from flockgym.training.errors import (
+from flockgym.common.errors import (
     BotSpecError,
     CheckpointError,
     ConfigError,
     MissingExtraError,
     RunError,
 )
+from flockgym.envs import make
+from flockgym.envs.core.errors import FlockgymError
+from flockgym.evaluation.benchmark import load_spec, plan_runs
+from flockgym.training.config import config_to_yaml, load_config
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = sorted(p for p in (ROOT / "configs").rglob("*.yaml") if "rllib" not in p.name)

@@ -15,7 +15,8 @@ import pytest
 import yaml
 from training_helpers import tiny_raw_config
 
-from flockgym.training.cli import main, max_jobs
+from flockgym.cli import main
+from flockgym.cli.arguments import max_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS = ROOT / "benchmarks" / "specs"

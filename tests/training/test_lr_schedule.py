@@ -67,7 +67,7 @@ def test_a_linear_schedule_without_a_length_is_refused_naming_it(
     """Only code building the learner itself can get here (``flockgym train``
     always passes the run's length): the error names the argument and its values."""
     from flockgym.training.learners import get_learner
-    from flockgym.training.selfplay import make_vec_env
+    from flockgym.training.vec_env import make_vec_env
 
     config = tiny_config("asrus_v0", tmp_path, **LINEAR)
     venv = make_vec_env(

@@ -20,19 +20,19 @@ from stable_baselines3.common.logger import Logger
 from stable_baselines3.common.vec_env import DummyVecEnv
 from training_helpers import crashed_run, tiny_config, tiny_raw_config
 
-from flockgym.training import load_policy
-from flockgym.training import masked_dqn as masked
-from flockgym.training.checkpoints import (
+from flockgym.bots import load_policy
+from flockgym.bots.checkpoints import (
     OPTIMIZER_MEMBER,
     CheckpointArchive,
     CheckpointError,
     tensor_bytes,
 )
-from flockgym.training.cli import main
+from flockgym.bots.policies import read_meta_and_learner
+from flockgym.cli import main
+from flockgym.common.errors import ConfigError
+from flockgym.training import masked_dqn as masked
 from flockgym.training.config import validate_config
-from flockgym.training.errors import ConfigError
 from flockgym.training.learners import get_learner
-from flockgym.training.policies import read_meta_and_learner
 from flockgym.training.train import resume_run, train
 
 LEARNERS = ["masked_dqn", "masked_qrdqn"]

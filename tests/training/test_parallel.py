@@ -17,8 +17,8 @@ from test_train_batched import assert_same, dummy, env_kwargs, play
 from training_helpers import tiny_config, tiny_raw_config
 from training_policies_helpers import write_checkpoint
 
+from flockgym.bots import load_policy
 from flockgym.envs import OptionError
-from flockgym.training import load_policy
 from flockgym.training.config import ConfigError
 from flockgym.training.parallel import (
     ParallelBatchedVecEnv,
@@ -137,7 +137,7 @@ def test_a_worker_killed_mid_run_ends_flockgym_train_with_how_to_resume(
     """SIGKILL one worker after the first checkpoint: the command exits 1 with the
     worker, its games, the signal and the resume command, no traceback; the
     resume command it names then finishes the run."""
-    from flockgym.training.cli import main
+    from flockgym.cli import main
 
     raw = tiny_raw_config("asrus_v0", tmp_path / "runs", vec_env="batched", n_envs=2)
     raw["batched"] = {"workers": 2, "engine": "scalar"}

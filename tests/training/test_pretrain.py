@@ -83,7 +83,7 @@ def record_finished_games(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[in
 def fresh_model(config) -> object:
     """An untrained learner for ``config``'s env, as a run builds it."""
     from flockgym.training.learners import get_learner
-    from flockgym.training.selfplay import make_vec_env
+    from flockgym.training.vec_env import make_vec_env
 
     venv = make_vec_env(
         "DummyVecEnv",

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from flockgym.training.cli import main
-from flockgym.training.provenance import Clock, command_line, package_set
+from flockgym.cli import main
+from flockgym.common.provenance import Clock, command_line, package_set
 
 
 def test_the_package_set_is_every_installed_distribution() -> None:

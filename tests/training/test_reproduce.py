@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from training_helpers import tiny_config
 
-from flockgym.training.checkpoints import (
+from flockgym.bots.checkpoints import (
     MAX_MEMBER_BYTES,
     META_MEMBER,
     POLICY_MEMBER,
@@ -20,8 +20,8 @@ from flockgym.training.checkpoints import (
     tensor_bytes,
     write_checkpoint,
 )
-from flockgym.training.cli import main
-from flockgym.training.reproduce import commit_warnings, json_differences
+from flockgym.cli import main
+from flockgym.evaluation.reproduce import commit_warnings, json_differences
 from flockgym.training.train import train
 
 TINY = {

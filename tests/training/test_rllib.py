@@ -12,18 +12,18 @@ import numpy as np
 import pytest
 import torch
 
-from flockgym.envs import list_envs, make
-from flockgym.envs.core.rewards import win_rewards
-from flockgym.training.checkpoints import POLICY_MEMBER, tensor_bytes, write_checkpoint
-from flockgym.training.config import ConfigError, load_config
-from flockgym.training.learners import get_learner
-from flockgym.training.policies import (
+from flockgym.bots.checkpoints import POLICY_MEMBER, tensor_bytes, write_checkpoint
+from flockgym.bots.policies import (
     CheckpointMeta,
     env_shapes,
     load_policy,
     make_participant,
     meta_member,
 )
+from flockgym.envs import list_envs, make
+from flockgym.envs.core.rewards import win_rewards
+from flockgym.training.config import ConfigError, load_config
+from flockgym.training.learners import get_learner
 from flockgym.training.rllib.learner import ray_missing
 
 REPO = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""The search bot (``flockgym.training.search``): its spec and settings, clear
+"""The search bot (``flockgym.bots.search``): its spec and settings, clear
 errors, determinism given its seed, legal play to the end in every env with a
 tiny budget, and a win over the random bot in a small seeded match."""
 
@@ -10,11 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from flockgym.envs import ENVS, list_envs, make
-from flockgym.envs.core.play import play_game
-from flockgym.training.errors import BotSpecError
-from flockgym.training.policies import make_participant, parse_spec, parse_specs
-from flockgym.training.search import (
+from flockgym.bots.policies import make_participant, parse_spec, parse_specs
+from flockgym.bots.search import (
     SearchBot,
     SearchSettings,
     copy_world,
@@ -22,6 +19,9 @@ from flockgym.training.search import (
     paired,
     parse_settings,
 )
+from flockgym.common.errors import BotSpecError
+from flockgym.envs import ENVS, list_envs, make
+from flockgym.envs.core.play import play_game
 
 
 def test_a_bare_search_spec_has_the_default_settings() -> None:
@@ -170,7 +170,7 @@ def test_every_copy_of_a_world_plays_out_the_same(env_id: str) -> None:
     for _ in range(2):
         sim = copy_world(world)
         moves = moves_of(sim)
-        bots = {a: bot.rollout.new_bot(7) for a in sim.possible_agents}
+        bots = {a: bot.rollout_bots(7) for a in sim.possible_agents}
         legal = [int(a) for a in np.flatnonzero(sim.observe(sim.agent_selection)["action_mask"])]
         share = bot._roll_out(sim, seat, legal[0], bots)
         games.append((moves, share, sim.game.scores()))

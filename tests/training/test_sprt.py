@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from flockgym.training import sprt as S
+from flockgym.evaluation import sprt as S
 
 NOMINAL = 0.05
 CEILING = 1.5 * NOMINAL

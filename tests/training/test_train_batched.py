@@ -15,8 +15,8 @@ from training_policies_helpers import write_checkpoint
 from flockgym.envs import ENVS, OptionError
 from flockgym.training.batched import BatchedSelfPlayVecEnv
 from flockgym.training.config import ConfigError, validate_config
-from flockgym.training.selfplay import make_selfplay_env, make_vec_env
 from flockgym.training.train import train
+from flockgym.training.vec_env import make_selfplay_env, make_vec_env
 from flockgym.training.vector_engines import (
     VectorEngineAdapter,
     resolve_engine,
@@ -220,8 +220,8 @@ class Recording:
 def test_only_bots_that_read_the_observation_are_given_it() -> None:
     from dataclasses import replace
 
+    from flockgym.bots.policies import Participant, make_participant
     from flockgym.envs import RandomBot
-    from flockgym.training.policies import Participant, make_participant
 
     assert not make_participant("random", "astrobirdz_v0").reads_observation
     heuristic = make_participant("heuristic", "astrobirdz_v0")

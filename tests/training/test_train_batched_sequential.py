@@ -18,11 +18,11 @@ from training_helpers import tiny_config
 from training_policies_helpers import write_checkpoint
 
 from flockgym.envs.astrobirdz.vector import PLAIN
+from flockgym.evaluation.vector_tournament import resolve_tournament_engine
 from flockgym.training.batched import BatchedSelfPlayVecEnv, SequentialVectorGames
 from flockgym.training.config import ConfigError
 from flockgym.training.train import train
 from flockgym.training.vector_engines import has_vector_engine, is_sequential, vector_engine_envs
-from flockgym.training.vector_tournament import resolve_tournament_engine
 
 
 @pytest.mark.parametrize(

@@ -23,11 +23,12 @@ import pytest
 import torch
 from training_helpers import tiny_config
 
-from flockgym.training import CheckpointError, load_policy, make_participant
-from flockgym.training.cli import main
+from flockgym.bots import load_policy, make_participant
+from flockgym.bots.policies import env_shapes
+from flockgym.cli import main
+from flockgym.common.errors import CheckpointError
 from flockgym.training.config import ConfigError, validate_config
 from flockgym.training.learners import get_learner
-from flockgym.training.policies import env_shapes
 from flockgym.training.selfplay import SelfPlayEnv
 
 REPO = Path(__file__).resolve().parents[2]

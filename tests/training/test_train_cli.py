@@ -14,9 +14,9 @@ import pytest
 import yaml
 from training_helpers import tiny_raw_config
 
+from flockgym.cli import main
 from flockgym.envs import entry, list_envs
 from flockgym.play.terminal import GameAbandoned, play_terminal
-from flockgym.training.cli import main
 
 COMMANDS = [
     "train",
@@ -43,7 +43,7 @@ def test_every_command_has_help(command: str, capsys) -> None:
 
 def test_the_console_script_module_runs() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "flockgym.training.cli", "--help"],
+        [sys.executable, "-m", "flockgym.cli", "--help"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -123,7 +123,7 @@ def test_eval_refuses_a_file_as_out_folder_before_playing(tmp_path: Path, capsys
 def test_eval_checks_its_out_folder_before_playing(
     case: str, tmp_path: Path, request, monkeypatch, capsys
 ) -> None:
-    from flockgym.training import evaluate
+    from flockgym.evaluation import tournaments as evaluate
 
     played = []
     monkeypatch.setattr(evaluate, "tournament", lambda *args, **kwargs: played.append(args))
@@ -289,13 +289,15 @@ def test_a_deal_count_past_the_bound_is_refused_before_playing(
 ) -> None:
     """10**12 deals would build ~10**10 deal blocks and run the machine out of
     memory before the first game: the same bound as a config's eval.games."""
-    from flockgym.training import cli
+    from flockgym.cli import compare, listing
+    from flockgym.cli import eval as eval_command
 
     def must_not_play(args):  # without the bound, the command would start playing here
         raise AssertionError(f"{argv[0]} ran with {argv[-1]} deals")
 
-    for name in ("run_eval", "run_compare", "run_baselines"):
-        monkeypatch.setattr(cli, name, must_not_play)
+    for module, name in ((eval_command, "run_eval"), (compare, "run_compare"),
+                         (listing, "run_baselines")):  # fmt: skip
+        monkeypatch.setattr(module, name, must_not_play)
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as exit_info:
         main(argv)
@@ -309,6 +311,7 @@ def test_a_deal_count_past_the_bound_is_refused_before_playing(
 
 
 def test_the_command_line_bound_on_deals_is_the_configs() -> None:
-    from flockgym.training import cli, config
+    from flockgym.cli import arguments
+    from flockgym.training import config
 
-    assert cli.MAX_DEALS == config.MAX_DEALS == 100_000
+    assert arguments.MAX_DEALS == config.MAX_DEALS == 100_000

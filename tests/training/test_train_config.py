@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from training_helpers import tiny_raw_config
 
 from flockgym.envs import list_envs
-from flockgym.training.baselines import game_folder
+from flockgym.evaluation.baselines import game_folder
 from flockgym.training.config import ConfigError, apply_override, load_config, validate_config
 from flockgym.training.rllib.learner import ray_missing
 
@@ -276,7 +276,7 @@ CRASHES_LATER = [
 def test_a_value_that_would_crash_the_run_is_refused_before_any_folder(
     tmp_path: Path, key: str, value: object, fragments: list[str], capsys
 ) -> None:
-    from flockgym.training.cli import main
+    from flockgym.cli import main
 
     raw = tiny_raw_config("asrus_v0", tmp_path / "runs")
     *sections, last = key.split(".")

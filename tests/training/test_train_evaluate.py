@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 from training_helpers import winning_bot
 
+from flockgym.bots.policies import Participant, make_participant
 from flockgym.envs import make
 from flockgym.envs.core.play import GameRecord
 from flockgym.envs.core.rng import derive_seed
-from flockgym.training import evaluate
-from flockgym.training.evaluate import (
+from flockgym.evaluation import tournaments as evaluate
+from flockgym.evaluation.tournaments import (
     Z95,
     bradley_terry_elo,
     mean_and_ci,
@@ -23,7 +24,6 @@ from flockgym.training.evaluate import (
     seating_tables,
     tournament,
 )
-from flockgym.training.policies import Participant, make_participant
 
 
 @pytest.mark.parametrize("seats", range(2, 10))
@@ -163,8 +163,8 @@ def test_tournament_statistics_from_scripted_games(monkeypatch) -> None:
 
 
 def test_a_tournament_of_one_deal_is_refused_for_its_intervals() -> None:
-    from flockgym.training.evaluate import tournament
-    from flockgym.training.policies import make_participant
+    from flockgym.bots.policies import make_participant
+    from flockgym.evaluation.tournaments import tournament
 
     players = [make_participant("random", "asrus_v0", {})]
     with pytest.raises(ValueError, match="at least 2 deals for its 95% intervals, got 1"):

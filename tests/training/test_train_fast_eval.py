@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from training_policies_helpers import write_checkpoint
 
+from flockgym.bots.policies import Participant, make_participant
+from flockgym.cli import main
+from flockgym.common.progress import Progress
 from flockgym.envs import OptionError, make_bot
 from flockgym.envs.asrus.env import raw_env as asrus_env
-from flockgym.training import evaluate
-from flockgym.training.cli import main
-from flockgym.training.evaluate import TournamentInterrupted, tournament
-from flockgym.training.policies import Participant, make_participant
-from flockgym.training.progress import Progress
+from flockgym.evaluation import tournaments as evaluate
+from flockgym.evaluation.tournaments import TournamentInterrupted, tournament
 
 
 def figures(result) -> list[tuple]:
@@ -110,7 +110,7 @@ def test_units_done_before_the_meter_started_do_not_count_in_its_rate(monkeypatc
     """A resumed grid: 30 of 60 runs were finished by an earlier call; one run
     in 10 s is 0.1 runs/s, so the 29 left take 290 s (not 31 runs in 10 s)."""
     clock = iter([100.0, 110.0])
-    monkeypatch.setattr("flockgym.training.progress.time.monotonic", lambda: next(clock))
+    monkeypatch.setattr("flockgym.common.progress.time.monotonic", lambda: next(clock))
     stream = io.StringIO()
     meter = Progress(60, "runs", label="benchmark full", initial=30, stream=stream, interval=0.0)
     meter.update(1)
@@ -119,7 +119,7 @@ def test_units_done_before_the_meter_started_do_not_count_in_its_rate(monkeypatc
 
 
 def test_eval_off_a_terminal_prints_progress_lines(monkeypatch, capsys, tmp_path: Path) -> None:
-    monkeypatch.setattr("flockgym.training.progress.LINE_SECONDS", 0.0)
+    monkeypatch.setattr("flockgym.common.progress.LINE_SECONDS", 0.0)
     argv = ["eval", "--env", "asrus_v0", "--players", "random,random", "--games", "30"]
     assert main([*argv, "--option", "num_players=3", "--out", str(tmp_path)]) == 0
     err = capsys.readouterr().err

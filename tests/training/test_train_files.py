@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from flockgym.training import files
-from flockgym.training.cli import main
-from flockgym.training.files import OutputError, remove_partial_files, write_atomic
+from flockgym.cli import main
+from flockgym.common import files
+from flockgym.common.files import OutputError, remove_partial_files, write_atomic
 
 
 def fail_fsync(monkeypatch: pytest.MonkeyPatch, error: BaseException) -> None:
@@ -65,7 +65,7 @@ def test_plot_onto_a_folder_is_a_clear_error(tmp_path: Path, capsys) -> None:
 def test_baselines_check_their_output_before_playing(
     read_only_folder: Path, monkeypatch, capsys
 ) -> None:
-    from flockgym.training import baselines
+    from flockgym.evaluation import baselines
 
     played = []
     monkeypatch.setattr(baselines, "tournament", lambda *a, **k: played.append(a))

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from flockgym.training.cli import main
-from flockgym.training.errors import TRAIN_MODULES
-from flockgym.training.shipped import find_shipped, resolve_config, shipped_checkpoints
+from flockgym.bots.shipped import find_shipped, resolve_config, shipped_checkpoints
+from flockgym.cli import main
+from flockgym.common.errors import TRAIN_MODULES
 
 BLOCK_TRAIN_EXTRA = textwrap.dedent(
     f"""
@@ -36,7 +36,7 @@ BLOCK_TRAIN_EXTRA = textwrap.dedent(
     atexit.register(
         lambda: print("LOADED:", sorted(m for m in BLOCKED if m in sys.modules), file=sys.stderr)
     )
-    from flockgym.training.cli import main
+    from flockgym.cli import main
     sys.exit(main(sys.argv[1:]))
     """
 )
@@ -124,7 +124,7 @@ def test_shipped_names_resolve_from_any_folder(tmp_path: Path, monkeypatch) -> N
 def test_baselines_print_and_write_nothing_where_they_run(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:
-    from flockgym.training import baselines
+    from flockgym.evaluation import baselines
 
     monkeypatch.setattr(baselines, "list_envs", lambda: ["asrus_v0"])
     monkeypatch.chdir(tmp_path)

@@ -12,10 +12,10 @@ import pytest
 from tensorboard.backend.event_processing.event_accumulator import SCALARS, EventAccumulator
 from training_helpers import tiny_config
 
+from flockgym.cli import main
+from flockgym.common.files import OutputError
+from flockgym.evaluation.plot import plot_runs
 from flockgym.training import train as train_module
-from flockgym.training.cli import main
-from flockgym.training.files import OutputError
-from flockgym.training.plot import plot_runs
 from flockgym.training.runs import RunError, read_state
 from flockgym.training.train import TrainingInterrupted, resume_run, train
 
@@ -117,7 +117,7 @@ def three_runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
 
 def test_plot_overlays_runs_and_aggregates_seeds(three_runs: list[Path], tmp_path: Path) -> None:
-    from flockgym.training.plot import group_label, group_seeds, read_run
+    from flockgym.evaluation.plot import group_label, group_seeds, read_run
 
     groups = group_seeds([read_run(r) for r in three_runs])
     assert [[r.path.name for r in g] for g in groups] == [["a0", "a1"], ["b0"]]

@@ -11,19 +11,13 @@ import pytest
 import torch
 from training_helpers import winning_bot
 
+from flockgym.bots import load_policy, make_participant, parse_spec, parse_specs
+from flockgym.bots.checkpoints import write_checkpoint as write_zip
+from flockgym.bots.policies import CheckpointMeta, env_shapes, meta_member, unique_names
+from flockgym.common.errors import BotSpecError, CheckpointError
 from flockgym.envs import list_envs, make
 from flockgym.envs.core.play import play_game
-from flockgym.training import (
-    BotSpecError,
-    CheckpointError,
-    load_policy,
-    make_participant,
-    parse_spec,
-    parse_specs,
-)
-from flockgym.training.checkpoints import write_checkpoint as write_zip
 from flockgym.training.learners import get_learner
-from flockgym.training.policies import CheckpointMeta, env_shapes, meta_member, unique_names
 
 
 def write_checkpoint(path: Path, env_id: str, options: dict | None = None) -> Path:
@@ -187,7 +181,7 @@ def test_rows_are_sampled_as_generator_choice_samples_them() -> None:
     """``sample_rows`` draws every row's action as ``rng.choice(A, p=row)`` would,
     with the same generator state after it: masked (zero) entries, peaked and
     flat rows, and one generator shared by several rows (drawn in row order)."""
-    from flockgym.training.policies import sample_rows, softmax
+    from flockgym.bots.policies import sample_rows, softmax
 
     source = np.random.default_rng(7)
     for trial in range(60):

@@ -12,10 +12,12 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import flockgym.training  # registers the self-play envs
+from flockgym.bots import export_policy, load_policy
+from flockgym.bots.policies import make_participant, policy_participant
+from flockgym.common.errors import CheckpointError
 from flockgym.envs import IllegalActionError, OptionError
-from flockgym.training import CheckpointError, export_policy, gymnasium_id, load_policy
-from flockgym.training.evaluate import tournament
-from flockgym.training.policies import make_participant, policy_participant
+from flockgym.evaluation.tournaments import tournament
+from flockgym.training import gymnasium_id
 
 
 def test_every_env_has_a_registered_selfplay_env(env_id: str) -> None:

@@ -20,10 +20,11 @@ import yaml
 from tensorboard.backend.event_processing.event_accumulator import SCALARS, EventAccumulator
 from training_helpers import baseline_bots, short_options, tiny_config
 
-from flockgym.training import checkpoints, files, load_policy, make_participant
+from flockgym.bots import checkpoints, load_policy, make_participant
+from flockgym.cli import main
+from flockgym.common import files
+from flockgym.common.files import OutputError
 from flockgym.training import train as train_module
-from flockgym.training.cli import main
-from flockgym.training.files import OutputError
 from flockgym.training.runs import RunError, read_progress, read_state
 from flockgym.training.train import resume_run, train
 

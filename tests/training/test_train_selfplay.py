@@ -112,7 +112,7 @@ def test_same_seed_same_games(env_id: str) -> None:
 
 def test_the_pool_draws_fixed_bots_and_snapshots() -> None:
     def participant(name: str):
-        from flockgym.training.policies import Participant
+        from flockgym.bots.policies import Participant
 
         return Participant(name, lambda seed: None)
 

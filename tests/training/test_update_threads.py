@@ -8,9 +8,9 @@ import pytest
 import torch
 from training_helpers import tiny_config
 
+from flockgym.bots.policies import load_policy
 from flockgym.training import learners
 from flockgym.training.learners import train_with_threads
-from flockgym.training.policies import load_policy
 from flockgym.training.train import train
 
 

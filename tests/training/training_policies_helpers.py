@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flockgym.training.checkpoints import write_checkpoint as write_zip
+from flockgym.bots.checkpoints import write_checkpoint as write_zip
+from flockgym.bots.policies import CheckpointMeta, env_shapes, meta_member
 from flockgym.training.learners import get_learner
-from flockgym.training.policies import CheckpointMeta, env_shapes, meta_member
 
 
 def write_checkpoint(

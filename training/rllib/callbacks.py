@@ -15,7 +15,7 @@ from typing import Any
 
 from ray.rllib.callbacks.callbacks import RLlibCallback
 
-from .env import SEATING_KEY
+from flockgym.training.rllib.env import SEATING_KEY
 
 
 def sub_env(env: Any, env_index: int) -> Any:

@@ -139,7 +139,7 @@ class FlockgymMultiAgentEnv(MultiAgentEnv):
                 f"env_config: unknown keys {unknown or '-'}{missing}; allowed: "
                 f"{', '.join(sorted(self.KEYS))} (env_id required)"
             )
-        from flockgym.training.policies import make_participant
+        from flockgym.bots.policies import make_participant
 
         self.env_id = config["env_id"]
         self.env_options = {"illegal_action": "penalize", **dict(config.get("env_options") or {})}

@@ -3,7 +3,7 @@
 This module imports no ray: configs naming ``rllib_ppo`` are validated, and its
 checkpoints load, play and evaluate, on the ``train`` extra alone. Training
 needs the ``rllib`` extra; without it, loading such a config is a
-:class:`~flockgym.training.errors.ConfigError` that names the extra.
+:class:`~flockgym.common.errors.ConfigError` that names the extra.
 
 The policy network is the SB3 path's (the same MLP layout and weights format,
 :class:`~.module.MaskedActorCritic`), so everything that plays a checkpoint
@@ -28,7 +28,7 @@ from typing import Annotated, Any, ClassVar, Literal
 import torch
 from pydantic import ConfigDict, Field
 
-from ..checkpoints import (
+from flockgym.bots.checkpoints import (
     LEARNER_MEMBER,
     OPTIMIZER_MEMBER,
     POLICY_MEMBER,
@@ -36,7 +36,7 @@ from ..checkpoints import (
     json_bytes,
     tensor_bytes,
 )
-from ..learners import (
+from flockgym.training.learners import (
     COUNT,
     MAX_CLIP_RANGE,
     MAX_EPOCHS,
@@ -191,10 +191,10 @@ class RLlibPPOLearner(MaskablePPOLearner):
     def custom_run(self) -> Callable[..., Path]:
         """The training loop of this learner (``train.run`` hands the run to it)."""
         if ray_missing():
-            from ..errors import ConfigError
+            from flockgym.common.errors import ConfigError
 
             raise ConfigError(f"algo.name = 'rllib_ppo' needs ray[rllib]: {EXTRA_HINT}")
-        from .run import run_rllib
+        from flockgym.training.rllib.run import run_rllib
 
         return run_rllib
 

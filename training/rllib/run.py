@@ -46,12 +46,17 @@ from typing import Any
 import numpy as np
 import torch
 
-from ..checkpoints import POLICY_MEMBER, CheckpointArchive
-from ..config import TrainConfig
-from ..learners import get_learner, parameter_count, weights_bytes
-from ..policies import env_shapes
-from ..runs import append_progress, update_run_info
-from .env import LEARNER, FlockgymMultiAgentEnv, policy_mapping, snapshot_module
+from flockgym.bots.checkpoints import POLICY_MEMBER, CheckpointArchive
+from flockgym.bots.policies import env_shapes
+from flockgym.training.config import TrainConfig
+from flockgym.training.learners import get_learner, parameter_count, weights_bytes
+from flockgym.training.rllib.env import (
+    LEARNER,
+    FlockgymMultiAgentEnv,
+    policy_mapping,
+    snapshot_module,
+)
+from flockgym.training.runs import append_progress, update_run_info
 
 ADDRESS_ENV = "RAY_ADDRESS"
 
@@ -173,8 +178,8 @@ def build_algorithm(config: TrainConfig, snapshots: int) -> Any:
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    from .callbacks import FlockgymCallbacks
-    from .module import MaskedActorCritic
+    from flockgym.training.rllib.callbacks import FlockgymCallbacks
+    from flockgym.training.rllib.module import MaskedActorCritic
 
     params = config.algo
     network = {"net_arch": list(params.net_arch), "activation": params.activation}
@@ -368,7 +373,7 @@ def run_rllib(config: TrainConfig, run_dir: Path, point: Any) -> Path:
     ``point``: the checked resume point, or None)."""
     from stable_baselines3.common.logger import make_output_format
 
-    from .. import train as shared
+    from flockgym.training import train as shared
 
     state = point.state if point else None
     snapshots = list(state.snapshots) if state else []
@@ -419,7 +424,7 @@ def train_loop(
     """PPO iterations up to ``total_steps`` learner steps, with the snapshots,
     evaluations and checkpoints of the SB3 path; returns (step, the final
     checkpoint, seconds spent training)."""
-    from .. import train as shared
+    from flockgym.training import train as shared
 
     learner = model.learner
     with shared.deferred_interrupts() as stop:
@@ -477,7 +482,7 @@ def save_snapshot(
 ) -> str:
     """The learner frozen into a snapshot file (a flockgym checkpoint) and into
     its snapshot module; returns the file's path relative to the run folder."""
-    from .. import train as shared
+    from flockgym.training import train as shared
 
     relative = f"snapshots/step_{step:09d}.zip"
     shared.save_policy(model, model.learner, config, run_dir / relative, step)

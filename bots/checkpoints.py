@@ -31,10 +31,9 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from flockgym.common.errors import CheckpointError
+from flockgym.common.files import write_atomic
 from flockgym.envs.core.reader import InputError, parse_json
-
-from .errors import CheckpointError
-from .files import write_atomic
 
 if TYPE_CHECKING:
     import torch

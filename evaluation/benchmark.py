@@ -46,24 +46,23 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from flockgym.bots.shipped import game_folder, shipped_checkpoints
+from flockgym.common.errors import ConfigError, RunError
+from flockgym.common.files import write_text_atomic
+from flockgym.common.progress import Progress, format_seconds
+from flockgym.common.provenance import Clock, cpu_seconds
+from flockgym.common.version import git_commit
 from flockgym.envs import list_envs, make
 from flockgym.envs.core.reader import read_json
-
-from . import benchmark_stats as bs
-from .config import (
+from flockgym.evaluation import benchmark_stats as bs
+from flockgym.evaluation.tournaments import TournamentResult, tournament
+from flockgym.training.config import (
     TrainConfig,
     apply_override,
     config_to_yaml,
     read_yaml,
     read_yaml_file,
 )
-from .errors import ConfigError, RunError
-from .evaluate import TournamentResult, tournament
-from .files import write_text_atomic
-from .progress import Progress, format_seconds
-from .provenance import Clock, cpu_seconds
-from .shipped import game_folder, shipped_checkpoints
-from .version import git_commit
 
 RESULT_FORMAT = "flockgym-benchmark"
 RESULT_VERSION = 2
@@ -287,7 +286,7 @@ def run_config(
 ) -> TrainConfig:
     """The learner's config with the game's env, the spec's budget and the seed:
     what ``flockgym train`` would run, validated as it would be."""
-    from .config import validate_config
+    from flockgym.training.config import validate_config
 
     path = spec_dir / learner.config
     try:
@@ -336,7 +335,7 @@ def run_status(run: Run, ladder: list[str], spec: BenchmarkSpec) -> RunStatus:
     """Where a run stands: ``new`` (no folder), ``restart`` (a folder without a
     checkpoint yet), ``resume`` (cut short), ``trained`` (not yet measured),
     ``evaluated`` (nothing to do). A folder of another config is an error."""
-    from .runs import read_state
+    from flockgym.training.runs import read_state
 
     if not run.run_dir.exists():
         return "new"
@@ -386,7 +385,7 @@ def portable(raw: Any) -> Any:
 
 def train_run(run: Run, status: RunStatus, log: Path) -> None:
     """Train (or resume, or start again) one run, its output in ``log``."""
-    from .train import train
+    from flockgym.training.train import train
 
     if status == "restart":  # nothing resumable was written: start it again
         shutil.rmtree(run.run_dir)
@@ -414,7 +413,7 @@ def ladder_specs(env_id: str, players: int) -> dict[str, str]:
 def evaluate_run(run: Run, spec: BenchmarkSpec) -> dict[str, Any]:
     """The run's final policy against every rung: its win rate and mean points
     (field seating at a table of more than 2, every seat at 2)."""
-    from .policies import make_participant
+    from flockgym.bots.policies import make_participant
 
     env_id, options = run.config.env.id, run.config.env.options
     players = num_players(GameSpec(env=env_id, options=options))
@@ -817,7 +816,7 @@ def read_saved(saved: Path, versions: tuple[int, ...] = (RESULT_VERSION,)) -> di
     if result.get("version") not in versions:
         raise RunError(
             f"{saved}: a {RESULT_FORMAT} version {result.get('version')} file; this flockgym "
-            f"renders version {RESULT_VERSION} (python -m flockgym.training.benchmark "
+            f"renders version {RESULT_VERSION} (python -m flockgym.evaluation.benchmark "
             f"--recompute {saved} aggregates its runs again)"
         )
     return result
@@ -1034,7 +1033,7 @@ def rewrite_quotes(page: Path, root: Path) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m flockgym.training.benchmark",
+        prog="python -m flockgym.evaluation.benchmark",
         description="Rewrite the quoted benchmark reports of a page (docs/benchmark.md) "
         "from the saved benchmark.json each quote names; with --recompute, first aggregate "
         "a saved grid's runs again with this version's statistics.",

@@ -32,16 +32,15 @@ from typing import Any, Literal
 
 import numpy as np
 
+from flockgym.bots.policies import Participant, PolicyBot, unique_names
+from flockgym.common.files import make_folder, write_text_atomic
+from flockgym.common.progress import Progress
+from flockgym.common.provenance import Clock
 from flockgym.envs import make
 from flockgym.envs.core.bots import bot_action
 from flockgym.envs.core.play import play_game
 from flockgym.envs.core.rng import derive_seed
-
-from .files import make_folder, write_text_atomic
-from .policies import Participant, PolicyBot, unique_names
-from .progress import Progress
-from .provenance import Clock
-from .vector_tournament import VectorBlock, resolve_tournament_engine
+from flockgym.evaluation.vector_tournament import VectorBlock, resolve_tournament_engine
 
 Seating = Literal["rotate", "field"]
 Z95 = 1.959964
@@ -271,10 +270,8 @@ def tournament(
     env = make(env_id, **env_options)
     agents = list(env.possible_agents)
     tables = seating_tables(len(agents), len(participants), seating)
-    kinds = [p.kind for p in participants]
-    resolved = resolve_tournament_engine(env_id, env_options, kinds, engine) if batch else "scalar"
-    schedule = Schedule(
-        env_id, env_options, list(participants), tables, seating, seed, batch, resolved
+    schedule = make_schedule(
+        env_id, env_options, list(participants), tables, seating, seed, batch, engine
     )
     tallies: dict[int, DealTally] = {}
     meter = Progress(deals * len(tables), "games", enabled=progress, label=f"eval {env_id}")
@@ -291,6 +288,24 @@ def tournament(
         raise TournamentInterrupted(partial) from None
     meter.close()
     return summarise(schedule, env, tallies, deals, deals)
+
+
+def make_schedule(
+    env_id: str,
+    env_options: dict[str, Any],
+    participants: list[Participant],
+    tables: list[tuple[int, ...]],
+    seating: str,
+    seed: int,
+    batch: bool = True,
+    engine: str = "auto",
+) -> Schedule:
+    """The schedule of a tournament, its engine resolved (``auto``: the env's
+    vectorised engine where it seats every participant): what :func:`tournament`
+    plays, and what :mod:`~flockgym.evaluation.compare` plays in windows."""
+    kinds = [p.kind for p in participants]
+    resolved = resolve_tournament_engine(env_id, env_options, kinds, engine) if batch else "scalar"
+    return Schedule(env_id, env_options, participants, tables, seating, seed, batch, resolved)
 
 
 def finished_prefix(tallies: dict[int, DealTally]) -> int:

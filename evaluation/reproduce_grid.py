@@ -16,12 +16,17 @@ import json
 from pathlib import Path
 from typing import Any
 
+from flockgym.common.errors import ConfigError, RunError
+from flockgym.common.provenance import Clock
 from flockgym.envs.core.reader import read_json
-
-from .benchmark import RESULT_VERSION, benchmark, game_label, load_spec, read_saved
-from .errors import ConfigError, RunError
-from .provenance import Clock
-from .reproduce import json_differences
+from flockgym.evaluation.benchmark import (
+    RESULT_VERSION,
+    benchmark,
+    game_label,
+    load_spec,
+    read_saved,
+)
+from flockgym.evaluation.reproduce import json_differences
 
 RESULT_FILE = "reproduce_grid.json"
 

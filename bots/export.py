@@ -3,7 +3,7 @@
 Train with stable-baselines3 (or sb3-contrib's MaskablePPO) on the self-play
 env, or on any env with the same observation vector and action count, then::
 
-    from flockgym.training import export_policy, load_policy
+    from flockgym.bots import export_policy, load_policy
 
     export_policy(model, "asrus_v0", {"num_players": 5}, "my_bot.zip")
     policy = load_policy("my_bot.zip", env_id="asrus_v0", env_options={"num_players": 5})
@@ -22,9 +22,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .checkpoints import check_state_dict, write_checkpoint
-from .errors import CheckpointError
-from .policies import CheckpointMeta, env_shapes, meta_member
+from flockgym.bots.checkpoints import check_state_dict, write_checkpoint
+from flockgym.bots.policies import CheckpointMeta, env_shapes, meta_member
+from flockgym.common.errors import CheckpointError
 
 ACTIVATION_NAMES = {"Tanh": "tanh", "ReLU": "relu"}
 
@@ -45,8 +45,8 @@ def export_policy(
     :class:`CheckpointError` naming the problem when the model does not fit
     ``env_id`` with ``env_options`` or is not a network flockgym can rebuild.
     """
-    from .learners import get_learner
-    from .version import git_commit
+    from flockgym.common.version import git_commit
+    from flockgym.training.learners import get_learner
 
     policy = getattr(model, "policy", model)
     env_options = dict(env_options or {})

@@ -12,7 +12,7 @@ the cards cancels out of their difference:
   ``flockgym eval --seating field --players A,<field>``; then B takes A's place
   at the same tables, the field bots seeded exactly as they were against A.
 
-Both are played by the tournament machinery of :mod:`.evaluate` (its blocks,
+Both are played by the tournament machinery of :mod:`.tournaments` (its blocks,
 processes and vectorised engine), so ``jobs`` changes nothing but the time.
 Each deal gives one paired observation (:mod:`.compare_stats`): the verdict is
 the win-rate and mean-points differences with 95% intervals over deals, the
@@ -41,25 +41,24 @@ from typing import Any
 
 import numpy as np
 
+from flockgym.bots.policies import BotSpec, Participant, make_participant, parse_spec
+from flockgym.common.errors import MissingExtraError
+from flockgym.common.files import make_folder, write_text_atomic
+from flockgym.common.progress import Progress
+from flockgym.common.provenance import Clock
+from flockgym.common.version import git_commit
 from flockgym.envs import FlockgymError, make
 from flockgym.envs.core.rng import derive_seed
-
-from . import compare_stats as stats
-from . import sprt as sequential
-from .errors import MissingExtraError
-from .evaluate import (
+from flockgym.evaluation import compare_stats as stats
+from flockgym.evaluation import sprt as sequential
+from flockgym.evaluation.tournaments import (
     DealTally,
     Schedule,
     bradley_terry_elo,
+    make_schedule,
     play_blocks,
     seating_tables,
 )
-from .files import make_folder, write_text_atomic
-from .policies import BotSpec, Participant, make_participant, parse_spec
-from .progress import Progress
-from .provenance import Clock
-from .vector_tournament import resolve_tournament_engine
-from .version import git_commit
 
 RESULT_FILES = ("compare.json", "compare.md", "deals.csv")
 RESULT_FORMAT = "flockgym-compare"
@@ -202,12 +201,11 @@ def field_tables(num_seats: int, field_index: list[int]) -> list[tuple[int, ...]
 def schedule(
     request: CompareRequest, players: list[Participant], tables: list[tuple[int, ...]], engine: str
 ) -> Schedule:
-    """A tournament schedule as :func:`~.evaluate.tournament` builds it."""
-    kinds = [p.kind for p in players]
-    resolved = resolve_tournament_engine(request.env_id, request.options, kinds, engine)
-    return Schedule(
+    """A tournament schedule as :func:`~flockgym.evaluation.tournaments.tournament`
+    builds it."""
+    return make_schedule(
         request.env_id, dict(request.options), players, tables, "compare", request.seed, True,
-        resolved,
+        engine,
     )  # fmt: skip
 
 
@@ -470,7 +468,7 @@ def standings(
 
 def pairwise_counts(setup: Setup, pairs: list[DealPair]) -> tuple[list[str], np.ndarray]:
     """Pairwise win counts over A, B and the distinct field specs (one index
-    each), summed over both schedules as :func:`~.evaluate.tally_game` counts them."""
+    each), summed over both schedules as :func:`~.tournaments.tally_game` counts them."""
     field_specs = list(dict.fromkeys(setup.field_names))
     names = [setup.request.a, setup.request.b, *field_specs]
     index_of = [[0, 1]] if setup.mode == "swap" else [[0], [1]]

@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import RunError
-from .files import OutputError, write_atomic
-from .runs import read_progress
+from flockgym.common.errors import RunError
+from flockgym.common.files import OutputError, write_atomic
+from flockgym.training.runs import read_progress
 
 LOSS_TAGS = {
     "entropy": "train/entropy_loss",  # sb3 logs minus the entropy
@@ -95,7 +95,7 @@ def read_run(path: Path) -> Run:
 
 def read_config(path: Path) -> dict[str, Any]:
     """The run's resolved config (``{}`` if it has none)."""
-    from .config import read_text, read_yaml
+    from flockgym.training.config import read_text, read_yaml
 
     file = path / "config.yaml"
     if not file.is_file():

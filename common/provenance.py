@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .version import git_commit
+from flockgym.common.version import git_commit
 
 
 def package_set() -> dict[str, str]:

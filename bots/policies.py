@@ -1,6 +1,6 @@
 """Trained policies and bot specs: everything that can sit at a table.
 
-* A checkpoint is a zip (:mod:`flockgym.training.checkpoints`) of the policy
+* A checkpoint is a zip (:mod:`flockgym.bots.checkpoints`) of the policy
   network's weights and a ``flockgym.json`` member saying which env, options
   and shapes it was trained for. :func:`load_policy` reads and checks that
   first (every field, and the size of the network it implies), so a wrong file
@@ -12,10 +12,10 @@
 * A bot spec string names a participant anywhere one is asked for:
   ``random``, ``heuristic``, or a checkpoint path (``path/to/ckpt.zip``, a
   run folder for its final policy, or the name of a shipped checkpoint such as
-  ``asrus/ppo_5p``: :mod:`flockgym.training.shipped`), optionally suffixed ``@greedy`` (the
+  ``asrus/ppo_5p``: :mod:`flockgym.bots.shipped`), optionally suffixed ``@greedy`` (the
   default: the most probable legal move) or ``@sample`` (drawn from the policy);
   or ``search`` with optional settings, ``search:budget=1s,rollout=heuristic``
-  (:mod:`flockgym.training.search`). In a comma-separated list of specs, the
+  (:mod:`flockgym.bots.search`). In a comma-separated list of specs, the
   ``KEY=VALUE`` items after a ``search:`` are its settings; the next item without
   ``=`` starts the next spec (``search:budget=200,rollout=random,heuristic`` is two).
 """
@@ -30,18 +30,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from flockgym.bots.advice import ADVISORS, Advisor, input_size
+from flockgym.bots.checkpoints import META_MEMBER, CheckpointArchive, json_bytes
+from flockgym.bots.search import SearchBot, SearchSettings, parse_settings
+from flockgym.bots.shipped import find_shipped
+from flockgym.common.errors import BotSpecError, CheckpointError
 from flockgym.envs import Bot, OptionError, entry, make, make_bot
 from flockgym.envs.core.rng import make_rng
 from flockgym.envs.core.validate import short_repr
 
-from .advice import ADVISORS, Advisor, input_size
-from .checkpoints import META_MEMBER, CheckpointArchive, json_bytes
-from .errors import BotSpecError, CheckpointError
-from .search import SearchSettings, parse_settings, search_factory
-from .shipped import find_shipped
-
 if TYPE_CHECKING:
-    from .learners import Learner
+    from flockgym.training.learners import Learner
 
 CHECKPOINT_FORMAT = "flockgym-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -70,7 +69,7 @@ class CheckpointMeta:
     extra: dict[str, Any] = field(default_factory=dict)
     advisor: str = "none"
     """``heuristic``: the network also reads the heuristic's suggested move
-    (training/advice.py); its input is then ``observation_size + num_actions``."""
+    (bots/advice.py); its input is then ``observation_size + num_actions``."""
 
     @property
     def input_size(self) -> int:
@@ -192,7 +191,7 @@ class Policy:
     def __init__(
         self, network: Any, meta: CheckpointMeta, play: Play = "greedy", seed: int | None = None
     ) -> None:
-        from .learners import get_learner  # torch: the training extra
+        from flockgym.training.learners import get_learner  # torch: the training extra
 
         if play not in PLAY_MODES:
             raise ValueError(f"play={play!r}; allowed: {', '.join(PLAY_MODES)}")
@@ -217,7 +216,7 @@ class Policy:
 
     @property
     def advised(self) -> bool:
-        """Whether the network also reads an advisor's move (training/advice.py): its
+        """Whether the network also reads an advisor's move (bots/advice.py): its
         bots then read views, and :meth:`act` / :meth:`act_batch` take the input
         vectors (observation and advice) that :meth:`PolicyBot.network_input` builds."""
         return self.meta.advisor != "none"
@@ -376,7 +375,7 @@ def sample_rows(probs: np.ndarray, rngs: Sequence[np.random.Generator]) -> np.nd
 
 class PolicyBot:
     """A :class:`Policy` seated as an env bot: the env's ``Bot`` protocol. An
-    advised policy's bot keeps its seat's advisor (training/advice.py), seeded
+    advised policy's bot keeps its seat's advisor (bots/advice.py), seeded
     from the bot's seed, and asks it once per decision."""
 
     def __init__(self, policy: Policy, play: Play = "greedy", seed: int | None = None) -> None:
@@ -426,7 +425,7 @@ def load_policy(
     """
     if not Path(path).exists():  # a shipped checkpoint's name (asrus/ppo_5p) from any folder
         path = find_shipped(str(path), "checkpoint") or path
-    from .learners import advice_actions  # torch: the training extra
+    from flockgym.training.learners import advice_actions  # torch: the training extra
 
     with CheckpointArchive(path) as archive:
         meta, learner = read_meta_and_learner(archive)
@@ -442,7 +441,7 @@ def load_policy(
 def read_meta_and_learner(archive: CheckpointArchive) -> tuple[CheckpointMeta, Learner]:
     """The checked metadata and its learner, with the network it describes checked
     (shape and size) before anything is built."""
-    from .learners import get_learner  # torch: the training extra
+    from flockgym.training.learners import get_learner  # torch: the training extra
 
     meta = read_meta(archive)
     try:
@@ -504,7 +503,9 @@ def parse_spec(text: str) -> BotSpec:
         return BotSpec(cleaned, cleaned)
     if cleaned == "search" or cleaned.startswith("search:"):
         items = [item for item in cleaned[len("search:") :].split(",") if item.strip()]
-        return BotSpec(cleaned, "search", search=parse_settings(items))
+        settings = parse_settings(items)
+        parse_spec(settings.rollout)  # names a bot (the env is checked when it is made)
+        return BotSpec(cleaned, "search", search=settings)
     target, _, play = cleaned.rpartition("@") if "@" in cleaned else (cleaned, "", "greedy")
     if play not in PLAY_MODES:
         raise BotSpecError(f"bot spec {text!r}: unknown play mode @{play}; {SPEC_HELP}")
@@ -674,3 +675,18 @@ def unique_names(names: list[str]) -> list[str]:
         seen[name] = seen.get(name, 0) + 1
         result.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
     return result
+
+
+def search_factory(
+    settings: SearchSettings, env_id: str, env_options: dict[str, Any]
+) -> Callable[[int], SearchBot]:
+    """A factory of search bots for one env (one per seat and game, each seeded),
+    rolling out with the participant its rollout spec makes; builds one first so a
+    wrong rollout or an env without resampler fails here."""
+    rollout = make_participant(settings.rollout, env_id, env_options)
+    SearchBot(env_id, env_options, settings, 0, rollout_bots=rollout.new_bot)
+
+    def new_bot(seed: int) -> SearchBot:
+        return SearchBot(env_id, env_options, settings, seed, rollout_bots=rollout.new_bot)
+
+    return new_bot

@@ -59,11 +59,10 @@ from typing import Any
 
 import numpy as np
 
-from flockgym.envs import ENVS, entry
+from flockgym.common.errors import BotSpecError
+from flockgym.envs import ENVS, entry, make_bot
 from flockgym.envs.core.bots import Bot, bot_move, legal_from_mask
 from flockgym.envs.core.rng import make_rng
-
-from .errors import BotSpecError
 
 SEARCH_KEYS = ("budget", "rollout", "method", "explore", "confidence")
 METHODS = ("paired", "ucb")
@@ -173,17 +172,27 @@ def parse_settings(items: list[str]) -> SearchSettings:
 
 
 def check_rollout(value: str) -> str:
-    """A rollout policy spec: any bot spec but a search (checked when the bot is
-    built against its env; here only that it names something)."""
-    from .policies import parse_spec
-
+    """A rollout policy spec: any bot spec but a search (the bot spec parser checks
+    that it names something, and the participant that it fits the env)."""
     if not value or value.startswith("search"):
         raise BotSpecError(
             f"search rollout {value!r}: allowed: heuristic, random or a checkpoint spec "
             "(a search cannot roll out with a search)"
         )
-    parse_spec(value)
     return value
+
+
+BASELINE_ROLLOUTS = ("heuristic", "random")
+
+
+def baseline_rollout(env_id: str, rollout: str) -> Callable[[int], Bot]:
+    """The bots of a baseline rollout policy; a BotSpecError for any other."""
+    if rollout not in BASELINE_ROLLOUTS:
+        raise BotSpecError(
+            f"search rollout {rollout!r} needs its bots made by "
+            "flockgym.bots.policies.make_participant; allowed here: " + ", ".join(BASELINE_ROLLOUTS)
+        )
+    return lambda seed: make_bot(env_id, rollout, seed)
 
 
 def parse_number(value: str, key: str) -> float:
@@ -234,15 +243,18 @@ class SearchBot:
         settings: SearchSettings,
         seed: int | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        rollout_bots: Callable[[int], Bot] | None = None,
     ) -> None:
-        from .policies import make_participant
-
+        """``rollout_bots`` makes the rollout policy's bots (a seed -> a bot);
+        without it the rollout must be a baseline bot (``heuristic``, ``random``).
+        A checkpoint's rollout comes from :func:`flockgym.bots.policies.search_factory`,
+        so this module needs nothing that reads checkpoints."""
         self.settings = settings
         self.clock = clock
         """Seconds on a monotonic clock: a time budget's deadline is read on it."""
         self.rng = make_rng(seed)
         self.resample = load_resampler(env_id)
-        self.rollout = make_participant(settings.rollout, env_id, env_options)
+        self.rollout_bots = rollout_bots or baseline_rollout(env_id, settings.rollout)
         self.table: tuple[Any, str] | None = None
         self.last_simulations = 0
         """Simulations of the last move searched (0 for a forced move)."""
@@ -287,7 +299,7 @@ class SearchBot:
         started = self.clock()
         base = raw.clone()
         seat = raw.possible_agents.index(agent)
-        prior = int(self.rollout.new_bot(self._seed()).act(observation, view))
+        prior = int(self.rollout_bots(self._seed()).act(observation, view))
         total = self.settings.simulations
         # a time budget measures the first simulation (the rollout policy's move in
         # the first world) before it knows how many candidates fit
@@ -323,7 +335,7 @@ class SearchBot:
         with ``world_seed`` for every seat to the end; the seat's win share."""
         sim = copy_world(world)
         rng = make_rng(world_seed)
-        bots = {a: self.rollout.new_bot(int(rng.integers(0, 2**63))) for a in sim.possible_agents}
+        bots = {a: self.rollout_bots(int(rng.integers(0, 2**63))) for a in sim.possible_agents}
         return self._roll_out(sim, seat, move, bots)
 
     def _still_in_play(
@@ -382,7 +394,7 @@ class SearchBot:
         started = self.clock()
         base = raw.clone()
         seat = raw.possible_agents.index(agent)
-        bots = {a: self.rollout.new_bot(self._seed()) for a in raw.possible_agents}
+        bots = {a: self.rollout_bots(self._seed()) for a in raw.possible_agents}
         prior = int(bots[agent].act(observation, view))
         visits: dict[int, int] = {}
         values: dict[int, float] = {}
@@ -510,16 +522,3 @@ def win_share(game: Any, seat: int) -> float:
         best = max(scores)
         winners = [s for s, v in enumerate(scores) if v == best]
     return 1.0 / len(winners) if seat in winners else 0.0
-
-
-def search_factory(
-    settings: SearchSettings, env_id: str, env_options: dict[str, Any]
-) -> Callable[[int], SearchBot]:
-    """A factory of search bots for one env (one per seat and game, each seeded);
-    builds one first so a wrong rollout or an env without resampler fails here."""
-    SearchBot(env_id, env_options, settings, 0)
-
-    def new_bot(seed: int) -> SearchBot:
-        return SearchBot(env_id, env_options, settings, seed)
-
-    return new_bot

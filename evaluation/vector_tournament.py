@@ -1,11 +1,11 @@
 """A block of tournament games on a vectorised engine: every table of every
 deal of the block in one engine, every turn's decisions in a few batched calls.
 
-The scalar lockstep of :func:`~.evaluate.play_block` already takes each
+The scalar lockstep of :func:`~.tournaments.play_block` already takes each
 policy's decisions in one forward pass, but every game still has its own AEC
 env and every heuristic seat its own bot reading its own view: on a game such
 as Asrus that Python work is most of a tournament's time. Here the games live
-in one engine of the env's vector-engine adapter (:mod:`~.vector_engines`,
+in one engine of the env's vector-engine adapter (:mod:`~flockgym.training.vector_engines`,
 named by its registry entry; with ``dealing="exact"``, dealt card for card as
 the scalar env deals them), and since the turns of such an engine are
 simultaneous, each turn is decided at its start for every seat of every game:
@@ -25,8 +25,7 @@ import numpy as np
 from flockgym.envs import OptionError
 from flockgym.envs.core.bots import random_legal_actions
 from flockgym.envs.core.rng import derive_seed, make_rng
-
-from .vector_engines import (
+from flockgym.training.vector_engines import (
     has_vector_engine,
     vector_adapter,
     vector_engine_envs,

@@ -31,15 +31,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from flockgym.bots.checkpoints import MAX_MEMBER_BYTES, POLICY_MEMBER, CheckpointArchive
+from flockgym.bots.shipped import find_shipped
+from flockgym.common.errors import CheckpointError, ConfigError, RunError
+from flockgym.common.version import git as _git
+from flockgym.common.version import git_commit
 from flockgym.envs.core.reader import InputError
-
-from .checkpoints import MAX_MEMBER_BYTES, POLICY_MEMBER, CheckpointArchive
-from .config import FOLDER_NAME, TrainConfig, read_text, read_yaml, validate_config
-from .errors import CheckpointError, ConfigError, RunError
-from .runs import read_json_file, read_progress, read_state, write_json
-from .shipped import find_shipped
-from .version import git as _git
-from .version import git_commit
+from flockgym.training.config import FOLDER_NAME, TrainConfig, read_text, read_yaml, validate_config
+from flockgym.training.runs import read_json_file, read_progress, read_state, write_json
 
 DEFAULT_PARENT = Path("runs") / "reproduce"
 RESULT_FILE = "reproduce.json"
@@ -256,7 +255,7 @@ def read_checkpoint_meta(path: Path) -> dict[str, Any]:
     """The ``flockgym.json`` of a checkpoint, its fields checked (policies.read_meta)."""
     from dataclasses import asdict
 
-    from .policies import read_meta
+    from flockgym.bots.policies import read_meta
 
     try:
         with CheckpointArchive(path) as archive:
@@ -292,7 +291,7 @@ def shipped_config(name: str, commit: str, notes: list[str]) -> tuple[dict[str, 
             raw = read_yaml(text)
             if isinstance(raw, dict):
                 return raw, f"{clean}:{name}"
-    from .shipped import resolve_config
+    from flockgym.bots.shipped import resolve_config
 
     path = resolve_config(name)
     if not path.is_file():
@@ -409,7 +408,7 @@ def reproduce(
     if dry_run:
         print(f"dry run: nothing trained; `flockgym reproduce {text}` would train as above")
         return 0
-    from .train import train
+    from flockgym.training.train import train
 
     run_dir = train(config, config_stem=recorded.name)
     verdict = compare_runs(recorded, run_dir)

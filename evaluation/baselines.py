@@ -13,12 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from flockgym.bots.policies import BotSpecError, CheckpointError, make_participant, shared_policy
+from flockgym.bots.shipped import game_folder
+from flockgym.common.files import check_writable_folder, write_text_atomic
 from flockgym.envs import FlockgymError, entry, list_envs
-
-from .evaluate import Participant, Seating, Standing, TournamentResult, tournament
-from .files import check_writable_folder, write_text_atomic
-from .policies import BotSpecError, CheckpointError, make_participant, shared_policy
-from .shipped import game_folder
+from flockgym.evaluation.tournaments import (
+    Participant,
+    Seating,
+    Standing,
+    TournamentResult,
+    tournament,
+)
 
 HEADER = """# Baselines
 

@@ -1,0 +1,61 @@
+"""The modules that moved out of ``flockgym.training`` still import under their
+old names for one release: the same module object (so a patch on either name
+patches both), with a DeprecationWarning naming the new path; and the names
+``flockgym.training`` used to export resolve, warning."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+from flockgym.training import MOVED_MODULES
+
+
+@pytest.mark.parametrize("old", sorted(MOVED_MODULES))
+def test_an_old_module_path_is_the_new_module_with_a_warning(old: str) -> None:
+    code = (
+        "import importlib, warnings\n"
+        "warnings.simplefilter('error')\n"
+        f"new = importlib.import_module({MOVED_MODULES[old]!r})\n"
+        "warnings.simplefilter('always')\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        f"    old = importlib.import_module({old!r})\n"
+        "assert old is new, (old, new)\n"
+        "print(caught[0].category.__name__, caught[0].message)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.startswith(f"DeprecationWarning {old} moved to {MOVED_MODULES[old]}")
+
+
+def test_the_new_packages_import_without_any_deprecation_warning() -> None:
+    code = (
+        "import warnings\n"
+        "warnings.simplefilter('error')\n"
+        "import flockgym.bots, flockgym.common, flockgym.evaluation, flockgym.cli\n"
+        "import flockgym.training, flockgym.bots.policies, flockgym.evaluation.compare\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "package"),
+    [("load_policy", "flockgym.bots"), ("make_participant", "flockgym.bots"),
+     ("export_policy", "flockgym.bots"), ("tournament", "flockgym.evaluation")],
+)  # fmt: skip
+def test_a_name_the_training_package_used_to_export_resolves_with_a_warning(
+    name: str, package: str
+) -> None:
+    training = importlib.import_module("flockgym.training")
+    with pytest.warns(DeprecationWarning, match=f"import it from {package}"):
+        value = getattr(training, name)
+    assert value is getattr(importlib.import_module(package), name)
+
+
+def test_an_unknown_name_is_still_an_attribute_error() -> None:
+    import flockgym.training
+
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        _ = flockgym.training.nothing_here  # type: ignore[attr-defined]
