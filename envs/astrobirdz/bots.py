@@ -37,17 +37,9 @@ from ..core.bots import legal_from_mask
 from ..core.rng import make_rng
 from . import data
 from .actions import ActionLayout
+from .basics import COLOUR_MASKS, FULL_DECK, bits, card_rank, card_value, mask_of, trick_winner
 from .data import NO_RULE, Effect, colour_of, number_of, parse_card
-from .rules import (
-    COLOUR_MASKS,
-    FULL_DECK,
-    bits,
-    card_points,
-    card_rank,
-    card_value,
-    mask_of,
-    trick_winner,
-)
+from .rules import card_points
 
 TRUMP_WIN = {9: 0.95, 8: 0.85, 7: 0.7, 6: 0.55, 5: 0.45, 4: 0.35}
 """Chance that a trump card of this value takes a trick (4 players)."""

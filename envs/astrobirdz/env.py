@@ -141,7 +141,7 @@ Game length and saved states: ``max_steps`` defaults to 10,000 applied
 actions, far above the longest game any option mix allows (about 800 steps),
 so the cap never cuts a real game. ``load_state_dict`` checks every field of
 the game section against the rules before anything changes
-(``flockgym.envs.astrobirdz.rules.validate_state_dict``: each of the 54 cards
+(``flockgym.envs.astrobirdz.state.validate_state_dict``: each of the 54 cards
 in exactly one place, hand sizes for the turn and phase, whose turn it is, the
 guesses, the tricks and who won them, the Berzerkerbirdz and the dealer, the
 AstroBoard, pending choices, scores 0..1,000,000) and names the first wrong
@@ -170,20 +170,20 @@ from ..core.options import Option, scenario_seat, warn_unknown_reset_options
 from ..core.wrappers import FlockOrderEnforcingWrapper
 from . import data
 from .actions import ActionLayout
-from .data import MAX_SCORE
-from .native import ENGINES, NativeAstrobirdzGame, native_available
-from .observer import AstrobirdzObserver, observation_size
-from .rules import (
+from .basics import (
     BONUS_TIE_MODES,
     CHOICE_PHASES,
     GREEN_7_READINGS,
     HIGHEST_BONUS_MODES,
     PHASE_NAMES,
     AstrobirdzConfig,
-    AstrobirdzGame,
     Phase,
     bits,
 )
+from .data import MAX_SCORE
+from .native import ENGINES, NativeAstrobirdzGame, native_available
+from .observer import AstrobirdzObserver, observation_size
+from .rules import AstrobirdzGame
 
 MAX_AGE = sys.float_info.max
 """The largest age allowed: the largest finite float (no float age can be larger;
