@@ -203,9 +203,9 @@ class NativeAstrobirdzGame(DumpedCompiledGame):
 
     def mirror(self) -> AstrobirdzGame:
         """A Python engine kept in this state for views and text (read it, never
-        play it: its generator is not kept in step). Brought up to date on each
-        call from the compiled state's fields, it costs a view about a fifth of
-        a fresh copy (:meth:`to_python`), whose new generator is most of it."""
+        play it: its generator is not kept in step). It is brought up to date on
+        each call from the compiled state's fields, without the new engine and
+        generator a fresh copy (:meth:`to_python`) builds every time."""
         fields = self.engine.dump()
         if self._mirror is None:
             self._mirror = game_of(self.config, fields)
