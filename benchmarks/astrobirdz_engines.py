@@ -9,7 +9,8 @@ default options (Berzerkerbirdz and rule cards on):
 * ``compiled engine``: :class:`flockgym.envs.astrobirdz.native.NativeAstrobirdzGame`,
   the same loop;
 * ``AEC loop, python engine`` and ``AEC loop, compiled engine``:
-  ``astrobirdz_v0.env()`` and ``astrobirdz_v0.env(engine="compiled")`` driven
+  ``astrobirdz_v0.env(engine="python")`` and ``astrobirdz_v0.env()`` (the
+  compiled engine, the default) driven
   as benchmarks/throughput.py drives every env (``agent_iter`` / ``last()``
   with the observation and the mask at every step / ``step``);
 * ``heuristic bots, python engine`` and ``heuristic bots, compiled``: every
@@ -62,7 +63,9 @@ def run_compiled(seconds: float, seed: int = 0) -> Measurement:
 
 def run_aec_python(seconds: float, seed: int = 0) -> Measurement:
     """The AEC loop (observation and mask every step) on the Python engine."""
-    return run_aec("AEC loop, python engine", lambda: astrobirdz_v0.env(), seconds, seed)
+    return run_aec(
+        "AEC loop, python engine", lambda: astrobirdz_v0.env(engine="python"), seconds, seed
+    )
 
 
 def run_aec_compiled(seconds: float, seed: int = 0) -> Measurement:
@@ -74,7 +77,7 @@ def run_aec_compiled(seconds: float, seed: int = 0) -> Measurement:
 
 def run_bots_python(seconds: float, seed: int = 0) -> Measurement:
     """Heuristic bots at every seat, each decision from the seat's view and mask."""
-    env = raw_env(num_players=CONFIG.num_players)
+    env = raw_env(num_players=CONFIG.num_players, engine="python")
     bot = AstrobirdzHeuristicBot(seed)
     steps = games = 0
     clock = Clock(seconds)

@@ -65,3 +65,19 @@ def test_the_script_measures_every_runner_against_the_peer() -> None:
     assert run["runners"][script.PEER]["over_peer"] == 1.0
     assert all(row["steps"] > 0 for row in run["runners"].values())
     assert script.table(run).count("\n") == len(run["runners"]) + 1
+
+
+def test_the_default_engines_env_throughput_is_the_saved_run() -> None:
+    """docs/scale.md and CHANGELOG.md state Astrobirdz's env throughput on its
+    default (compiled) engine, and the ratio to ``oh_hell``, as the saved run of
+    benchmarks/throughput.py has them."""
+    saved = ROOT / "benchmarks" / "results" / "throughput_astrobirdz_compiled.json"
+    run = json.loads(saved.read_text())
+    rates = {m["name"]: m["steps"] / m["cpu_seconds"] for m in run["measurements"]}
+    ours, peer = rates["astrobirdz_v0 4p"], rates["open_spiel oh_hell 4p"]
+    figure = f"{ours:,.0f} steps per CPU-second against {peer:,.0f} for OpenSpiel's `oh_hell`"
+    ratio = f"{ours / peer:.2f}x (goal 4x"
+    for page in ("docs/scale.md", "CHANGELOG.md"):
+        text = " ".join((ROOT / page).read_text().split())
+        assert figure in text and ratio in text, page
+    assert f"`{run['command']}`" in " ".join((ROOT / "docs" / "scale.md").read_text().split())

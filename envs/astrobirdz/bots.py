@@ -37,17 +37,10 @@ from ..core.bots import legal_from_mask
 from ..core.rng import make_rng
 from . import data
 from .actions import ActionLayout
+from .basics import COLOUR_MASKS, FULL_DECK, bits, card_rank, card_value, mask_of, trick_winner
 from .data import NO_RULE, Effect, colour_of, number_of, parse_card
-from .rules import (
-    COLOUR_MASKS,
-    FULL_DECK,
-    bits,
-    card_points,
-    card_rank,
-    card_value,
-    mask_of,
-    trick_winner,
-)
+from .native import NativeAstrobirdzGame, NativeHeuristicBot
+from .rules import card_points
 
 TRUMP_WIN = {9: 0.95, 8: 0.85, 7: 0.7, 6: 0.55, 5: 0.45, 4: 0.35}
 """Chance that a trump card of this value takes a trick (4 players)."""
@@ -211,6 +204,22 @@ class AstrobirdzHeuristicBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = make_rng(seed)
+        self._compiled: NativeHeuristicBot | None = None
+        """The compiled bot of :meth:`act_on_table`, made on its first use."""
+
+    def act_on_table(self, raw: Any, agent: str) -> int | None:
+        """The same choice as :meth:`act`, made by the compiled bot straight from
+        a compiled engine (no view built); None on the Python engine (then
+        :meth:`act` is asked). A bot plays one table, always one way: the
+        compiled bot starts from this bot's generator as it is then."""
+        game = getattr(raw, "game", None)
+        if not isinstance(game, NativeAstrobirdzGame) or game.current_player() != raw.seat_of(
+            agent
+        ):
+            return None
+        if self._compiled is None:
+            self._compiled = NativeHeuristicBot.from_generator(self.rng)
+        return self._compiled.act_in(game)
 
     def act(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> int:
         legal = set(legal_from_mask(observation).tolist())

@@ -44,12 +44,14 @@ Options
   of any colour counts as a trump card of its value, so a higher trump beats
   it (the card's last sentence); ``"never_beaten_by_trump"``: no trump card
   beats it (the card's printed example, a yellow 5 not beaten by a red 7).
-- ``engine`` (``"python"``): the rules engine that plays: ``"python"``
-  (``rules.py``, the reference) or ``"compiled"``, the C++ one
-  (``native.py``), identical decision for decision (every rule card, power
-  and option) and several times faster. Where the compiled engine cannot be
-  loaded the Python one runs and a warning says so once. It changes nothing
-  else: a game saved by one loads into the other.
+- ``engine`` (``"compiled"``): the rules engine that plays: the C++ one
+  (``native.py``), or ``"python"``, ``rules.py`` (the reference), identical
+  decision for decision (every rule card, power and option) and several
+  times slower. Where the compiled engine cannot be loaded the Python one
+  runs and a warning says so once. It changes nothing else: a game saved by
+  one loads into the other. With the compiled engine,
+  ``env.unwrapped.astrobirdz`` and the state attributes of
+  ``env.unwrapped.game`` (``hands``, ``turn``, ...) are copies to read.
 
 Scenarios: ``reset(options=...)`` keys ``hands`` ({agent: cards}, the Step 2
 deal of the starting turn, e.g. ``{"player_0": ["R4", "B9"]}``), ``trump`` (the
@@ -141,7 +143,7 @@ Game length and saved states: ``max_steps`` defaults to 10,000 applied
 actions, far above the longest game any option mix allows (about 800 steps),
 so the cap never cuts a real game. ``load_state_dict`` checks every field of
 the game section against the rules before anything changes
-(``flockgym.envs.astrobirdz.rules.validate_state_dict``: each of the 54 cards
+(``flockgym.envs.astrobirdz.state.validate_state_dict``: each of the 54 cards
 in exactly one place, hand sizes for the turn and phase, whose turn it is, the
 guesses, the tricks and who won them, the Berzerkerbirdz and the dealer, the
 AstroBoard, pending choices, scores 0..1,000,000) and names the first wrong
@@ -170,20 +172,20 @@ from ..core.options import Option, scenario_seat, warn_unknown_reset_options
 from ..core.wrappers import FlockOrderEnforcingWrapper
 from . import data
 from .actions import ActionLayout
-from .data import MAX_SCORE
-from .native import ENGINES, NativeAstrobirdzGame, native_available
-from .observer import AstrobirdzObserver, observation_size
-from .rules import (
+from .basics import (
     BONUS_TIE_MODES,
     CHOICE_PHASES,
     GREEN_7_READINGS,
     HIGHEST_BONUS_MODES,
     PHASE_NAMES,
     AstrobirdzConfig,
-    AstrobirdzGame,
     Phase,
     bits,
 )
+from .data import MAX_SCORE
+from .native import ENGINES, NativeAstrobirdzGame, native_available
+from .observer import AstrobirdzObserver, observation_size
+from .rules import AstrobirdzGame
 
 MAX_AGE = sys.float_info.max
 """The largest age allowed: the largest finite float (no float age can be larger;
@@ -242,8 +244,8 @@ GAME_OPTIONS: tuple[Option, ...] = (
     Option("green_7", "beaten_by_higher_trump", "Green Turbo #7's 4s and 5s: beaten by a "
            "higher trump card (the card's last sentence), or 'never_beaten_by_trump' (its "
            "printed example: a red 7 does not beat a yellow 5)", choices=GREEN_7_READINGS),
-    Option("engine", "python", "the rules engine: 'python' (the reference) or 'compiled' "
-           "(compiled, identical play; the Python one runs where it cannot load)",
+    Option("engine", "compiled", "the rules engine: 'compiled' (C++) or 'python' (the "
+           "reference), identical play; the Python one runs where the compiled cannot load",
            choices=ENGINES, affects_spaces=False),
 )  # fmt: skip
 
@@ -430,6 +432,14 @@ class raw_env(FlockAECEnv):
         assert isinstance(game, AstrobirdzGame)
         return game
 
+    def _readable_game(self) -> AstrobirdzGame:
+        """The Python engine, or the compiled engine's mirror of its state (to read)."""
+        game = self._require_game()
+        if isinstance(game, NativeAstrobirdzGame):
+            return game.mirror()
+        assert isinstance(game, AstrobirdzGame)
+        return game
+
     # -- game hooks --
 
     def _num_actions(self) -> int:
@@ -487,7 +497,7 @@ class raw_env(FlockAECEnv):
 
         Heuristic opponents read a view at every decision of training, so the
         card strings come from a table and the seat names from a list."""
-        game = self.astrobirdz
+        game = self._readable_game()
         seat = self.seat_of(agent)
         agents = self.possible_agents
         texts = data.CARD_TEXTS

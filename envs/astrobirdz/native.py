@@ -140,6 +140,13 @@ def fields_of(game: AstrobirdzGame) -> dict[str, Any]:
 def game_of(config: AstrobirdzConfig, fields: dict[str, Any]) -> AstrobirdzGame:
     """A Python engine in the state of the compiled engine's fields."""
     game = AstrobirdzGame(config=config, rng=generator_in_state(fields["rng"]))
+    _set_state(game, fields)
+    return game
+
+
+def _set_state(game: AstrobirdzGame, fields: dict[str, Any]) -> None:
+    """Put ``game`` in the state of the compiled engine's fields (all but the
+    generator), forgetting its legal-action cache."""
     for name in (*_COPIED, *_LISTS, *_NESTED):
         setattr(game, name, fields[name])
     game.phase = Phase(fields["phase"])
@@ -148,7 +155,7 @@ def game_of(config: AstrobirdzConfig, fields: dict[str, Any]) -> AstrobirdzGame:
         if fields["last_turn"] is None
         else [TurnScore(*(int(v) for v in row)) for row in fields["last_turn"]]
     )
-    return game
+    game._legal = game._mask = None
 
 
 _READABLE = frozenset(
@@ -168,6 +175,7 @@ class NativeAstrobirdzGame(DumpedCompiledGame):
     def __init__(self, config: AstrobirdzConfig, engine: Any) -> None:
         super().__init__(config, engine)
         self.layout = ActionLayout(config.num_players)
+        self._mirror: AstrobirdzGame | None = None
         self.bind_hot_calls()
 
     # -- construction and conversion --
@@ -192,6 +200,18 @@ class NativeAstrobirdzGame(DumpedCompiledGame):
         engine.new_game(rng.bit_generator.state, turn)
         rng.bit_generator.state = engine.rng_state()
         return cls(config, engine)
+
+    def mirror(self) -> AstrobirdzGame:
+        """A Python engine kept in this state for views and text (read it, never
+        play it: its generator is not kept in step). It is brought up to date on
+        each call from the compiled state's fields, without the new engine and
+        generator a fresh copy (:meth:`to_python`) builds every time."""
+        fields = self.engine.dump()
+        if self._mirror is None:
+            self._mirror = game_of(self.config, fields)
+        else:
+            _set_state(self._mirror, fields)
+        return self._mirror
 
     def __getattr__(self, name: str) -> Any:
         """The Python engine's state attributes (``turn``, ``hands``, ``known``,
@@ -226,6 +246,21 @@ class NativeHeuristicBot:
     def __init__(self, seed: int | None = None) -> None:
         module = require_compiled("astrobirdz", "Astrobirdz")
         self.bot = module.HeuristicBot(make_rng(seed).bit_generator.state)
+
+    @classmethod
+    def from_generator(cls, rng: np.random.Generator) -> NativeHeuristicBot:
+        """A compiled bot drawing its fallback picks from ``rng``'s state (``rng``
+        is not advanced)."""
+        bot = cls.__new__(cls)
+        bot.bot = require_compiled("astrobirdz", "Astrobirdz").HeuristicBot(rng.bit_generator.state)
+        return bot
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy or a pickle holds the generator's state (the bot keeps nothing else)."""
+        return {"rng": self.bot.rng_state()}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.bot = require_compiled("astrobirdz", "Astrobirdz").HeuristicBot(state["rng"])
 
     def act_in(self, game: NativeAstrobirdzGame) -> int:
         """The action of ``game``'s player to act (the game is not changed)."""

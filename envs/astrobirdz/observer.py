@@ -25,6 +25,7 @@ import numpy as np
 
 from . import data
 from .actions import NUM_TRICKS
+from .basics import Phase, bits, trick_trump
 from .rules import (
     EV_ASTRO,
     EV_CHOOSE,
@@ -36,9 +37,6 @@ from .rules import (
     EV_TRADE,
     EV_TRICK,
     AstrobirdzGame,
-    Phase,
-    bits,
-    trick_trump,
 )
 
 NUM_PHASES = len(Phase) - 1  # OVER is all zeros

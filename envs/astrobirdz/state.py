@@ -19,8 +19,7 @@ from ..core.game import NO_PLAYER
 from ..core.rng import rng_from_dict
 from ..core.validate import short_repr
 from . import data
-from .data import NO_RULE, colour_of, number_of
-from .rules import (
+from .basics import (
     CHOICE_PHASES,
     PHASE_NAMES,
     AstrobirdzConfig,
@@ -38,6 +37,7 @@ from .rules import (
     seat_with_bird,
     trick_winner,
 )
+from .data import NO_RULE, colour_of, number_of
 
 STATE_FIELDS = (
     "config", "rng", "turn", "scores", "birds", "dealer", "hands", "deck", "discards",

@@ -38,9 +38,10 @@ from ..core.bots import legal_from_mask
 from ..core.rng import make_rng
 from . import data
 from .actions import GARROS_ALONE, PASS, SET_ID, ActionLayout
+from .basics import BONUS_BITS
 from .data import CARD_COUNTS, MEDALLIONS, NUM_KINDS, Token
 from .native import NativeHeuristicBot, NativeSkybirdsGame
-from .rules import BONUS_BITS, Move, Table, token_sets, valid_moves
+from .rules import Move, Table, token_sets, valid_moves
 
 LATE_HAND = 3
 """With this many cards or fewer (the bot's or an opponent's) a Dogfight decides

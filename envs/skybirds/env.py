@@ -168,16 +168,10 @@ from ..core.options import Option, int_range, scenario_seat, warn_unknown_reset_
 from ..core.wrappers import FlockOrderEnforcingWrapper
 from . import data
 from .actions import ActionLayout
+from .basics import ARMISTICE_ENDS, BACK, FRONT, TOKENS_PER_TURN, SkybirdsConfig
 from .native import ENGINES, NativeSkybirdsGame, native_available
 from .observer import SkybirdsObserver, observation_size, render_text, view
-from .rules import (
-    ARMISTICE_ENDS,
-    BACK,
-    FRONT,
-    TOKENS_PER_TURN,
-    SkybirdsConfig,
-    SkybirdsGame,
-)
+from .rules import SkybirdsGame
 
 
 def _aerodrome_ok(value: Any) -> bool:

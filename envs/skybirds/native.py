@@ -9,7 +9,7 @@ option ``engine="compiled"``.
 
 Only the hot path is compiled: legal actions, applying them, the observation
 vector, scores. Saving and loading go through the Python engine (a state is
-read and checked by :func:`.state.validate_state`, then handed over as plain
+read and checked by :func:`.state.read_state`, then handed over as plain
 fields), and so do views, text and scenario deals, so the two engines share
 one reading of every saved game. Where the extension cannot be imported (no
 compiler when the package was installed) :func:`native_available` says so

@@ -31,21 +31,22 @@ A move is asked in steps of the same player where a single id would not do:
 ``target`` -> ``give`` (once or twice). Without tokens a Squadron is one id.
 Every step's legal actions are exactly those that lead to a legal complete
 move (the engine looks ahead through :func:`valid_moves`).
+
+The types this engine plays with (phases and steps, the config, a Squadron,
+token states, bonus bits) are in :mod:`.basics`, and a saved game is read by
+:mod:`.state`: both sit below this module and import nothing of it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import IntEnum
-from functools import cached_property, lru_cache
-from typing import Any, NamedTuple
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
-from ..core.errors import StateDictError
 from ..core.game import NO_PLAYER, GameEngine
 from ..core.rng import make_rng, rng_to_dict
-from ..core.validate import short_repr
 from . import data
 from .actions import (
     GARROS_ALONE,
@@ -55,6 +56,27 @@ from .actions import (
     USE_OFFSET,
     ActionLayout,
     play_cards,
+)
+from .basics import (
+    BACK,
+    EQUAL,
+    FRONT,
+    MAT,
+    MEDAL,
+    PHASE_NAMES,
+    RUN,
+    SHAPE_BITS,
+    SIZE,
+    STEP_NAMES,
+    TOKEN_STATES,
+    TWO_MEDALS,
+    UNMATCHED,
+    WILD,
+    Phase,
+    SkybirdsConfig,
+    Squadron,
+    Step,
+    count_vector,
 )
 from .data import (
     CARD_COUNTS,
@@ -66,8 +88,8 @@ from .data import (
     NUM_KINDS,
     PLUS_ONE_TOKENS,
     TRADE_COST,
-    Token,
 )
+from .state import check_consistency, read_state
 
 # ---- Squadrons: what they are made of and what beats what ------------------------
 #
@@ -89,23 +111,8 @@ from .data import (
 # something: every move listed needs each of its shape bonuses (the same cards
 # without it would not make the same Squadron), and ``fits`` refuses
 # follow_equal unless the Squadron equals the table and size_change unless
-# the size needs it.
-
-RUN, WILD, UNMATCHED = 1, 2, 4
-"""Shape bonus bits."""
-MEDAL, TWO_MEDALS, EQUAL, SIZE = 8, 16, 32, 64
-"""Modifier bonus bits."""
-SHAPE_BITS = RUN | WILD | UNMATCHED
-BONUS_BITS = {
-    "run": RUN,
-    "wild": WILD,
-    "unmatched": UNMATCHED,
-    "medallion": MEDAL,
-    "two_medallions": TWO_MEDALS,
-    "follow_equal": EQUAL,
-    "size_change": SIZE,
-}
-"""Bonus name -> bit, for the bonuses used while playing a Squadron."""
+# the size needs it. The bonus bits (RUN, WILD, ... BONUS_BITS) are in
+# :mod:`.basics`, beside the config that reads them.
 
 Move = tuple[tuple[int, ...], int, int, int, int, int]
 """(naturals, wild, declare, size, value, icons); see the module docstring."""
@@ -606,228 +613,8 @@ def first_tokens(
     return tuple(out)
 
 
-# ---- phases and configuration -----------------------------------------------------
-
-
-class Phase(IntEnum):
-    """What the player to act decides (``OVER`` once the Great War has ended)."""
-
-    PRE_CAMPAIGN = 0
-    DOGFIGHT = 1
-    TAKE = 2
-    TRADE = 3
-    OVER = 4
-
-
-PHASE_NAMES = ("pre_campaign", "dogfight", "take", "trade", "over")
-
-
-class Step(IntEnum):
-    """Where the player to act is inside a move of several steps."""
-
-    START = 0
-    """The first decision of a turn: a Squadron, pass or ``use`` (Dogfight); ``use``
-    or ``done`` (Pre-Campaign); the token to take; a trade or ``done``."""
-    TOKENS = 1
-    """After ``use``: another token (later in Aerodrome order) or the first Ace."""
-    CARDS = 2
-    """Building the Squadron Ace by Ace: ``add``, ``done`` or the ``wild`` Ace."""
-    DECLARE = 3
-    """The wild Ace's declared value."""
-    TARGET = 4
-    """The opponent of a card swap."""
-    GIVE = 5
-    """The Aces given in a card swap, ascending."""
-
-
-STEP_NAMES = ("start", "tokens", "cards", "declare", "target", "give")
 _DOGFIGHT, _START = Phase.DOGFIGHT, Step.START
 """Module constants for the hot path (an enum member read from its class costs more)."""
-ARMISTICE_ENDS = ("dogfight", "campaign")
-TOKENS_PER_TURN = ("any", "one")
-SWAP_CARDS = {"swap_one": 1, "swap_two": 2}
-
-
-@dataclass(frozen=True)
-class SkybirdsConfig:
-    """Frozen parameters of one Great War (the env options, resolved)."""
-
-    num_players: int = 4
-    tokens: tuple[Token, ...] = data.AERODROME
-    """The Aerodrome, one :class:`~.data.Token` per progression token, in track order."""
-    max_campaigns: int = 30
-    """A Great War still running after this many Campaigns is truncated."""
-    short_game: bool = False
-    """The rulebook's shorter game: a token needing all its prerequisites (the
-    Armistice) needs only one of them."""
-    armistice_ends: str = "dogfight"
-    """Taking the Armistice ends the Great War after the current Dogfight (the
-    ruling), or ``"campaign"``: after the current Campaign."""
-    tokens_per_turn: str = "any"
-    """``"any"``: a Squadron may use several different tokens (each once);
-    ``"one"``: at most one token per Squadron."""
-
-    def check(self) -> None:
-        """Raise ``ValueError`` naming what is allowed for an impossible parameter."""
-        if (
-            isinstance(self.num_players, bool)
-            or not isinstance(self.num_players, int)
-            or self.num_players not in data.PLAYER_COUNTS
-        ):
-            raise ValueError(
-                f"num_players={short_repr(self.num_players)} is not allowed; allowed: 2, 3, 4"
-            )
-        if self.armistice_ends not in ARMISTICE_ENDS:
-            raise ValueError(
-                f"armistice_ends={short_repr(self.armistice_ends)} is not allowed; allowed: "
-                f"{', '.join(ARMISTICE_ENDS)}"
-            )
-        if self.tokens_per_turn not in TOKENS_PER_TURN:
-            raise ValueError(
-                f"tokens_per_turn={short_repr(self.tokens_per_turn)} is not allowed; allowed: "
-                f"{', '.join(TOKENS_PER_TURN)}"
-            )
-        if isinstance(self.max_campaigns, bool) or not (
-            isinstance(self.max_campaigns, int) and self.max_campaigns >= 1
-        ):
-            raise ValueError(
-                f"max_campaigns={short_repr(self.max_campaigns)} is not an integer >= 1"
-            )
-
-    @property
-    def hand_size(self) -> int:
-        return data.HAND_SIZES[self.num_players]
-
-    @cached_property
-    def names(self) -> tuple[str, ...]:
-        return tuple(t.name for t in self.tokens)
-
-    @cached_property
-    def prerequisite_index(self) -> tuple[tuple[int, ...], ...]:
-        """Per token, the indices of its prerequisites."""
-        return tuple(tuple(self.names.index(p) for p in t.prerequisites) for t in self.tokens)
-
-    @cached_property
-    def needs_all(self) -> tuple[bool, ...]:
-        """Per token: every prerequisite needed (after the shorter-game option)."""
-        return tuple(t.needs_all and not self.short_game for t in self.tokens)
-
-    @cached_property
-    def dogfight_bits(self) -> tuple[int, ...]:
-        """Per token, its bonus bit when used on a Squadron (0: not a Dogfight token)."""
-        return tuple(BONUS_BITS.get(t.bonus, 0) for t in self.tokens)
-
-    @cached_property
-    def swap_cards(self) -> tuple[int, ...]:
-        """Per token, the Aces its Pre-Campaign swap moves (0: not a swap)."""
-        return tuple(SWAP_CARDS.get(t.bonus, 0) for t in self.tokens)
-
-    @cached_property
-    def aerodrome_rows(self) -> list[dict[str, Any]]:
-        """The Aerodrome as table rows (shared: read-only)."""
-        return [t.to_row() for t in self.tokens]
-
-    def bonus_index(self, bonus: str) -> int:
-        """Index of the token carrying ``bonus`` (-1: none on this Aerodrome)."""
-        for i, t in enumerate(self.tokens):
-            if t.bonus == bonus:
-                return i
-        return -1
-
-    @cached_property
-    def max_vp(self) -> float:
-        """The most VP a player can hold: every token at its front value, every
-        +1VP token and the largest fractional token."""
-        return sum(t.vp_front for t in self.tokens) + PLUS_ONE_TOKENS + FRACTIONAL_VP[0]
-
-    @cached_property
-    def max_medallions(self) -> int:
-        """The most Medallions a Squadron can carry (three printed icons plus the
-        token Medallions of this Aerodrome)."""
-        bonuses = {t.bonus for t in self.tokens}
-        extra = (1 if "medallion" in bonuses else 0) + (2 if "two_medallions" in bonuses else 0)
-        return sum(MEDALLIONS[k] * CARD_COUNTS[k] for k in range(NUM_KINDS)) + extra
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "num_players": self.num_players,
-            "aerodrome": [dict(row) for row in self.aerodrome_rows],
-            "max_campaigns": self.max_campaigns,
-            "short_game": self.short_game,
-            "armistice_ends": self.armistice_ends,
-            "tokens_per_turn": self.tokens_per_turn,
-        }
-
-    @classmethod
-    def from_dict(cls, d: Any) -> SkybirdsConfig:
-        if not isinstance(d, dict):
-            raise StateDictError(f"game.config must be a dict, got {short_repr(d, 60)}")
-        expected = {"num_players", "aerodrome", "max_campaigns", "short_game",
-                    "armistice_ends", "tokens_per_turn"}  # fmt: skip
-        if set(d) != expected:
-            raise StateDictError(
-                f"game.config must have exactly the keys {', '.join(sorted(expected))}; "
-                f"got {', '.join(sorted(map(str, d)))}"
-            )
-        if not isinstance(d["aerodrome"], list):
-            # a saved game holds the table's rows; a path here would make a load open a file
-            raise StateDictError(
-                "game.config.aerodrome must be a list of table rows, got "
-                f"{short_repr(d['aerodrome'], 60)}"
-            )
-        try:
-            config = cls(
-                num_players=d["num_players"],
-                tokens=data.parse_aerodrome(d["aerodrome"]),
-                max_campaigns=d["max_campaigns"],
-                short_game=d["short_game"],
-                armistice_ends=d["armistice_ends"],
-                tokens_per_turn=d["tokens_per_turn"],
-            )
-            config.check()
-        except ValueError as err:
-            raise StateDictError(f"game.config: {err}") from None
-        if not isinstance(config.short_game, bool):
-            raise StateDictError(
-                f"game.config.short_game must be true or false, got {short_repr(d['short_game'])}"
-            )
-        return config
-
-
-class Squadron(NamedTuple):
-    """A Squadron on the table (or the last one of a finished Dogfight)."""
-
-    player: int
-    cards: tuple[int, ...]
-    """The card kinds played, ascending (the wild Ace by its printed value)."""
-    size: int
-    value: int
-    """0 for Garros alone."""
-    medallions: int
-    tokens: tuple[int, ...] = ()
-    """Indices of the tokens used on it."""
-    wild: int = 0
-    declare: int = 0
-
-    def to_dict(self, names: tuple[str, ...]) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "cards": [data.card_text(k) for k in self.cards],
-            "size": self.size,
-            "value": self.value,
-            "medallions": self.medallions,
-            "tokens": [names[i] for i in self.tokens],
-            "wild": self.wild,
-            "declare": self.declare,
-        }
-
-
-def _count_vector(kinds: list[int] | tuple[int, ...]) -> list[int]:
-    counts = [0] * NUM_KINDS
-    for k in kinds:
-        counts[k] += 1
-    return counts
-
 
 # ---- the game state -------------------------------------------------------------
 
@@ -920,11 +707,6 @@ def shared_mask(num_actions: int, legal: list[int] | tuple[int, ...]) -> np.ndar
         if len(_MASKS) < _MASK_CACHE_SIZE:
             _MASKS[key] = mask
     return mask
-
-
-MAT, FRONT, BACK = 0, 1, 2
-"""Where a player's token is: on the Aerodrome, held face up, held flipped."""
-TOKEN_STATES = ("mat", "front", "back")
 
 
 @dataclass
@@ -1133,11 +915,11 @@ class SkybirdsGame(GameEngine):
             )
         self.hands = [[0] * NUM_KINDS for _ in range(n)]
         for seat, kinds in given.items():
-            self.hands[seat] = _count_vector(kinds)
+            self.hands[seat] = count_vector(kinds)
         for i, seat in enumerate(others):
-            self.hands[seat] = _count_vector(pile[i * size : (i + 1) * size])
+            self.hands[seat] = count_vector(pile[i * size : (i + 1) * size])
         box += pile[dealt:]
-        self.box = _count_vector(box)
+        self.box = count_vector(box)
         self._recount()
         holder = self.garros_holder()
         if leader is not None and holder >= 0 and leader != holder:
@@ -1907,10 +1689,15 @@ class SkybirdsGame(GameEngine):
     @classmethod
     def from_dict(cls, d: Any) -> SkybirdsGame:
         """Rebuild a saved game; raises :class:`StateDictError` naming the first
-        field that is malformed or inconsistent (see :func:`.state.validate_state`)."""
-        from .state import validate_state  # state.py builds games: imported on use
-
-        return validate_state(d)
+        field that is malformed (:func:`.state.read_state`) or inconsistent
+        (:func:`.state.check_consistency`)."""
+        fields = read_state(d)
+        game = cls(config=fields.pop("config"), rng=fields.pop("rng"))
+        for name, value in fields.items():
+            setattr(game, name, value)
+        game._recount()
+        check_consistency(game)
+        return game
 
 
 def new_game(

@@ -1,34 +1,40 @@
 """Saved Skybirds games: reading a state dict back, field by field.
 
-A state dict comes from disk or from a user, so :func:`validate_state` checks
-every field (type, range, and that the fields agree with each other and leave
-the player to act a legal move) before the game is used; each problem is a
-:class:`StateDictError` naming ``game.<field>``. Writing is
-:meth:`SkybirdsGame.to_dict` in ``rules.py``.
+A state dict comes from disk or from a user, so every field is checked (type,
+range, and that the fields agree with each other and leave the player to act a
+legal move) before the game is used; each problem is a :class:`StateDictError`
+naming ``game.<field>``. :func:`read_state` checks each field alone and returns
+the engine's attributes; :meth:`SkybirdsGame.from_dict` in ``rules.py`` builds
+the game from them and has :func:`check_consistency` check that they agree.
+Writing is :meth:`SkybirdsGame.to_dict`. This module stands below the engine:
+it imports the types of :mod:`.basics` and reads the game only through the
+engine it is handed.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import StateDictError
 from ..core.game import NO_PLAYER
 from ..core.rng import rng_from_dict
 from ..core.validate import short_repr
 from . import data
-from .data import CARD_COUNTS, FRACTIONAL, MAX_SQUADRON, NUM_KINDS, PLUS_ONE_TOKENS
-from .rules import (
+from .basics import (
     BACK,
     MAT,
     PHASE_NAMES,
     STEP_NAMES,
     Phase,
     SkybirdsConfig,
-    SkybirdsGame,
     Squadron,
     Step,
-    _count_vector,
+    count_vector,
 )
+from .data import CARD_COUNTS, FRACTIONAL, MAX_SQUADRON, NUM_KINDS, PLUS_ONE_TOKENS
+
+if TYPE_CHECKING:
+    from .rules import SkybirdsGame
 
 STATE_KEYS = (
     "config", "rng", "campaign", "phase", "step", "actor", "hands", "box", "played", "table",
@@ -42,8 +48,8 @@ STATE_KEYS = (
 class _Reader:
     """Reads fields of a saved game, raising StateDictError naming ``game.<field>``."""
 
-    def __init__(self, d: dict[str, Any], config: SkybirdsConfig) -> None:
-        self.d, self.config, self.n = d, config, config.num_players
+    def __init__(self, config: SkybirdsConfig) -> None:
+        self.config, self.n = config, config.num_players
 
     def fail(self, where: str, problem: str) -> StateDictError:
         return StateDictError(f"game.{where}: {problem}")
@@ -131,10 +137,12 @@ class _Reader:
         )
 
 
-def validate_state(d: Any) -> SkybirdsGame:
-    """A :class:`SkybirdsGame` from a saved dict, after checking every field:
-    types and ranges, every Ace in exactly one place, token states, the phase
-    and step agreeing with whose turn it is and with a move in progress."""
+def read_state(d: Any) -> dict[str, Any]:
+    """The attributes of a :class:`SkybirdsGame` from a saved dict, each field
+    checked alone: types and ranges, every Ace in exactly one place, token
+    states, the Armistice's holder. Whether they agree with each other (the
+    phase and step with whose turn it is and with a move in progress) is
+    :func:`check_consistency`'s, once the game is built from them."""
     if not isinstance(d, dict):
         raise StateDictError(f"game must be a dict, got {type(d).__name__}")
     missing = [k for k in STATE_KEYS if k not in d]
@@ -147,30 +155,32 @@ def validate_state(d: Any) -> SkybirdsGame:
             + (f"unknown field(s) {', '.join(unknown)}" if unknown else "")
         )
     config = SkybirdsConfig.from_dict(d["config"])
-    r = _Reader(d, config)
+    r = _Reader(config)
     n, names = config.num_players, config.names
     try:
         rng = rng_from_dict(d["rng"])
     except StateDictError as err:
         raise StateDictError(f"game.rng: {err}") from None
-    game = SkybirdsGame(config=config, rng=rng)
-    game.campaign = r.integer("campaign", d["campaign"], 1, config.max_campaigns)
-    game.phase = Phase(r.choice("phase", d["phase"], PHASE_NAMES))
-    game.step = Step(r.choice("step", d["step"], STEP_NAMES))
-    game.over = r.boolean("over", d["over"])
-    game.truncated = r.boolean("truncated", d["truncated"])
-    done = game.over or game.truncated
-    game.actor = NO_PLAYER if done else r.seat("actor", d["actor"])
+    fields: dict[str, Any] = {"config": config, "rng": rng}
+    fields["campaign"] = r.integer("campaign", d["campaign"], 1, config.max_campaigns)
+    fields["phase"] = Phase(r.choice("phase", d["phase"], PHASE_NAMES))
+    fields["step"] = Step(r.choice("step", d["step"], STEP_NAMES))
+    fields["over"] = r.boolean("over", d["over"])
+    fields["truncated"] = r.boolean("truncated", d["truncated"])
+    done = fields["over"] or fields["truncated"]
+    fields["actor"] = NO_PLAYER if done else r.seat("actor", d["actor"])
     if done and d["actor"] != NO_PLAYER:
         r._bad("actor", d["actor"], f"{NO_PLAYER} once the Great War is over")
     hands = r.listed("hands", d["hands"], n)
-    game.hands = [_count_vector(r.cards(f"hands[{s}]", h)) for s, h in enumerate(hands)]
-    for s, hand in enumerate(game.hands):
+    fields["hands"] = [count_vector(r.cards(f"hands[{s}]", h)) for s, h in enumerate(hands)]
+    for s, hand in enumerate(fields["hands"]):
         if sum(hand) > config.hand_size:
             raise r.fail(f"hands[{s}]", f"holds {sum(hand)} Aces; at most {config.hand_size}")
-    game.box = _count_vector(r.cards("box", d["box"]))
-    game.played = _count_vector(r.cards("played", d["played"]))
-    total = [sum(col) for col in zip(*game.hands, game.box, game.played, strict=True)]
+    fields["box"] = count_vector(r.cards("box", d["box"]))
+    fields["played"] = count_vector(r.cards("played", d["played"]))
+    total = [
+        sum(col) for col in zip(*fields["hands"], fields["box"], fields["played"], strict=True)
+    ]
     if total != list(CARD_COUNTS):
         wrong = [
             f"{data.card_text(k)}: {total[k]} (deck {CARD_COUNTS[k]})"
@@ -178,19 +188,19 @@ def validate_state(d: Any) -> SkybirdsGame:
             if total[k] != CARD_COUNTS[k]
         ]
         raise r.fail("hands", f"hands + box + played do not add up to the deck: {', '.join(wrong)}")
-    game.table = r.squadron("table", d["table"])
-    game.last_squadron = r.squadron("last_squadron", d["last_squadron"])
-    game.squadron_size = r.integer("squadron_size", d["squadron_size"], 0, MAX_SQUADRON)
-    game.last_player = r.seat("last_player", d["last_player"], none_ok=True)
-    game.passes = r.integer("passes", d["passes"], 0, n - 1)
-    game.passed = [
+    fields["table"] = r.squadron("table", d["table"])
+    fields["last_squadron"] = r.squadron("last_squadron", d["last_squadron"])
+    fields["squadron_size"] = r.integer("squadron_size", d["squadron_size"], 0, MAX_SQUADRON)
+    fields["last_player"] = r.seat("last_player", d["last_player"], none_ok=True)
+    fields["passes"] = r.integer("passes", d["passes"], 0, n - 1)
+    fields["passed"] = [
         r.boolean(f"passed[{s}]", v) for s, v in enumerate(r.listed("passed", d["passed"], n))
     ]
-    game.position = r.seat("position", d["position"])
-    game.garros_due = r.boolean("garros_due", d["garros_due"])
-    game.finish = r.seats("finish", d["finish"])
+    fields["position"] = r.seat("position", d["position"])
+    fields["garros_due"] = r.boolean("garros_due", d["garros_due"])
+    fields["finish"] = r.seats("finish", d["finish"])
     rows = r.listed("tokens", d["tokens"], n)
-    game.tokens = []
+    fields["tokens"] = []
     for s, row in enumerate(rows):
         if not isinstance(row, dict):
             r._bad(f"tokens[{s}]", row, "a dict {token: 'front' | 'back'}")
@@ -200,33 +210,35 @@ def validate_state(d: Any) -> SkybirdsGame:
             states[index] = r.choice(f"tokens[{s}].{name}", state, ("front", "back")) + 1
             if states[index] == BACK and config.tokens[index].uses == 0:
                 raise r.fail(f"tokens[{s}].{name}", "this token is never flipped")
-        game.tokens.append(states)
-    game.plus_one = [
+        fields["tokens"].append(states)
+    fields["plus_one"] = [
         r.integer(f"plus_one[{s}]", v, 0, PLUS_ONE_TOKENS)
         for s, v in enumerate(r.listed("plus_one", d["plus_one"], n))
     ]
-    game.fractional = [
+    fields["fractional"] = [
         -1 if v is None else r.choice(f"fractional[{s}]", v, FRACTIONAL)
         for s, v in enumerate(r.listed("fractional", d["fractional"], n))
     ]
-    game.pool = [
+    fields["pool"] = [
         r.choice(f"pool[{i}]", v, FRACTIONAL) for i, v in enumerate(r.listed("pool", d["pool"]))
     ]
-    held = [f for f in game.fractional if f >= 0]
-    if sorted(held + game.pool) != list(range(len(FRACTIONAL))) or game.pool != sorted(game.pool):
+    held = [f for f in fields["fractional"] if f >= 0]
+    if sorted(held + fields["pool"]) != list(range(len(FRACTIONAL))) or fields["pool"] != sorted(
+        fields["pool"]
+    ):
         raise r.fail(
             "pool",
             "the fractional tokens held and in the pool must be 3/4, 1/2, 1/4 once each, "
             "the pool largest first",
         )
-    game.armistice_by = r.seat("armistice_by", d["armistice_by"], none_ok=True)
+    fields["armistice_by"] = r.seat("armistice_by", d["armistice_by"], none_ok=True)
     armistice = config.bonus_index("armistice")
-    if (game.armistice_by >= 0) != any(row[armistice] != MAT for row in game.tokens):
+    if (fields["armistice_by"] >= 0) != any(row[armistice] != MAT for row in fields["tokens"]):
         raise r.fail(
             "armistice_by", "must name the seat holding the Armistice token (-1: nobody holds it)"
         )
-    if game.armistice_by >= 0 and game.tokens[game.armistice_by][armistice] == MAT:
-        raise r.fail("armistice_by", f"seat {game.armistice_by} does not hold the Armistice")
+    if fields["armistice_by"] >= 0 and fields["tokens"][fields["armistice_by"]][armistice] == MAT:
+        raise r.fail("armistice_by", f"seat {fields['armistice_by']} does not hold the Armistice")
     pending = d["pending"]
     if not isinstance(pending, dict) or set(pending) != {
         "tokens",
@@ -236,35 +248,37 @@ def validate_state(d: Any) -> SkybirdsGame:
         "target",
     }:
         r._bad("pending", pending, "a dict with keys tokens, cards, wild, token, target")
-    game.pend_tokens = [
+    fields["pend_tokens"] = [
         r.token(f"pending.tokens[{i}]", t)
         for i, t in enumerate(r.listed("pending.tokens", pending["tokens"]))
     ]
-    game.pend_cards = r.cards("pending.cards", pending["cards"])
-    game.pend_wild = r.integer("pending.wild", pending["wild"], 0, 10)
-    game.pend_token = -1 if pending["token"] is None else r.token("pending.token", pending["token"])
-    game.pend_target = r.seat("pending.target", pending["target"], none_ok=True)
-    game.pre_queue = r.seats("pre_queue", d["pre_queue"])
+    fields["pend_cards"] = r.cards("pending.cards", pending["cards"])
+    fields["pend_wild"] = r.integer("pending.wild", pending["wild"], 0, 10)
+    fields["pend_token"] = (
+        -1 if pending["token"] is None else r.token("pending.token", pending["token"])
+    )
+    fields["pend_target"] = r.seat("pending.target", pending["target"], none_ok=True)
+    fields["pre_queue"] = r.seats("pre_queue", d["pre_queue"])
     pre_used = r.listed("pre_used", d["pre_used"], n)
-    game.pre_used = []
+    fields["pre_used"] = []
     for s, used in enumerate(pre_used):
         bits = 0
         for i, name in enumerate(r.listed(f"pre_used[{s}]", used)):
             bits |= 1 << r.token(f"pre_used[{s}][{i}]", name)
-        game.pre_used.append(bits)
-    game.takes = r.seats("takes", d["takes"])
-    game.campaign_over = r.boolean("campaign_over", d["campaign_over"])
-    game.dogfight_over = r.boolean("dogfight_over", d["dogfight_over"])
-    game.trade_queue = r.seats("trade_queue", d["trade_queue"])
-    game.first_leader = r.seat("first_leader", d["first_leader"])
-    game.last_winner = r.seat("last_winner", d["last_winner"], none_ok=True)
-    game._recount()
-    _check_consistency(game, r)
-    return game
+        fields["pre_used"].append(bits)
+    fields["takes"] = r.seats("takes", d["takes"])
+    fields["campaign_over"] = r.boolean("campaign_over", d["campaign_over"])
+    fields["dogfight_over"] = r.boolean("dogfight_over", d["dogfight_over"])
+    fields["trade_queue"] = r.seats("trade_queue", d["trade_queue"])
+    fields["first_leader"] = r.seat("first_leader", d["first_leader"])
+    fields["last_winner"] = r.seat("last_winner", d["last_winner"], none_ok=True)
+    return fields
 
 
-def _check_consistency(game: SkybirdsGame, r: _Reader) -> None:
-    """The fields agree with each other (after each was read alone)."""
+def check_consistency(game: SkybirdsGame) -> None:
+    """The fields of a game built from :func:`read_state` agree with each other
+    and leave the player to act a legal move."""
+    r = _Reader(game.config)
     n = game.config.num_players
     done = game.over or game.truncated
     if done != (game.phase == Phase.OVER):

@@ -1,5 +1,11 @@
 """Scenario helpers for the Astrobirdz tests: set up a table, step by action
-strings (checking whose turn it is), and read the rules engine."""
+strings (checking whose turn it is), and read the rules engine.
+
+The env plays on the compiled engine by default; ``ENGINE`` is the engine
+:func:`table` asks for, which the fixture ``either_engine`` (``conftest.py``)
+sets to each engine in turn for the rule tests. :func:`game` reads the state
+through the env's public ``astrobirdz`` property at every attribute, so a test
+may keep it across steps on either engine."""
 
 from __future__ import annotations
 
@@ -27,7 +33,7 @@ def table(
     **options: Any,
 ):
     """A wrapped env reset to a scenario; seats are given as numbers."""
-    env = astrobirdz_v0.env(num_players=players, **options)
+    env = astrobirdz_v0.env(num_players=players, **{"engine": ENGINE, **options})
     scenario: dict[str, Any] = {"turn": turn}
     if hands:
         scenario["hands"] = {f"player_{s}": cards for s, cards in hands.items()}
@@ -41,8 +47,31 @@ def table(
     return env
 
 
-def game(env) -> AstrobirdzGame:
-    return env.unwrapped.astrobirdz
+ENGINE = "compiled"
+"""The engine :func:`table` plays on unless a test names one (the env's default)."""
+
+
+class LiveGame:
+    """The env's rules engine as it is now: each attribute read asks
+    ``env.unwrapped.astrobirdz`` again. With the compiled engine that property
+    is a Python snapshot of the moment it is read, so a test keeping
+    ``game(env)`` across steps reads through this; it changes nothing."""
+
+    __slots__ = ("_env",)
+
+    def __init__(self, env: Any) -> None:
+        object.__setattr__(self, "_env", env)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._env.unwrapped.astrobirdz, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"game(env) only reads the game; set {name} on a Python engine")
+
+
+def game(env) -> LiveGame:
+    """The env's game, read live (see :class:`LiveGame`)."""
+    return LiveGame(env)
 
 
 def step(env, seat: int, text: str) -> None:

@@ -1,10 +1,10 @@
 """The compiled Astrobirdz engine plays exactly as the Python one (rules.py).
 
 Every player count (2-6) and option sample of the env, random games compared at
-every decision (see astrobirdz_crosscheck.py): by default one-turn games (dealt at
-the last turn, the longest hands; half of them with a chosen trump card, so
-that every rule card turns up) and one full game per case; the ``slow``
-version plays 100,000 games. The env tests check the AEC loop itself:
+every decision (see astrobirdz_crosscheck.py): by default 2,604 one-turn games
+(dealt at the last turn, the longest hands; half of them with a chosen trump
+card, so that every rule card turns up) and two full games per case; the
+``slow`` version plays 100,000 games. The env tests check the AEC loop itself:
 observations, masks, rewards and saved states the same with either engine, a
 state saved by one loaded into the other.
 """
@@ -27,8 +27,8 @@ from flockgym.envs.core.compiled import CompiledEngineWarning
 
 CASES = [case for players in (2, 3, 4, 5, 6) for case in option_configs(players)]
 IDS = [label for label, _ in CASES]
-FAST_GAMES = {2: 80, 3: 54, 4: 36, 5: 27, 6: 20}
-"""One-turn games per option sample, by player count (1,302 in all, plus two
+FAST_GAMES = {2: 160, 3: 108, 4: 72, 5: 54, 6: 40}
+"""One-turn games per option sample, by player count (2,604 in all, plus two
 full games per sample); each sample of a player count takes the next seeds, so
 the chosen trump cards cover all 54 in every player count."""
 
@@ -84,7 +84,8 @@ def test_every_rule_card_comes_up_in_the_fast_games() -> None:
 
 def _play_both(options: dict, seed: int) -> int:
     """The AEC loop on both engines side by side: the same observation, mask,
-    reward, termination, selection and view at every step, the same saved
+    reward, termination, selection and view at every step (the compiled env's
+    views read its mirror, brought up to date at each), the same saved
     state; now and then the compiled env loads the Python env's saved state
     and goes on."""
     envs = [raw_env(**options, engine=engine) for engine in ("python", "compiled")]
@@ -95,7 +96,9 @@ def _play_both(options: dict, seed: int) -> int:
     return play_envs_side_by_side(
         envs,
         seed,
-        viewers_at=lambda steps: envs[0].possible_agents if steps % 40 == 0 else [],
+        viewers_at=lambda steps: (
+            envs[0].possible_agents if steps % 40 == 0 else [envs[0].agent_selection]
+        ),
         render_every=40,
         save_every=60,
     )
@@ -164,11 +167,22 @@ def test_without_the_extension_the_python_engine_runs_and_says_so_once(monkeypat
     monkeypatch.setattr(compiled.importlib, "import_module", refuse)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        envs = [raw_env(engine="compiled") for _ in range(3)]
+        envs = [raw_env(), raw_env(engine="compiled"), raw_env()]  # the default: compiled
     assert [type(w.message) for w in caught] == [CompiledEngineWarning]
     assert "no compiler here" in str(caught[0].message)
-    envs[0].reset(seed=1)
-    assert isinstance(envs[0].game, AstrobirdzGame)
+    for env in envs:
+        env.reset(seed=1)
+        assert isinstance(env.game, AstrobirdzGame)
+
+
+def test_the_compiled_engine_is_the_default_and_the_python_one_selectable() -> None:
+    games = []
+    for options in ({}, {"engine": "compiled"}, {"engine": "python"}):
+        env = raw_env(num_players=3, **options)
+        env.reset(seed=6)
+        games.append(env.game)
+    assert [type(g) for g in games] == [NativeAstrobirdzGame, NativeAstrobirdzGame, AstrobirdzGame]
+    assert games[0].to_dict() == games[2].to_dict()
 
 
 def _bots_agree(options: dict, seed: int) -> int:
@@ -254,3 +268,49 @@ def test_new_deals_a_scenario_as_the_python_engine(scenario: dict) -> None:
     py = AstrobirdzGame.new(config, np.random.default_rng(6), **scenario)
     nat = NativeAstrobirdzGame.new(config, np.random.default_rng(6), **scenario)
     assert nat.to_dict() == py.to_dict()
+
+
+def test_act_on_table_answers_only_on_the_compiled_engine() -> None:
+    envs = [raw_env(engine=engine) for engine in ("python", "compiled")]
+    for env in envs:
+        env.reset(seed=2)
+    bot = AstrobirdzHeuristicBot(seed=0)
+    agent = envs[0].agent_selection
+    assert bot.act_on_table(envs[0], agent) is None
+    other = next(a for a in envs[1].possible_agents if a != agent)
+    assert bot.act_on_table(envs[1], other) is None  # not that seat's turn
+    twin = AstrobirdzHeuristicBot(seed=0)
+    assert bot.act_on_table(envs[1], agent) == twin.act(envs[0].observe(agent), envs[0].view(agent))
+
+
+def test_the_compiled_heuristic_bot_copies_and_pickles_with_its_generator() -> None:
+    import copy
+    import pickle
+
+    env = raw_env(num_players=4)
+    env.reset(seed=3)
+    bot = NativeHeuristicBot(seed=5)
+    twins = [pickle.loads(pickle.dumps(bot)), copy.deepcopy(bot)]
+    assert all(t.bot.rng_state() == bot.bot.rng_state() for t in twins)
+    assert {t.act_in(env.game) for t in twins} == {bot.act_in(env.game)}
+
+
+def test_the_search_bot_plays_the_same_game_on_either_engine() -> None:
+    """Its rollouts ask the heuristic through ``act_on_table``: on the compiled
+    engine the compiled bot answers, with the Python bot's choices, so a
+    search with a budget of simulations plays the same moves."""
+    from flockgym.envs import make
+    from flockgym.envs.core.play import play_game
+    from flockgym.training.policies import make_participant
+
+    finals = []
+    for engine in ("python", "compiled"):
+        options = {"num_players": 3, "engine": engine}
+        search = make_participant("search:budget=6", "astrobirdz_v0", options)
+        heuristic = make_participant("heuristic", "astrobirdz_v0", options)
+        env = make("astrobirdz_v0", **options)
+        bots = {"player_0": search.new_bot(1), "player_1": heuristic.new_bot(2)}
+        bots["player_2"] = heuristic.new_bot(3)
+        play_game(env, bots, seed=4)
+        finals.append(env.unwrapped.game.to_dict())
+    assert finals[0] == finals[1]

@@ -4,6 +4,7 @@ one, and each bird's points."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from astrobirdz_helpers import (
     cards,
     game,
@@ -19,6 +20,9 @@ from astrobirdz_helpers import (
 
 from flockgym.envs.astrobirdz import data
 from flockgym.envs.astrobirdz.rules import Phase, bits
+
+pytestmark = pytest.mark.usefixtures("either_engine")
+"""Every rule test runs on both engines (``conftest.py``)."""
 
 
 def test_zoom_leads_the_first_trick_and_scores_2():

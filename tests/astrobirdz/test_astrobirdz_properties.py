@@ -14,7 +14,7 @@ import copy
 import numpy as np
 import pytest
 from aec_helpers import random_action, random_steps
-from astrobirdz_helpers import all_cards, observation_field, table
+from astrobirdz_helpers import all_cards, game, observation_field, table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +22,7 @@ from flockgym.envs import astrobirdz_v0
 from flockgym.envs.astrobirdz import data
 from flockgym.envs.astrobirdz.actions import GUESS_OFFSET, TRUMP_OFFSET
 from flockgym.envs.astrobirdz.env import OPTION_SAMPLES, ages_sample
+from flockgym.envs.astrobirdz.native import ENGINES
 from flockgym.envs.astrobirdz.observer import AstrobirdzObserver
 from flockgym.envs.astrobirdz.rules import AstrobirdzGame, Phase, bits
 
@@ -112,21 +113,23 @@ def check_state(
         return
     mask = raw.observe(acting)["action_mask"]
     legal = set(np.flatnonzero(mask).tolist())
-    assert legal == oracle(g) == set(g.legal_actions())
+    engine = raw.game  # the engine that plays (g is the Python engine or a copy in its state)
+    assert legal == oracle(g) == set(g.legal_actions()) == set(engine.legal_actions())
     if deep:
         # every reachable state saves and loads back as itself ...
-        assert AstrobirdzGame.from_dict(g.to_dict()).to_dict() == g.to_dict()
+        assert AstrobirdzGame.from_dict(g.to_dict()).to_dict() == g.to_dict() == engine.to_dict()
         # ... the engine refuses every other action before changing anything ...
-        before = g.to_dict()
+        before = engine.to_dict()
         for action in range(raw.num_actions):
             if action not in legal:
                 with pytest.raises(ValueError, match="illegal Astrobirdz action"):
-                    g.apply_action(action)
-        assert g.to_dict() == before
+                    engine.apply_action(action)
+        assert engine.to_dict() == before
         # ... and applies every legal one (on a copy)
         for action in legal:
-            probe = copy.deepcopy(g)
-            probe.record_events = False
+            probe = copy.deepcopy(engine)
+            if isinstance(probe, AstrobirdzGame):
+                probe.record_events = False
             probe.apply_action(action)
     if observations:
         check_hidden_cards_do_not_show(raw, g, rng)
@@ -157,13 +160,18 @@ def check_hidden_cards_do_not_show(raw, g: AstrobirdzGame, rng: np.random.Genera
 
 
 def play_checked(
-    options: dict, seed: int, policy_seed: int, deep: bool = False, share: float = 1.0
+    options: dict,
+    seed: int,
+    policy_seed: int,
+    deep: bool = False,
+    share: float = 1.0,
+    engine: str = "compiled",
 ) -> None:
-    env = astrobirdz_v0.env(**options)
+    env = astrobirdz_v0.env(**options, engine=engine)
     env.reset(seed=seed)
     rng = np.random.default_rng(policy_seed)
     reference = AstrobirdzObserver(options["num_players"])
-    g = env.unwrapped.astrobirdz
+    g = game(env)
     totals = [0] * options["num_players"]
     turns_scored = 0
     for _ in env.agent_iter():
@@ -185,29 +193,40 @@ def play_checked(
     ]
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=12)
 @given(OPTIONS, st.integers(0, 2**31), st.integers(0, 2**31))
-def test_random_games_keep_every_invariant(options, seed, policy_seed):
-    play_checked(options, seed, policy_seed)
+def test_random_games_keep_every_invariant(engine, options, seed, policy_seed):
+    play_checked(options, seed, policy_seed, engine=engine)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_every_legal_action_applies_and_every_other_is_refused(players):
-    play_checked({"num_players": players, "pass_cards": players % 2 == 0}, players, 1, deep=True)
+@pytest.mark.parametrize(
+    ("players", "engine"),
+    [(players, "python") for players in (2, 3, 4, 5, 6)]
+    + [(players, "compiled") for players in (2, 3, 4)],
+)
+def test_every_legal_action_applies_and_every_other_is_refused(players, engine):
+    """Every player count on the Python engine; on the compiled one the counts
+    up to 4 (each refusal asks a Python copy for its words: slow at 5-6 seats,
+    and the cross-check compares the legal actions at every decision there)."""
+    options = {"num_players": players, "pass_cards": players % 2 == 0}
+    play_checked(options, players, 1, deep=True, engine=engine)
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=2000)
 @given(OPTIONS, st.integers(0, 2**31), st.integers(0, 2**31))
-def test_thousands_of_random_games_keep_every_invariant(options, seed, policy_seed):
-    play_checked(options, seed, policy_seed, share=0.2)
+def test_thousands_of_random_games_keep_every_invariant(engine, options, seed, policy_seed):
+    play_checked(options, seed, policy_seed, share=0.2, engine=engine)
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=60)
 @given(OPTIONS, st.integers(0, 2**31), st.integers(0, 2**31))
-def test_many_games_checked_action_by_action(options, seed, policy_seed):
-    play_checked(options, seed, policy_seed, deep=True)
+def test_many_games_checked_action_by_action(engine, options, seed, policy_seed):
+    play_checked(options, seed, policy_seed, deep=True, engine=engine)
 
 
 # ---- observations inside their Box ------------------------------------------------------
@@ -248,7 +267,7 @@ def test_hand_size_and_tricks_are_scaled_by_the_largest_hand_of_the_configuratio
     players, trump, turn, options, largest
 ):
     env = table(players, trump=trump, turn=turn, scores={0: 10**6}, **options)
-    g = env.unwrapped.astrobirdz
+    g = game(env)
     assert g.hand_size == largest == g.config.max_hand
     assert observation_field(env, 1, "hand_size")[0] == 1.0
     assert observation_field(env, 1, "scores")[players - 1] == 1.0  # player_0, capped

@@ -29,6 +29,9 @@ from astrobirdz_helpers import (
 from flockgym.envs.astrobirdz import data
 from flockgym.envs.astrobirdz.rules import Phase
 
+pytestmark = pytest.mark.usefixtures("either_engine")
+"""Every rule test runs on both engines (``conftest.py``)."""
+
 BASE_WINNER, BASE_LOSER = 16, 5
 
 

@@ -28,6 +28,9 @@ from flockgym.envs import astrobirdz_v0
 from flockgym.envs.astrobirdz import data
 from flockgym.envs.astrobirdz.rules import Phase
 
+pytestmark = pytest.mark.usefixtures("either_engine")
+"""Every rule test runs on both engines (``conftest.py``)."""
+
 
 def test_the_rulebooks_trick_example_red_4_wins():
     """Trump red; blue 3, blue 8, green 7, red 2, red 4: the red 4 wins."""
@@ -319,8 +322,8 @@ def test_the_trick_choice_sees_every_finished_trick_with_its_cards_and_holder():
 
 
 @pytest.mark.parametrize(("players", "turns"), sorted(data.TURNS.items()))
-def test_player_chart_turn_t_deals_t_cards_and_the_game_ends(players, turns):
-    env = astrobirdz_v0.env(num_players=players, trump_rules=False)
+def test_player_chart_turn_t_deals_t_cards_and_the_game_ends(players, turns, either_engine):
+    env = astrobirdz_v0.env(num_players=players, trump_rules=False, engine=either_engine)
     env.reset(seed=players)
     rng = np.random.default_rng(players)
     sizes = []
@@ -367,8 +370,8 @@ def test_without_berzerkerbirdz_the_dealer_rotates_left():
     assert dealers == [(t, (t - 1) % 3) for t in range(1, 6)]
 
 
-def test_running_totals_add_up_each_turn():
-    env = astrobirdz_v0.env(num_players=3)
+def test_running_totals_add_up_each_turn(either_engine):
+    env = astrobirdz_v0.env(num_players=3, engine=either_engine)
     env.reset(seed=4)
     rng = np.random.default_rng(4)
     expected = [0, 0, 0]
@@ -419,7 +422,7 @@ def test_orange_3_reshuffles_the_discards_when_the_deck_runs_out():
     assert len(kept) == 12 - len(g.deck)
 
 
-def test_the_last_turns_astroboard_move_is_shown_when_the_game_ends_and_saves():
+def test_the_last_turns_astroboard_move_is_shown_when_the_game_ends_and_saves(either_engine):
     """3 players, turn 5 (the last): player_2 guessed 4 and takes all five
     tricks; it gives trick 3 to player_0 (guessed 1): the game ends, the view
     shows the move, and the final state saves and loads."""
@@ -439,7 +442,7 @@ def test_the_last_turns_astroboard_move_is_shown_when_the_game_ends_and_saves():
     ] * 2
     assert view["astroboard_partner"] is None
     assert turn_totals(env) == [1 + 5 + 2, 5, 4 + 5 + 5 + 5 + 4 * 2]
-    other = astrobirdz_v0.env(num_players=3, berzerkerbirdz=False)
+    other = astrobirdz_v0.env(num_players=3, berzerkerbirdz=False, engine=either_engine)
     other.reset(seed=0)
     other.unwrapped.load_state_dict(json.loads(json.dumps(env.unwrapped.state_dict())))
     assert other.unwrapped.view("player_1") == view

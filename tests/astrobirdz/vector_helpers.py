@@ -50,7 +50,8 @@ def lockstep(
     engine.reset(seeds)
     envs = []
     for seed in seeds:
-        env = astrobirdz_v0.raw_env(num_players=players, reward=reward, **options)
+        # the reference engine, read live every step (the compiled one would hand a copy)
+        env = astrobirdz_v0.raw_env(num_players=players, reward=reward, engine="python", **options)
         env.reset(seed=seed)
         envs.append(env)
     agents = envs[0].possible_agents

@@ -17,7 +17,8 @@ from itertools import combinations, product
 
 from flockgym.envs.skybirds import data
 from flockgym.envs.skybirds.actions import GARROS_ALONE, GARROS_ID, PASS, SET_ID, ActionLayout
-from flockgym.envs.skybirds.rules import MAT, SWAP_CARDS, Phase, SkybirdsGame, Step
+from flockgym.envs.skybirds.basics import SWAP_CARDS
+from flockgym.envs.skybirds.rules import MAT, Phase, SkybirdsGame, Step
 
 SHAPES = {"run", "wild", "unmatched"}
 MODIFIERS = {"medallion", "two_medallions", "follow_equal", "size_change"}
