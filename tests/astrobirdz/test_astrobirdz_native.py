@@ -301,7 +301,7 @@ def test_the_search_bot_plays_the_same_game_on_either_engine() -> None:
     search with a budget of simulations plays the same moves."""
     from flockgym.envs import make
     from flockgym.envs.core.play import play_game
-    from flockgym.training.policies import make_participant
+    from flockgym.bots.policies import make_participant
 
     finals = []
     for engine in ("python", "compiled"):

@@ -112,7 +112,7 @@ def test_shipped_names_resolve_from_any_folder(tmp_path: Path, monkeypatch) -> N
     shipped = shipped_checkpoints()["asrus/ppo_5p"]
     for name in ("asrus/ppo_5p", "asrus/ppo_5p.zip", "checkpoints/asrus/ppo_5p.zip"):
         assert find_shipped(name, "checkpoint") == shipped
-    from flockgym.training import parse_spec
+    from flockgym.bots import parse_spec
 
     assert parse_spec("asrus/ppo_5p@sample").path == shipped
     assert resolve_config("quickstart").name == "quickstart.yaml"
