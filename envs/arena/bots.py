@@ -42,9 +42,9 @@ import numpy as np
 from ..core.bots import legal_from_mask
 from ..core.rng import make_rng
 from .actions import ActionLayout
-from .data import HEURISTIC_CHARACTER_ORDER, load_box
+from .data import HEURISTIC_CHARACTER_ORDER, box_tables, load_box
 from .dice import distribution
-from .observer import bot_view, box_tables
+from .observer import bot_view
 
 TROPHY_COST = 0.15
 """What a trophy is worth kept: each is +2 on a later roll."""

@@ -170,19 +170,17 @@ from ..core.options import Option, int_range, scenario_seat, warn_unknown_reset_
 from ..core.wrappers import FlockOrderEnforcingWrapper
 from . import data
 from .actions import ActionLayout
-from .data import FORMS, MEDALS, Box, BoxError
-from .native import CompiledArenaGame, compiled_engine_available
-from .observer import ArenaObserver, game_view, observation_size, render_text
-from .rules import (
+from .config import (
     DARK_MATTER_MODES,
     FIFTH_WORLD_MODES,
     NOVA_INVAZORZ_MODES,
     WORLD_CHALLENGES,
     ArenaConfig,
-    ArenaGame,
-    ForcedDiceError,
-    Scenario,
 )
+from .data import FORMS, MEDALS, Box, BoxError
+from .native import CompiledArenaGame, compiled_engine_available
+from .observer import ArenaObserver, game_view, observation_size, render_text
+from .rules import ArenaGame, ForcedDiceError, Scenario
 
 
 def _path_ok(value: Any) -> bool:
