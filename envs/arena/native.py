@@ -30,7 +30,7 @@ import numpy as np
 from ..core.compiled import CompiledGame, load_compiled, require_compiled
 from ..core.rng import generator_in_state
 from .actions import ActionLayout
-from .data import FORMS, MEDALS, Box
+from .data import FORMS, HEURISTIC_CHARACTER_ORDER, MEDALS, Box
 from .encounters import PORTAL_TABLES, TASKS
 from .observer import Scales
 from .phases import BOARD, ON_BOARD, PHASE_NAMES
@@ -103,6 +103,14 @@ def box_payload(box: Box) -> dict[str, Any]:
         "task_names": list(ENGINE_TASKS),
         "scales": _scales(box),
         "table_names": list(PORTAL_TABLES),
+        "card_names": [c.name for c in box.cards],
+        "space_at": [list(sp.at) for sp in box.spaces],
+        "character_rank": [
+            HEURISTIC_CHARACTER_ORDER.index(name)
+            if name in HEURISTIC_CHARACTER_ORDER
+            else len(HEURISTIC_CHARACTER_ORDER)
+            for name in characters
+        ],
     }
 
 
@@ -259,6 +267,27 @@ class CompiledArenaGame(CompiledGame):
             f"reset option dice: roll {rolls} (player_{seat}, {name}) is a d{sides}, which "
             f"cannot show the forced result {value}; allowed 1..{sides}"
         )
+
+
+class CompiledArenaBot:
+    """:class:`.bots.ArenaHeuristicBot` compiled (``native/arena_bot.hpp``): the
+    same move at every decision, read straight from a compiled game (no view
+    built). ``tests/arena/test_arena_bot_compiled.py`` plays both side by side.
+
+    Its state is the Python bot's: the generator that draws the picks no rule
+    of the bot settles, and the Nebula Slides gone through this turn."""
+
+    def __init__(self, rng: np.random.Generator, slides: tuple[int, int, int] | None = None):
+        self.bot = _engine_module().HeuristicBot(rng.bit_generator.state)
+        self.bot.set_slides(slides)
+
+    def act_in(self, game: CompiledArenaGame) -> int:
+        """The move of the seat to act in ``game``."""
+        return int(self.bot.act(game.engine))
+
+    def state(self) -> dict[str, Any]:
+        """``{"rng": generator state, "slides": (round, seat on turn, slides) or None}``."""
+        return dict(self.bot.state())
 
 
 def trusted_python_game(config: ArenaConfig, d: dict[str, Any]) -> ArenaGame:

@@ -68,7 +68,8 @@ LAYERS = (
     ("state",),
     ("rules",),
     ("observer", "resample"),
-    ("native", "bots"),
+    ("native",),
+    ("bots",),
     ("env",),
 )
 """The Arena's modules from the bottom up: each imports only modules of the
