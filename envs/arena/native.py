@@ -22,6 +22,7 @@ Where the extension cannot load, :func:`compiled_engine_available` is false
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import Any
 
@@ -203,6 +204,24 @@ class CompiledArenaGame(CompiledGame):
         """Pickled as its config and state dict (the C++ game is rebuilt on load)."""
         return (_rebuild, (self.config, self.to_dict()))
 
+    def __getattr__(self, name: str) -> Any:
+        """The Python engine's state fields (``positions``, ``trophies``, ``phase``,
+        ...), read from a Python copy of this state: reading works as on the
+        Python engine; changing what is returned changes nothing here."""
+        if name in _READABLE:
+            return getattr(self.python_game(), name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """A state field is not set here (it would change a copy, not the game):
+        a clear error instead of a silent no-op."""
+        if name in _READABLE:
+            raise AttributeError(
+                f"{name!r} of a compiled Arena game is a read-only copy; set fields on the "
+                "Python engine (option engine='python') or load a state dict"
+            )
+        super().__setattr__(name, value)
+
     # -- the GameEngine interface --
 
     def apply_action(self, action: int) -> None:
@@ -345,6 +364,13 @@ _PLAIN_FIELDS = (
     "over", "win_reason",
 )  # fmt: skip
 """State dict fields an ArenaGame holds as they are (fresh lists from to_dict)."""
+
+
+_READABLE = frozenset(
+    {f.name for f in dataclasses.fields(ArenaGame) if not f.name.startswith("_")}
+    - {"config", "rng"}
+) | {"maneuvers_of", "worlds_of", "space_item"}
+"""What :meth:`CompiledArenaGame.__getattr__` reads from a Python copy."""
 
 
 def _rebuild(config: ArenaConfig, state: dict[str, Any]) -> CompiledArenaGame:

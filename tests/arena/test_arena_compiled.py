@@ -316,8 +316,8 @@ def test_the_env_on_the_compiled_engine_is_the_same_env(options: dict) -> None:
     """``engine="compiled"``: the same observations, masks, rewards and ends in
     the AEC loop; state dicts load across the two engines."""
     for players in (2, 4, 6):
-        python = arena_v0.env(num_players=players, max_rounds=10, **options)
-        compiled = arena_v0.env(num_players=players, max_rounds=10, engine="compiled", **options)
+        python = arena_v0.env(num_players=players, max_rounds=10, engine="python", **options)
+        compiled = arena_v0.env(num_players=players, max_rounds=10, **options)  # the default
         assert compiled.unwrapped.compiled
         for seed in range(3):
             ours = aec_trace(compiled, seed, np.random.default_rng(seed))
