@@ -25,6 +25,7 @@ from flockgym.envs.arena.observer import bot_view
 from flockgym.envs.arena.rules import ArenaConfig, ArenaGame
 from flockgym.envs.core.bots import bot_move
 from flockgym.envs.core.rng import make_rng
+from tests.arena.test_arena_compiled import other_box
 from tests.compiled_helpers import require_compiled
 
 require_compiled("arena")
@@ -76,6 +77,17 @@ def test_every_decision_agrees(players: int) -> None:
         tasks |= met
     assert decisions > 3000
     assert {"slide_return", "slide_gym", "wormhole_place"} & tasks  # table picks were met
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_another_box_decides_the_same(players: int, tmp_path) -> None:
+    """Option ``data`` (other dice, trophy value, medal levels): both bots read
+    every number from the box."""
+    data = other_box(tmp_path)
+    for game in range(6):
+        options = OPTION_SETS[(3 * game + players) % len(OPTION_SETS)]
+        config = ArenaConfig(num_players=players, max_rounds=20, data=data, **options)
+        play_both_bots(config, 77 * game + players, (game % 3) * 0.2)
 
 
 def first_position(task: str, options: dict[str, str]) -> ArenaGame:
