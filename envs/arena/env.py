@@ -51,8 +51,8 @@ Options
   now; ``"won"``: worlds won over the game, kept or not.
 - ``engine`` (``"compiled"``): the rules engine, ``"compiled"`` (the C++
   engine of ``envs/arena/native``: the same decisions, rolls, observations and
-  state dicts; the heuristic bot decides in C++ too, while the view and the
-  text board read a Python copy of its state) or ``"python"`` (``rules.py``,
+  state dicts; the heuristic bot's ``act_on_table`` decides in C++ too, while
+  the view and the text board read a Python copy of its state) or ``"python"`` (``rules.py``,
   the reference). Where the compiled one cannot load, the Python engine runs
   and a warning says so once. A game saved by one loads into the other. The
   OpenSpiel bridge plays the Python engine (its chance nodes feed each die).
