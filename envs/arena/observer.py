@@ -31,7 +31,7 @@ import numpy as np
 
 from .challenges import CHALLENGE_KINDS
 from .data import FORMS, MAX_SIDES, MEDALS, Box
-from .data import box_tables as box_tables  # its home before 0.x: kept importable here
+from .data import box_tables as box_tables  # moved to data.py, still importable here
 from .encounters import PORTAL_ROWS, PORTAL_TABLES, SLIDE_RESULTS, TASKS
 from .phases import BOARD, BOX, DISCARD, IN_STACK, ON_BOARD, PHASE_NAMES, Phase
 from .rules import ArenaGame
