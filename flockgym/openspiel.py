@@ -18,7 +18,8 @@ The bridge is generic: a new registered env is bridged without new code.
   ``seed``: the k-th state of a game object that is used is dealt from
   ``derive_seed(seed, k)`` (``state.deal_seed``).
 * Chance: an engine that rolls its dice through ``roll_die(seat, sides,
-  purpose)`` (the Arena) gets an explicit chance node for every die, with its
+  purpose)`` (the Arena's Python engine, which the bridge therefore plays:
+  :func:`bridge_engine`) gets an explicit chance node for every die, with its
   exact probabilities (``1/sides`` a face); everything else (shuffles, deals,
   draws) stays sampled by the env's own seeded generator inside ``apply_action``.
   An engine with ``draw_for_die()`` has it called for each chance die, so its
@@ -63,6 +64,7 @@ import base64
 import copy
 import dataclasses
 import enum
+import functools
 import hashlib
 import importlib
 import io
@@ -97,9 +99,8 @@ SEED_PARAMETER = "seed"
 HIDDEN_OPTIONS = ("render_mode", "illegal_action", "engine")
 """Env options that are not game parameters: the bridge renders nothing, refuses
 an illegal move itself (OpenSpiel does not check legality for a Python game's
-``apply_action``) before anything changes, and plays on the env's default engine
-(the Arena's is the Python one: its chance nodes feed the dice through
-``roll_die``, which a compiled engine rolls inside C++)."""
+``apply_action``) before anything changes, and plays on the engine of
+:func:`bridge_engine`."""
 
 _PLAIN = (bool, int, float, str)
 
@@ -128,9 +129,26 @@ def parameter_specification(env_id: str) -> dict[str, Any]:
     return spec
 
 
+@functools.cache
+def bridge_engine(env_id: str) -> dict[str, str]:
+    """The engine option the bridge plays ``env_id`` with: ``{"engine": "python"}``
+    where the Python engine rolls dice through ``roll_die`` (each die a chance
+    node, its face fed in; a compiled engine rolls inside C++, where no chance
+    node can feed it, so the Arena plays its Python engine here), else ``{}``:
+    the env's default engine (compiled where it loads)."""
+    options = (
+        {"engine": "python"}
+        if any(option.name == "engine" for option in env_class(env_id).option_table())
+        else {}
+    )
+    raw = make(env_id, **options).unwrapped
+    raw.reset(seed=0)
+    return options if callable(getattr(type(raw.game), "roll_die", None)) else {}
+
+
 def _rolls_dice(env_id: str) -> bool:
-    """True when the env's engine rolls through ``roll_die`` (explicit chance)."""
-    raw = make(env_id).unwrapped
+    """True when the bridge's engine rolls through ``roll_die`` (explicit chance)."""
+    raw = make(env_id, **bridge_engine(env_id)).unwrapped
     raw.reset(seed=0)
     return callable(getattr(type(raw.game), "roll_die", None))
 
@@ -501,7 +519,12 @@ class FlockGame(pyspiel.Game):
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise OptionError(f"parameter seed={seed!r} is not allowed; allowed: an integer >= 0")
         self.seed = seed
-        self.options = {**given, "illegal_action": "raise", "render_mode": None}
+        self.options = {
+            **given,
+            **bridge_engine(self.env_id),
+            "illegal_action": "raise",
+            "render_mode": None,
+        }
         self.template = make(self.env_id, **self.options).unwrapped  # validates the options
         self.template.reset(seed=0)
         self.explicit_dice = callable(getattr(type(self.template.game), "roll_die", None))

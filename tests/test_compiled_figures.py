@@ -40,7 +40,9 @@ def test_the_arena_table_is_the_saved_run() -> None:
         "compiled engine": "compiled engine, the same loop",
         "compiled engine, play in C++": "compiled engine, whole games in C++",
         "AEC loop, python engine": "AEC loop (observation and mask every step), Python",
-        "AEC loop, compiled engine": 'AEC loop, `engine="compiled"`',
+        "AEC loop, compiled engine": "AEC loop, compiled engine (the default)",
+        "heuristic bots, python": "four heuristic bots, Python bot",
+        "heuristic bots, compiled": "four heuristic bots, compiled bot",
         "open_spiel backgammon": "OpenSpiel `backgammon`",
     }
     assert set(labels) == set(run["runners"])
@@ -53,3 +55,4 @@ def test_the_arena_table_is_the_saved_run() -> None:
             f"{figures['over_python_engine']:.2f}x",
             f"{figures['over_peer']:.2f}x",
         ], name
+    assert f"decides {run['bots_compiled_over_python']:.1f}x as fast" in section()

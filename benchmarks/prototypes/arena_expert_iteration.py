@@ -90,7 +90,7 @@ def collect_part(part: int, args: argparse.Namespace) -> tuple[int, float]:
         bot = h.ArenaHeuristicBot(seed=int(rng.integers(2**31)))
 
         def search_move(vector: np.ndarray, bot: Any = bot, number: int = number) -> int:
-            game = env.raw.game
+            game = env.raw.arena  # the Python engine's game (a copy on the compiled engine)
             move = h.heuristic_move(bot, game, agents)
             phase = game_view(game, game.current_player(), agents)["phase"]
             searched = len(game.legal_actions()) > 1 and phase in args.phases

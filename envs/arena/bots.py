@@ -42,9 +42,10 @@ import numpy as np
 from ..core.bots import legal_from_mask
 from ..core.rng import make_rng
 from .actions import ActionLayout
-from .data import HEURISTIC_CHARACTER_ORDER, load_box
+from .data import HEURISTIC_CHARACTER_ORDER, box_tables, load_box
 from .dice import distribution
-from .observer import bot_view, box_tables
+from .native import CompiledArenaBot, CompiledArenaGame
+from .observer import bot_view
 
 TROPHY_COST = 0.15
 """What a trophy is worth kept: each is +2 on a later roll."""
@@ -72,13 +73,23 @@ def reading(sides: int, levels: tuple[tuple[int, int], ...], level: int) -> tupl
     return tuple(out)
 
 
+def added_up(values: Any) -> float:
+    """``values`` added one by one, first to last: the compiled bot adds in the
+    same order, so their sums agree to the last bit (``sum`` of floats compensates
+    its rounding from Python 3.12 on, which a plain C++ loop does not)."""
+    total = 0.0
+    for value in values:
+        total += value
+    return total
+
+
 @functools.lru_cache(maxsize=4096)
 def tail(table: tuple[int, ...], count: int, need: int) -> float:
     """Chance that ``count`` dice read by ``table`` add up to ``need`` or more."""
     if need <= 0:
         return 1.0
     dist = distribution(table, count)
-    return float(sum(dist[need:])) if need < len(dist) else 0.0
+    return added_up(dist[need:]) if need < len(dist) else 0.0
 
 
 class Roller:
@@ -240,6 +251,8 @@ class ArenaHeuristicBot:
         self.slides: tuple[Any, int] = (None, 0)
         """(the turn, slides gone through in it): the turn is the round and the
         seat on turn, as the view tells them."""
+        self._compiled: CompiledArenaBot | None = None
+        """The compiled bot of :meth:`act_on_table`, made on its first use."""
 
     def act(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> int:
         legal = {int(a) for a in legal_from_mask(observation)}
@@ -249,10 +262,34 @@ class ArenaHeuristicBot:
             return choice
         return int(self.rng.choice(sorted(legal)))  # never reached when the view is complete
 
+    def act_on_table(self, raw: Any, agent: str) -> int | None:
+        """The move :meth:`act` makes, made by the compiled bot straight from a
+        compiled engine (no view built); None on the Python engine (then
+        :meth:`act` is asked). A bot plays one table, always one way: the
+        compiled bot starts from this bot's generator and slide count as they
+        are at its first use, and keeps its own from then on."""
+        game = getattr(raw, "game", None)
+        if not isinstance(game, CompiledArenaGame) or game.current_player() != raw.seat_of(agent):
+            return None
+        if self._compiled is None:
+            self._compiled = CompiledArenaBot(self.rng, self._slides_by_seat(raw))
+        return self._compiled.act_in(game)
+
+    def _slides_by_seat(self, raw: Any) -> tuple[int, int, int] | None:
+        """:attr:`slides` as the compiled bot keeps it: (round, seat on turn, count)."""
+        (turn, on_turn), count = self.slides if self.slides[0] else ((None, None), 0)
+        if turn is None or on_turn is None:
+            return None
+        return (turn - 1, raw.seat_of(on_turn), count)
+
     def act_on_env(self, env: Any, agent: str, observation: dict[str, np.ndarray]) -> int:
         """The move :meth:`act` makes with ``env.view(agent)``, from a view of only
         the keys this bot reads (:func:`.observer.bot_view`, the same values):
-        self-play calls it instead of building the whole view for the bot."""
+        self-play calls it instead of building the whole view for the bot (and
+        on the compiled engine, the compiled bot answers: :meth:`act_on_table`)."""
+        fast = self.act_on_table(env, agent)
+        if fast is not None:
+            return fast
         game = env.arena
         view = bot_view(game, env.seat_of(agent), env.possible_agents)
         return self.act(observation, view)
@@ -411,7 +448,7 @@ class ArenaHeuristicBot:
             8: 0.45,
         }
         values = [x for r in range(1, sides + 1) if (x := results[r]) is not None]
-        return sum(values) / len(values)
+        return added_up(values) / len(values)
 
     def move_value(self, v: View, start: int, steps: int, entered: bool) -> float:
         """The best the move can end in, looking ahead through every choice."""
@@ -466,7 +503,7 @@ class ArenaHeuristicBot:
         corners = v.raw["board"]["corners"]
         sides = v.box["dice"]["first_turn"]
         scores = [
-            sum(self.move_value(v, corner, r, False) for r in range(1, sides + 1))
+            added_up(self.move_value(v, corner, r, False) for r in range(1, sides + 1))
             for corner in corners
         ]
         return v.id("corner", int(np.argmax(scores)))
@@ -637,7 +674,7 @@ class ArenaHeuristicBot:
             return pick((open_worlds or me["worlds"])[0])
         if task == "slide_return":
             # as far as possible from the other players, where the card is hard to reach
-            places = [a - v.id("place") for a in legal]
+            places = [a - v.id("place") for a in sorted(legal)]
             return v.id("place", max(places, key=lambda s: self._distance_from_others(v, s)))
         if task in ("slide_take_trophy", "dark_matter_other", "wormhole_player", "nova_turn_back"):
             targets = [a for a in others if v.id("player", v.relative(a) - 1) in legal]
@@ -656,9 +693,9 @@ class ArenaHeuristicBot:
             names = [name for name in v.cards if pick(name) in legal]
             return pick(max(names, key=lambda n: v.cards[n]["challenge"]))  # hardest to win
         if task == "wormhole_place":
-            places = [a - v.id("place") for a in legal]
+            places = [a - v.id("place") for a in sorted(legal)]
             return v.id("place", min(places, key=lambda s: self._space_prospect(v, s)))
-        if task == "star_cluster_become":
+        if task in ("star_cluster_become", "nova_become"):
             chars = [
                 c
                 for c in v.box["characters"]
@@ -669,7 +706,9 @@ class ArenaHeuristicBot:
             targets = [a for a in others if v.id("player", v.relative(a) - 1) in legal]
             return v.id("player", v.relative(max(targets, key=leader_key)) - 1)
         # a space to go to: the one with the best prospects
-        spaces = [a - v.id("to") for a in legal if v.id("to") <= a < v.id("to", len(v.spaces))]
+        spaces = [
+            a - v.id("to") for a in sorted(legal) if v.id("to") <= a < v.id("to", len(v.spaces))
+        ]
         if task in ("slide_gym", "nova_gym"):
             return v.id("to", max(spaces, key=lambda s: (v.spaces[s]["gym_power_cards"],
                                                          v.spaces[s]["gym_trophies"])))  # fmt: skip
@@ -679,7 +718,7 @@ class ArenaHeuristicBot:
 
     def _space_prospect(self, v: View, space: int) -> float:
         """What a move starting on ``space`` is likely to reach (a d6 roll)."""
-        return sum(self.move_value(v, space, r, False) for r in range(1, 7)) / 6
+        return added_up(self.move_value(v, space, r, False) for r in range(1, 7)) / 6
 
     def _distance_from_others(self, v: View, space: int) -> int:
         at = v.spaces[space]["at"]

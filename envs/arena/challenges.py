@@ -45,6 +45,9 @@ from .phases import ACTION, BOARD, CHALLENGE_SPEND, DEFEND_SPEND, IN_STACK, ON_B
 if TYPE_CHECKING:
     from .rules import ArenaGame
 
+CHALLENGE_KINDS = ("", "maneuver", "world", "medal", "homeworld", "favourite", "standard")
+"""The kinds of challenge (``ArenaGame.ch_kind``; "": none under way)."""
+
 PLAYER_KINDS = ("homeworld", "favourite", "standard")
 
 

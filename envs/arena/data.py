@@ -1008,6 +1008,57 @@ def _check_entrances(box: Box, r: _Reader, succ: dict[int, int], inside: set[int
             )
 
 
+@functools.lru_cache(maxsize=16)
+def box_tables(data_path: str | None, world_challenge: str = "offset") -> dict[str, Any]:
+    """The content and numbers of the box of option ``data`` as JSON types (for
+    bots and user interfaces, from the view's ``options``): every card, gym,
+    medal card and character, the dice and the numbers of the rules. Shared:
+    do not modify it."""
+    box = load_box(data_path)
+
+    def bonus(b: Any) -> dict[str, Any] | None:
+        return None if b is None else {"form": FORMS[b.form], "amount": b.amount}
+
+    return {
+        "cards": {
+            c.name: {
+                "kind": c.kind, "character": c.character, "number": c.number,
+                "challenge": c.number if c.is_world and world_challenge == "printed"
+                else c.challenge,
+                "bonus": bonus(c.bonus),
+            }
+            for c in box.cards
+        },
+        "gyms": {g.name: {"colour": g.colour, "power": dict(g.power.__dict__)} for g in box.gyms},
+        "medal_cards": {
+            m.name: {"trophy": m.trophy, "extra_die": list(m.extra_die)} for m in box.medal_cards
+        },
+        "characters": {
+            c.name: {
+                "invazorz": c.invazorz, "detail": c.detail, "colour": c.colour,
+                "bonus": dict(c.bonus.__dict__),
+                "berzerkerbirdz_bonus": None if c.berzerkerbirdz_bonus is None
+                else dict(c.berzerkerbirdz_bonus.__dict__),
+            }
+            for c in box.characters
+        },
+        "dice": {
+            "movement": dict(zip(FORMS, box.movement_die, strict=True)),
+            "challenge": dict(zip(FORMS, box.challenge_die, strict=True)),
+            "nebula_slide": dict(zip(FORMS, box.slide_die, strict=True)),
+            "first_turn": box.first_turn_die,
+        },
+        "rules": {
+            "trophies": box.trophies,
+            "challenge_dice": box.challenge_dice, "trophy_value": box.trophy_value,
+            "maneuvers_for_worlds": box.maneuvers_for_worlds, "medal_target": box.medal_target,
+            "win_worlds": box.win_worlds, "win_defended": box.win_defended,
+            "dark_matter_value": box.dark_matter_value,
+            "medal_levels": [dict(m.__dict__) for m in box.medal_levels],
+        },
+    }  # fmt: skip
+
+
 GYM_POWER_HELP = {
     "transform": "an Astrobirdz becomes a Berzerkerbirdz (before a roll)",
     "gold_reading": "the dice of one challenge or defence read as with a gold medal",
@@ -1018,7 +1069,7 @@ their numbers by :func:`gym_power_text`)."""
 
 
 def gym_power_text(power: dict[str, object]) -> str:
-    """A gym's power (as the observer's box tables give it) in a few words."""
+    """A gym's power (as :func:`box_tables` gives it) in a few words."""
     kind = power["kind"]
     if kind == "bonus":
         return f"+{power['amount']} to one {power['roll']} roll"
@@ -1031,9 +1082,7 @@ def special_cards_help() -> list[tuple[str, str]]:
     """The rules, the shipped box's gyms and medal cards in a few words, as
     ``(card, what it does)`` rows: ``?`` in terminal play and the play page's help
     show them (a box given by option is on the table itself: each card's number).
-    Read from the observer's box tables, so the numbers are the box's own."""
-    from .observer import box_tables  # on use: the observer imports this module
-
+    Read from :func:`box_tables`, so the numbers are the box's own."""
     tables = box_tables(None)
     rules = tables["rules"]
     medals = ", ".join(

@@ -49,11 +49,13 @@ Options
   Berzerkerbirdz of its choice (the rulebook read literally).
 - ``fifth_world`` (``"held"``): the five-worlds victory counts worlds held
   now; ``"won"``: worlds won over the game, kept or not.
-- ``engine`` (``"python"``): the rules engine, ``"python"`` (``rules.py``, the
-  reference) or ``"compiled"`` (the C++ engine of ``envs/arena/native``: the
-  same decisions, rolls, observations and state dicts; the view, the text board
-  and the bots read a Python copy of its state). Where it is not built, the
-  Python engine runs and a warning says so once.
+- ``engine`` (``"compiled"``): the rules engine, ``"compiled"`` (the C++
+  engine of ``envs/arena/native``: the same decisions, rolls, observations and
+  state dicts; the heuristic bot's ``act_on_table`` decides in C++ too, while
+  the view and the text board read a Python copy of its state) or ``"python"`` (``rules.py``,
+  the reference). Where the compiled one cannot load, the Python engine runs
+  and a warning says so once. A game saved by one loads into the other. The
+  OpenSpiel bridge plays the Python engine (its chance nodes feed each die).
 - ``data`` (``None``): path of another box file (YAML, as ``arena.yaml``); a
   malformed file is an ``OptionError`` naming the entry and the field.
 
@@ -170,19 +172,17 @@ from ..core.options import Option, int_range, scenario_seat, warn_unknown_reset_
 from ..core.wrappers import FlockOrderEnforcingWrapper
 from . import data
 from .actions import ActionLayout
-from .data import FORMS, MEDALS, Box, BoxError
-from .native import CompiledArenaGame, compiled_engine_available
-from .observer import ArenaObserver, game_view, observation_size, render_text
-from .rules import (
+from .config import (
     DARK_MATTER_MODES,
     FIFTH_WORLD_MODES,
     NOVA_INVAZORZ_MODES,
     WORLD_CHALLENGES,
     ArenaConfig,
-    ArenaGame,
-    ForcedDiceError,
-    Scenario,
 )
+from .data import FORMS, MEDALS, Box, BoxError
+from .native import CompiledArenaGame, compiled_engine_available
+from .observer import ArenaObserver, game_view, observation_size, render_text
+from .rules import ArenaGame, ForcedDiceError, Scenario
 
 
 def _path_ok(value: Any) -> bool:
@@ -204,9 +204,9 @@ GAME_OPTIONS: tuple[Option, ...] = (
     Option("fifth_world", "held", "the five-worlds victory: 'held' (a fifth world held "
            "now) or 'won' (a fifth world won over the game, kept or not)",
            choices=FIFTH_WORLD_MODES),
-    Option("engine", "python", "the rules engine: 'python' (rules.py, the reference) or "
-           "'compiled' (the C++ engine, identical decision by decision; where it is not "
-           "built, the Python engine runs and a warning says so once)",
+    Option("engine", "compiled", "the rules engine: 'compiled' (the C++ engine, identical "
+           "decision by decision; where it cannot load, the Python engine runs and a warning "
+           "says so once) or 'python' (rules.py, the reference)",
            choices=ENGINES, affects_spaces=False),
     Option("data", None, "path of another box file (YAML like the shipped arena.yaml: "
            "a regular .yaml/.yml file of at most 1 MiB); None: the shipped box",
@@ -345,7 +345,7 @@ class raw_env(FlockAECEnv):
         {"max_rounds": 3, "world_challenge": "offset", "dark_matter": "two"},
         {"max_rounds": 1},
         {"data": str(data.DEFAULT_PATH), "max_rounds": 8},
-        {"engine": "compiled", "max_rounds": 8, "nova_invazorz": "become"},
+        {"engine": "python", "max_rounds": 8, "nova_invazorz": "become"},
     )
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],

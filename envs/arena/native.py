@@ -22,6 +22,7 @@ Where the extension cannot load, :func:`compiled_engine_available` is false
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import Any
 
@@ -30,7 +31,7 @@ import numpy as np
 from ..core.compiled import CompiledGame, load_compiled, require_compiled
 from ..core.rng import generator_in_state
 from .actions import ActionLayout
-from .data import FORMS, MEDALS, Box
+from .data import FORMS, HEURISTIC_CHARACTER_ORDER, MEDALS, Box
 from .encounters import PORTAL_TABLES, TASKS
 from .observer import Scales
 from .phases import BOARD, ON_BOARD, PHASE_NAMES
@@ -103,6 +104,14 @@ def box_payload(box: Box) -> dict[str, Any]:
         "task_names": list(ENGINE_TASKS),
         "scales": _scales(box),
         "table_names": list(PORTAL_TABLES),
+        "card_names": [c.name for c in box.cards],
+        "space_at": [list(sp.at) for sp in box.spaces],
+        "character_rank": [
+            HEURISTIC_CHARACTER_ORDER.index(name)
+            if name in HEURISTIC_CHARACTER_ORDER
+            else len(HEURISTIC_CHARACTER_ORDER)
+            for name in characters
+        ],
     }
 
 
@@ -195,6 +204,24 @@ class CompiledArenaGame(CompiledGame):
         """Pickled as its config and state dict (the C++ game is rebuilt on load)."""
         return (_rebuild, (self.config, self.to_dict()))
 
+    def __getattr__(self, name: str) -> Any:
+        """The Python engine's state fields (``positions``, ``trophies``, ``phase``,
+        ...), read from a Python copy of this state: reading works as on the
+        Python engine; changing what is returned changes nothing here."""
+        if name in _READABLE:
+            return getattr(self.python_game(), name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """A state field is not set here (it would change a copy, not the game):
+        a clear error instead of a silent no-op."""
+        if name in _READABLE:
+            raise AttributeError(
+                f"{name!r} of a compiled Arena game is a read-only copy; set fields on the "
+                "Python engine (option engine='python') or load a state dict"
+            )
+        super().__setattr__(name, value)
+
     # -- the GameEngine interface --
 
     def apply_action(self, action: int) -> None:
@@ -261,6 +288,27 @@ class CompiledArenaGame(CompiledGame):
         )
 
 
+class CompiledArenaBot:
+    """:class:`.bots.ArenaHeuristicBot` compiled (``native/arena_bot.hpp``): the
+    same move at every decision, read straight from a compiled game (no view
+    built). ``tests/arena/test_arena_bot_compiled.py`` plays both side by side.
+
+    Its state is the Python bot's: the generator that draws the picks no rule
+    of the bot settles, and the Nebula Slides gone through this turn."""
+
+    def __init__(self, rng: np.random.Generator, slides: tuple[int, int, int] | None = None):
+        self.bot = _engine_module().HeuristicBot(rng.bit_generator.state)
+        self.bot.set_slides(slides)
+
+    def act_in(self, game: CompiledArenaGame) -> int:
+        """The move of the seat to act in ``game``."""
+        return int(self.bot.act(game.engine))
+
+    def state(self) -> dict[str, Any]:
+        """``{"rng": generator state, "slides": (round, seat on turn, slides) or None}``."""
+        return dict(self.bot.state())
+
+
 def trusted_python_game(config: ArenaConfig, d: dict[str, Any]) -> ArenaGame:
     """An :class:`.rules.ArenaGame` from a state dict this process's engine wrote
     (the fields as :func:`.state.validate_state` reads them, without its checks,
@@ -316,6 +364,13 @@ _PLAIN_FIELDS = (
     "over", "win_reason",
 )  # fmt: skip
 """State dict fields an ArenaGame holds as they are (fresh lists from to_dict)."""
+
+
+_READABLE = frozenset(
+    {f.name for f in dataclasses.fields(ArenaGame) if not f.name.startswith("_")}
+    - {"config", "rng"}
+) | {"maneuvers_of", "worlds_of", "space_item"}
+"""What :meth:`CompiledArenaGame.__getattr__` reads from a Python copy."""
 
 
 def _rebuild(config: ArenaConfig, state: dict[str, Any]) -> CompiledArenaGame:

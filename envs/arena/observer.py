@@ -20,7 +20,6 @@ divided by their real maximum for the configuration (the box's numbers).
 
 from __future__ import annotations
 
-import functools
 from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -30,10 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from .data import FORMS, MAX_SIDES, MEDALS, Box, load_box
+from .challenges import CHALLENGE_KINDS
+from .data import FORMS, MAX_SIDES, MEDALS, Box
+from .data import box_tables as box_tables  # moved to data.py, still importable here
 from .encounters import PORTAL_ROWS, PORTAL_TABLES, SLIDE_RESULTS, TASKS
 from .phases import BOARD, BOX, DISCARD, IN_STACK, ON_BOARD, PHASE_NAMES, Phase
-from .rules import CHALLENGE_KINDS, ArenaGame
+from .rules import ArenaGame
+from .setup import wish_pool
 
 TASK_NAMES = tuple(TASKS)
 TASK_INDEX = {name: i for i, name in enumerate(TASK_NAMES)}
@@ -887,8 +889,6 @@ def _own_wish(g: ArenaGame, seat: int) -> str | None:
 def _wish_choices(g: ArenaGame, seat: int) -> list[str]:
     """During setup's wishes, the characters ``seat`` may wish for (public: the
     characters taken and its scenario form); empty otherwise."""
-    from .setup import wish_pool  # setup is below the rules: imported on use
-
     if g.over or g.phase != Phase.WISH or g.characters[seat] >= 0:
         return []
     return [g.box.characters[c].name for c in wish_pool(g, seat)]
@@ -1047,57 +1047,6 @@ def _medal_card_places(
         h = holders[k]
         out[name] = agents[h] if h >= 0 else space_names[spaces[k]] if h == ON_BOARD else "stack"
     return out
-
-
-@functools.lru_cache(maxsize=16)
-def box_tables(data_path: str | None, world_challenge: str = "offset") -> dict[str, Any]:
-    """The content and numbers of the box of option ``data`` as JSON types (for
-    bots and user interfaces, from the view's ``options``): every card, gym,
-    medal card and character, the dice and the numbers of the rules. Shared:
-    do not modify it."""
-    box = load_box(data_path)
-
-    def bonus(b: Any) -> dict[str, Any] | None:
-        return None if b is None else {"form": FORMS[b.form], "amount": b.amount}
-
-    return {
-        "cards": {
-            c.name: {
-                "kind": c.kind, "character": c.character, "number": c.number,
-                "challenge": c.number if c.is_world and world_challenge == "printed"
-                else c.challenge,
-                "bonus": bonus(c.bonus),
-            }
-            for c in box.cards
-        },
-        "gyms": {g.name: {"colour": g.colour, "power": dict(g.power.__dict__)} for g in box.gyms},
-        "medal_cards": {
-            m.name: {"trophy": m.trophy, "extra_die": list(m.extra_die)} for m in box.medal_cards
-        },
-        "characters": {
-            c.name: {
-                "invazorz": c.invazorz, "detail": c.detail, "colour": c.colour,
-                "bonus": dict(c.bonus.__dict__),
-                "berzerkerbirdz_bonus": None if c.berzerkerbirdz_bonus is None
-                else dict(c.berzerkerbirdz_bonus.__dict__),
-            }
-            for c in box.characters
-        },
-        "dice": {
-            "movement": dict(zip(FORMS, box.movement_die, strict=True)),
-            "challenge": dict(zip(FORMS, box.challenge_die, strict=True)),
-            "nebula_slide": dict(zip(FORMS, box.slide_die, strict=True)),
-            "first_turn": box.first_turn_die,
-        },
-        "rules": {
-            "trophies": box.trophies,
-            "challenge_dice": box.challenge_dice, "trophy_value": box.trophy_value,
-            "maneuvers_for_worlds": box.maneuvers_for_worlds, "medal_target": box.medal_target,
-            "win_worlds": box.win_worlds, "win_defended": box.win_defended,
-            "dark_matter_value": box.dark_matter_value,
-            "medal_levels": [dict(m.__dict__) for m in box.medal_levels],
-        },
-    }  # fmt: skip
 
 
 def challenge_record(g: ArenaGame, agents: list[str]) -> dict[str, Any] | None:

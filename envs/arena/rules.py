@@ -31,23 +31,27 @@ nothing to spend), so every step an agent sees is a real choice; every roll
 is logged (:meth:`ArenaGame.rolls_since`).
 
 The rules live in five modules: this one (the game's state, turns, dice,
-legality, state dicts and their validation), :mod:`.setup` (setting up a game
-and a scenario), :mod:`.movement` (rolling and moving, gym powers and medal
-dice), :mod:`.encounters` (the Nebula Slide and AstroPortal tables) and
+legality, state dicts), :mod:`.setup` (setting up a game and a scenario),
+:mod:`.movement` (rolling and moving, gym powers and medal dice),
+:mod:`.encounters` (the Nebula Slide and AstroPortal tables) and
 :mod:`.challenges` (the action after moving, challenges, medals,
 transformation, victory). The four chapters are functions over an
 :class:`ArenaGame`, called as ``movement.begin_movement(game)``; they import
 each other one way only (setup, movement and encounters call challenges,
 movement calls encounters) and come back to this module through the game's
 turn methods (``_decide``, ``_end_turn``, ``_new_turn``, ``_start_turn``,
-``_finish``, ``_set_card``). The legality cache (``_legal``, ``_mask``) is
-written only here.
+``_finish``, ``_set_card``), never by importing it. The legality cache
+(``_legal``, ``_mask``) is written only here.
+
+The modules are layered one way, none importing a module above it (the
+engine's class is named below only for type checking): :mod:`.data` (the box)
+and :mod:`.phases`, :mod:`.config` (:class:`ArenaConfig`), :mod:`.dice`, the
+chapters, :mod:`.state` (reading a saved game and checking that it adds up),
+this module, then :mod:`.observer` and the env above it.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,9 +61,10 @@ from ..core.errors import StateDictError
 from ..core.game import NO_PLAYER, GameEngine
 from ..core.rng import make_rng, rng_to_dict
 from ..core.validate import short_repr
-from . import challenges, data, encounters, movement, setup
+from . import challenges, encounters, movement, setup
 from .actions import ActionLayout
-from .data import BERZERKERBIRDZ, FORMS, MEDALS, Box
+from .config import ArenaConfig
+from .data import BERZERKERBIRDZ, FORMS, MEDALS
 from .encounters import TASKS
 from .phases import (
     ACTION,
@@ -78,81 +83,14 @@ from .phases import (
     Phase,
 )
 from .setup import Scenario
+from .state import consistency_problems, validate_state
 
-CHALLENGE_KINDS = ("", "maneuver", "world", "medal", "homeworld", "favourite", "standard")
-WORLD_CHALLENGES = ("offset", "printed")
 MASK_CACHE_SIZE = 4096
 """Masks kept for reuse (a state's mask is often one seen before: the forks,
 the spend ranges); the cache starts over when full."""
 _MASKS: dict[tuple[int, ...], np.ndarray] = {}
 KEEP_ROLLS = 8
 """Rolls the log always keeps (the observation's recent rolls)."""
-DARK_MATTER_MODES = ("two", "medals")
-NOVA_INVAZORZ_MODES = ("turn_back", "become")
-FIFTH_WORLD_MODES = ("held", "won")
-
-
-@dataclass(frozen=True)
-class ArenaConfig:
-    """Frozen parameters of one game (the env options, resolved)."""
-
-    num_players: int = 4
-    max_rounds: int = 40
-    """Full rounds before the time victory (the rulebook's two hours)."""
-    world_challenge: str = "offset"
-    """A world's challenge number on the board: its number + the box's offset
-    (2, as for maneuvers; ruling) or 'printed': the number itself."""
-    dark_matter: str = "two"
-    """'two': dark-matter dice read 2 whatever medals say (ruling); 'medals':
-    a medal still reads that 2 as a rolled 2."""
-    nova_invazorz: str = "turn_back"
-    """Nova Debris Field 1-2 for an Invazorz: 'turn_back' (it stays an Invazorz
-    and may turn one Berzerkerbirdz back; ruling) or 'become' (read literally,
-    it "isn't a Berzerkerbirdz" and becomes one of its choice)."""
-    fifth_world: str = "held"
-    """The five-worlds victory counts worlds 'held' now (ruling) or worlds 'won'
-    over the game (every world gained, kept or not)."""
-    data: str | None = None
-    """Path of the box file; None: the shipped ``arena.yaml``."""
-
-    def check(self) -> None:
-        """Raise ``ValueError`` naming what is allowed for an impossible parameter."""
-        if (
-            isinstance(self.num_players, bool)
-            or not isinstance(self.num_players, int)
-            or self.num_players not in range(2, 7)
-        ):
-            raise ValueError(
-                f"num_players={short_repr(self.num_players)} is not allowed; allowed: 2..6"
-            )
-        if isinstance(self.max_rounds, bool) or not isinstance(self.max_rounds, int):
-            raise ValueError(f"max_rounds={short_repr(self.max_rounds)} must be an integer >= 1")
-        if self.max_rounds < 1:
-            raise ValueError(f"max_rounds={self.max_rounds} must be an integer >= 1")
-        if self.world_challenge not in WORLD_CHALLENGES:
-            raise ValueError(
-                f"world_challenge={short_repr(self.world_challenge)} is not allowed; allowed: "
-                f"{', '.join(WORLD_CHALLENGES)}"
-            )
-        for name, allowed in (
-            ("dark_matter", DARK_MATTER_MODES),
-            ("nova_invazorz", NOVA_INVAZORZ_MODES),
-            ("fifth_world", FIFTH_WORLD_MODES),
-        ):
-            value = getattr(self, name)
-            if value not in allowed:
-                raise ValueError(
-                    f"{name}={short_repr(value)} is not allowed; allowed: {', '.join(allowed)}"
-                )
-
-    @functools.cached_property
-    def box(self) -> Box:
-        """The box of ``data``, read and checked once per config: a game's box
-        does not change under it when the file is edited."""
-        return data.load_box(self.data)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
 
 class ForcedDiceError(ValueError):
@@ -642,9 +580,7 @@ class ArenaGame(GameEngine):
         that is missing, of the wrong type, out of range or inconsistent.
         ``expected``: the loading env's config, which the saved one must equal
         (checked before its box file is read)."""
-        from .state import validate_state  # state.py builds games: imported on use
-
-        return validate_state(d, expected)
+        return validate_state(cls, d, expected)
 
     # ---- invariants --------------------------------------------------------------------------
 
@@ -652,8 +588,6 @@ class ArenaGame(GameEngine):
         """What does not add up (empty when all is well): every card, medal card
         and gym power card in exactly one place, trophies and medals conserved,
         every count in range."""
-        from .state import consistency_problems  # shared with the state-dict check
-
         return consistency_problems(self)
 
 

@@ -7,12 +7,17 @@ exactly one place, trophies and medals conserved, the phase consistent with
 whose turn it is and what is asked) before the game is used; each problem is a
 :class:`StateDictError` naming ``game.<field>``. Writing is
 :meth:`ArenaGame.to_dict` in ``rules.py``.
+
+Layering: this module sits above the rules chapters (it asks :mod:`.setup`
+who may wish for what) and below the engine, ``rules.py``, which calls it for
+:meth:`ArenaGame.from_dict` and :meth:`ArenaGame.invariant_violations`; it
+knows the engine's class only for type checking.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..core.errors import StateDictError
 from ..core.game import NO_PLAYER
@@ -27,7 +32,10 @@ from ..core.validate import (
     short_repr,
 )
 from . import data
+from .challenges import CHALLENGE_KINDS
+from .config import ArenaConfig
 from .data import FORMS, INVAZORZ, MEDALS, Box
+from .encounters import TASKS
 from .phases import (
     ACTION,
     BOARD,
@@ -45,12 +53,12 @@ from .phases import (
     PICK_PHASES,
     WISH,
 )
-from .rules import (
-    CHALLENGE_KINDS,
-    TASKS,
-    ArenaConfig,
-    ArenaGame,
-)
+from .setup import wish_pool
+
+if TYPE_CHECKING:
+    from .rules import ArenaGame
+
+Game = TypeVar("Game", bound="ArenaGame")
 
 WIN_REASONS = ("", "five worlds", "three worlds defended", "most worlds at time")
 
@@ -155,12 +163,16 @@ def config_from_dict(cfg: Any, expected: ArenaConfig | None = None) -> ArenaConf
     return config
 
 
-def validate_state(d: Any, expected: ArenaConfig | None = None) -> ArenaGame:
+def validate_state(game_type: type[Game], d: Any, expected: ArenaConfig | None = None) -> Game:
     """Rebuild a game saved by :meth:`ArenaGame.to_dict`, checking every field
     first: its type, its range, and that everything adds up (each card,
     medal card and gym power card in exactly one place, trophies and medals
     conserved, the phase consistent with whose turn it is and what is asked).
-    Raises :class:`StateDictError` naming the field (``game.positions[2]``)."""
+    Raises :class:`StateDictError` naming the field (``game.positions[2]``).
+
+    ``game_type`` is the engine class to build (:meth:`ArenaGame.from_dict`
+    passes itself): the engine in ``rules.py`` reads saved games with this
+    module, so this module does not import it back."""
     if not isinstance(d, dict):
         raise StateDictError(f"game: must be a dict, got {type(d).__name__}")
     f = _Fields(d)
@@ -168,7 +180,7 @@ def validate_state(d: Any, expected: ArenaConfig | None = None) -> ArenaGame:
     box = config.box
     n, c, k = config.num_players, box.num_cards, len(box.medal_cards)
     s_max = box.num_spaces - 1
-    game = ArenaGame(config=config, rng=rng_from_dict(f.get("rng")))
+    game = game_type(config=config, rng=rng_from_dict(f.get("rng")))
     game.characters = _optional_characters(f, "characters", n, box)
     game.wishes = _optional_characters(f, "wishes", n, box)
     game.forms = []
@@ -481,8 +493,6 @@ def _deal_problems(g: ArenaGame) -> list[str]:
 def _wish_problems(g: ArenaGame) -> list[str]:
     """Setup's wishes: only in phase wish, only by seats without a character (in
     seat order up to the actor), each for a character it may wish for."""
-    from .setup import wish_pool  # setup imports the game's modules: on use
-
     out: list[str] = []
     wishing = g.phase == WISH and not g.over
     if not wishing:

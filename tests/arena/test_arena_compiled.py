@@ -316,8 +316,8 @@ def test_the_env_on_the_compiled_engine_is_the_same_env(options: dict) -> None:
     """``engine="compiled"``: the same observations, masks, rewards and ends in
     the AEC loop; state dicts load across the two engines."""
     for players in (2, 4, 6):
-        python = arena_v0.env(num_players=players, max_rounds=10, **options)
-        compiled = arena_v0.env(num_players=players, max_rounds=10, engine="compiled", **options)
+        python = arena_v0.env(num_players=players, max_rounds=10, engine="python", **options)
+        compiled = arena_v0.env(num_players=players, max_rounds=10, **options)  # the default
         assert compiled.unwrapped.compiled
         for seed in range(3):
             ours = aec_trace(compiled, seed, np.random.default_rng(seed))
@@ -394,9 +394,12 @@ def test_a_compiled_game_pickles_and_plays_on() -> None:
     play_side_by_side(python, again, np.random.default_rng(1))
 
 
-def test_without_the_extension_the_env_says_so_once_and_plays_python(monkeypatch) -> None:
-    """``engine="compiled"`` where the extension cannot load: one warning, then
-    the Python engine plays (the same game)."""
+@pytest.mark.parametrize("options", [{"engine": "compiled"}, {}])
+def test_without_the_extension_the_env_says_so_once_and_plays_python(
+    monkeypatch, options: dict
+) -> None:
+    """``engine="compiled"`` (asked for, or the default) where the extension
+    cannot load: one warning, then the Python engine plays (the same game)."""
     import importlib
     import warnings
 
@@ -412,10 +415,10 @@ def test_without_the_extension_the_env_says_so_once_and_plays_python(monkeypatch
     monkeypatch.setattr(loader, "_loaded", {})
     monkeypatch.setattr(loader.importlib, "import_module", no_arena)
     with pytest.warns(loader.CompiledEngineWarning, match="Python engine runs instead"):
-        env = arena_v0.env(num_players=2, engine="compiled")
+        env = arena_v0.env(num_players=2, **options)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        again = arena_v0.env(num_players=2, engine="compiled")
+        again = arena_v0.env(num_players=2, **options)
     assert not env.unwrapped.compiled and not again.unwrapped.compiled
     env.reset(seed=1)
     assert isinstance(env.unwrapped.game, ArenaGame)
@@ -450,3 +453,16 @@ def test_the_python_copy_of_a_compiled_game_is_the_checked_one() -> None:
             compiled.apply_action(action)
             fast.apply_action(action)
             assert fast.to_dict() == compiled.to_dict()
+
+
+def test_a_compiled_games_fields_read_as_copies_and_refuse_writes() -> None:
+    """``game.positions`` and the like read as on the Python engine; setting one
+    would change a copy, so it is refused with the way to do it."""
+    python, compiled = twins(ArenaConfig(num_players=3), 5)
+    for name in ("positions", "trophies", "phase", "card_holder", "maneuvers_of", "space_item"):
+        assert getattr(compiled, name) == getattr(python, name), name
+    with pytest.raises(AttributeError, match=r"read-only copy.*engine='python'"):
+        compiled.forced = [3]
+    with pytest.raises(AttributeError, match="no attribute 'rolls_since'"):
+        compiled.rolls_since  # noqa: B018 - a method of the Python engine only
+    assert compiled.to_dict() == python.to_dict()

@@ -41,15 +41,16 @@ def fresh(players=4, seed=0, options=None, **kw):
     return env
 
 
-def placed(players=2, **options):
+def placed(players=2, engine="compiled", **options):
     """Everyone placed, player_0 first, a later turn: the game waits at player_0's
-    first real choice."""
+    first real choice. ``engine="python"`` for a test that sets the Python
+    engine's fields (the compiled engine's are read-only copies)."""
     names = ["Skyboardzerka", "Sandboardzerka", "Hoverboardzerka", "Magboardzerka",
              "Jetboardzerka", "Wakeboardzerka"]  # fmt: skip
     opts = {"positions": {f"player_{s}": 0 for s in range(players)}, "first_player": "player_0",
             "turn": 2, "characters": {f"player_{s}": names[s] for s in range(players)}}  # fmt: skip
     opts.update(options)
-    return fresh(players, options=opts)
+    return fresh(players, options=opts, engine=engine)
 
 
 # ---- the parallel env ----------------------------------------------------------------
@@ -214,7 +215,7 @@ def test_unknown_scenario_key_warns():
 def test_an_impossible_forced_die_mid_game_changes_nothing():
     with pytest.raises(OptionError, match=r"roll 1 \(player_0, movement\) is a d6"):
         placed(dice=[7])  # rolled at reset, before player_0's first choice
-    env = placed(trophies={"player_0": 1}, dice=[2])
+    env = placed(trophies={"player_0": 1}, dice=[2], engine="python")
     before = json.dumps(env.unwrapped.state_dict(), sort_keys=True)
     env.unwrapped.arena.forced = [9]  # (as if the scenario's list ran on)
     raw = env.unwrapped
@@ -278,7 +279,7 @@ def test_view_is_json_and_draws_the_board():
 
 
 def test_last_rolls_show_every_roll_since_the_agents_previous_step():
-    env = placed(2, trophies={"player_0": 1, "player_1": 1}, dice=[3])
+    env = placed(2, trophies={"player_0": 1, "player_1": 1}, dice=[3], engine="python")
     raw = env.unwrapped
     assert raw.last_rolls == [{"player": "player_0", "purpose": "movement", "die": "d6",
                                "result": 3}]  # fmt: skip
@@ -429,7 +430,7 @@ def test_a_card_that_leaves_the_board_and_returns_elsewhere_shows_its_new_space(
     """Regression: a card won from the board, lost on the Nebula Slide and placed
     on another space between two ``observe()`` calls kept its old space in
     ``card_info`` (the observer compared only holders and defended marks)."""
-    raw = placed(2).unwrapped
+    raw = placed(2, engine="python").unwrapped
     game = raw.game
     box = game.box
     card = next(c for c in range(box.num_maneuvers) if game.card_holder[c] == BOARD)

@@ -91,3 +91,18 @@ def test_no_information_state_tells_two_deals_apart_during_the_wishes():
         wish(a, seat, name)
         wish(b, seat, name)
     assert a.information_state_string(0) != b.information_state_string(0)  # dealt now
+
+
+def test_the_bridge_plays_the_python_engine_whose_dice_it_feeds():
+    """The env's default engine is the compiled one, which rolls inside C++: the
+    bridge asks for the Python engine, so the Arena keeps its explicit chance
+    nodes; a game without dice keeps its default engine."""
+    from flockgym.envs import make
+    from flockgym.openspiel import bridge_engine
+
+    assert make("arena_v0").unwrapped.compiled  # the env's default
+    assert bridge_engine("arena_v0") == {"engine": "python"}
+    assert bridge_engine("skybirds_v0") == {}
+    game = pyspiel.load_game("flockgym_arena", {"num_players": 2})
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert "engine" not in game.get_parameters()

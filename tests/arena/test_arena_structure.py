@@ -1,7 +1,8 @@
 """How the Arena's rules modules hang together, read from the source with
 ``ast``: the chapters are functions over a typed game (no mixin classes, no
-``self: Any``), and of the rules modules only ``rules.py`` writes the
-legality caches."""
+``self: Any``), of the rules modules only ``rules.py`` writes the legality
+caches, and the modules import one another one way (no circle, not even
+through an import deferred into a function)."""
 
 from __future__ import annotations
 
@@ -56,3 +57,63 @@ def test_only_rules_writes_the_legality_caches() -> None:
     others = (*CHAPTERS, "state.py", "dice.py", "phases.py")
     assert {name: cache_writes(tree(name)) for name in others} == {name: [] for name in others}
     assert cache_writes(tree("rules.py"))
+
+
+LAYERS = (
+    ("phases", "data"),
+    ("config", "actions", "dice"),
+    ("challenges",),
+    ("encounters",),
+    ("movement", "setup"),
+    ("state",),
+    ("rules",),
+    ("observer", "resample"),
+    ("native",),
+    ("bots",),
+    ("env",),
+)
+"""The Arena's modules from the bottom up: each imports only modules of the
+layers below its own (the rules modules' docstring gives this order)."""
+
+
+def is_type_checking(test: ast.expr) -> bool:
+    return ast.unparse(test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+
+
+def arena_imports(name: str) -> set[str]:
+    """The Arena modules ``name`` imports anywhere, in functions too (run on use
+    is run all the same), but not under ``if TYPE_CHECKING:`` (never run)."""
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and is_type_checking(child.test):
+                for statement in child.orelse:
+                    visit_statement(statement)
+                continue
+            visit_statement(child)
+
+    def visit_statement(node: ast.AST) -> None:
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module:
+                found.add(node.module.split(".")[0])
+            else:
+                found.update(alias.name for alias in node.names)
+        visit(node)
+
+    visit(tree(f"{name}.py"))
+    return found
+
+
+def test_every_arena_module_has_a_layer() -> None:
+    modules = {path.stem for path in ARENA.glob("*.py")} - {"__init__"}
+    assert sorted(m for layer in LAYERS for m in layer) == sorted(modules)
+
+
+@pytest.mark.parametrize("level", range(len(LAYERS)))
+def test_the_arena_modules_import_only_downwards(level: int) -> None:
+    """No import circle, deferred imports included: data does not import its
+    observer, the saved-state reader does not import the engine."""
+    below = {m for layer in LAYERS[:level] for m in layer}
+    for name in LAYERS[level]:
+        assert arena_imports(name) <= below, (name, sorted(arena_imports(name) - below))

@@ -137,8 +137,8 @@ def test_roll_offs_are_open_and_the_text_view_shows_the_phase():
     env.reset(seed=0, options={"dice": [2, 5]})
     env.step(env.string_to_action("player_0", f"wish {SPACE}"))
     agents = env.possible_agents
-    mine = render_text(game_view(env.game, 0, agents))
-    theirs = render_text(game_view(env.game, 1, agents))
+    mine = render_text(game_view(env.arena, 0, agents))
+    theirs = render_text(game_view(env.arena, 1, agents))
     assert f"player_0 (you): no character yet (wished for {SPACE})" in mine
     assert "player_0: no character yet (has wished)" in theirs and SPACE not in theirs.split(
         "on the board")[0]  # fmt: skip
@@ -149,7 +149,7 @@ def test_roll_offs_are_open_and_the_text_view_shows_the_phase():
         ("player_0", f"character {SPACE}", 2), ("player_1", f"character {SPACE}", 5),
     ]  # fmt: skip
     assert env.view("player_0")["players"]["player_1"]["character"] == SPACE
-    assert f"player_1: {SPACE} (astrobirdz)" in render_text(game_view(env.game, 0, agents))
+    assert f"player_1: {SPACE} (astrobirdz)" in render_text(game_view(env.arena, 0, agents))
 
 
 def test_a_state_dict_in_the_middle_of_the_wishes_round_trips_and_is_checked():
@@ -223,7 +223,7 @@ def views_during_the_wishes(seed: int) -> tuple[list[Any], list[Any]]:
     env.step(env.string_to_action("player_0", f"wish {SPACE}"))
     agents = env.possible_agents
     vectors = [env.observe(a)["observation"].tolist() for a in agents]
-    views = [(env.view(a), render_text(game_view(env.game, s, agents)))
+    views = [(env.view(a), render_text(game_view(env.arena, s, agents)))
              for s, a in enumerate(agents)]  # fmt: skip
     return vectors, views
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "arena_bot.hpp"
 #include "arena_engine.hpp"
 #include "arena_observer.hpp"
 #include "numpy_rng.hpp"
@@ -42,6 +43,7 @@ struct Engine {
   std::shared_ptr<const Box> box;
   std::shared_ptr<const Names> names;
   arena::Scales scales;
+  std::shared_ptr<const arena::BotBox> bot_box;
 };
 
 template <class T>
@@ -114,7 +116,14 @@ Engine engine_from_payload(const py::dict& p) {
     names->purpose_id["character " + names->characters[c]] = arena::PU_CHARACTER_BASE + static_cast<int>(c);
   const auto sc = list_of<int>(p["scales"]);
   arena::Scales scales{sc.at(0), sc.at(1), sc.at(2), sc.at(3), sc.at(4), sc.at(5)};
-  return {box, names, scales};
+  auto bot_box = std::make_shared<arena::BotBox>();
+  bot_box->card_names = list_of<std::string>(p["card_names"]);
+  for (const auto& at : p["space_at"]) {
+    const auto rc = list_of<int>(at);
+    bot_box->space_at.emplace_back(rc.at(0), rc.at(1));
+  }
+  bot_box->character_rank = list_of<int>(p["character_rank"]);
+  return {box, names, scales, bot_box};
 }
 
 std::string purpose_name(const Names& names, const std::vector<std::string>& other, int purpose) {
@@ -453,6 +462,36 @@ struct NativeGame {
   };
 };
 
+// The heuristic bot (arena_bot.hpp) with its tie-break generator.
+struct NativeBot {
+  arena::HeuristicBot bot;
+  explicit NativeBot(const py::dict& rng_state) : bot(flockgym::rng_from_state(rng_state)) {}
+
+  int act(NativeGame& g) {
+    if (g.game.over) throw py::value_error("the game is over: no seat to act");
+    return bot.act(g.game, *g.engine.bot_box);
+  }
+
+  py::dict state() const {
+    py::dict d;
+    d["rng"] = flockgym::rng_to_state(bot.rng);
+    d["slides"] = bot.slide_turn_known
+                      ? py::object(py::make_tuple(bot.slide_round, bot.slide_seat, bot.slide_count))
+                      : py::object(py::none());
+    return d;
+  }
+
+  void set_slides(const py::object& slides) {
+    bot.slide_turn_known = !slides.is_none();
+    if (bot.slide_turn_known) {
+      const auto t = slides.cast<std::tuple<int, int, int>>();
+      bot.slide_round = std::get<0>(t);
+      bot.slide_seat = std::get<1>(t);
+      bot.slide_count = std::get<2>(t);
+    }
+  }
+};
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
@@ -525,4 +564,13 @@ PYBIND11_MODULE(_native, m) {
            py::arg("picker_state"), py::arg("max_steps"),
            "Random legal play from here (uniform over the legal actions, drawn by a "
            "generator in ``picker_state``): (decisions made, the picker's state after).");
+
+  py::class_<NativeBot>(m, "HeuristicBot")
+      .def(py::init<const py::dict&>(), py::arg("rng_state"),
+           "bots.ArenaHeuristicBot compiled; ties it cannot settle are drawn from a "
+           "generator in ``rng_state``.")
+      .def("act", &NativeBot::act, py::arg("game"), "The move of the seat to act.")
+      .def("state", &NativeBot::state,
+           "{'rng': the generator's state, 'slides': (round, seat on turn, slides) or None}.")
+      .def("set_slides", &NativeBot::set_slides, py::arg("slides"));
 }
