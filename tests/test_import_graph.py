@@ -203,7 +203,6 @@ def test_imports_inside_functions_count_for_the_deferred_graph() -> None:
     assert names == ["os", "TYPE_CHECKING", "sys", "parse"]
 
 
-@pytest.mark.xfail(strict=True, reason="the games' own circles are opened in the next commits")
 def test_no_import_circle_even_through_imports_inside_functions() -> None:
     """An import deferred into a function to dodge a circle still ties the two
     modules both ways: none is left, envs included (a typing-only import under

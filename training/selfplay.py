@@ -269,9 +269,21 @@ class SelfPlayEnv(gym.Env):
     def _play_opponents(self) -> None:
         """Step the other seats until the learner is to act or is done."""
         while (agent := self._next_opponent()) is not None:
+            self.game.step(self._opponent_move(agent))
+
+    def _opponent_move(self, agent: str) -> int:
+        """An opponent's move. A bot with ``act_on_table`` (a compiled heuristic on
+        a compiled engine) answers from the engine itself, the same move without
+        building the observation and the view; the others are asked as usual,
+        with a view only where one of them reads it."""
+        bot = self.bots[agent]
+        act_on_table = getattr(bot, "act_on_table", None)
+        action = act_on_table(self.raw, agent) if act_on_table is not None else None
+        if action is None:
             observation = self.raw.observe(agent)
             view = self.raw.view(agent) if self.opponents_read_view else {}
-            self.game.step(self.bots[agent].act(observation, view))
+            action = bot.act(observation, view)
+        return int(action)
 
     def _next_opponent(self) -> str | None:
         """The opponent to move now (stepping past agents already done), or None
