@@ -32,6 +32,7 @@ import numpy as np
 from ..core.bots import legal_from_mask
 from ..core.rng import make_rng
 from . import data
+from .native import NativeAsrusGame, NativeHeuristicBot
 from .rules import encode_action
 
 CLOSENESS_DECAY = 0.55
@@ -178,6 +179,20 @@ class AsrusHeuristicBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = make_rng(seed)
+        self._compiled: NativeHeuristicBot | None = None
+        """The compiled bot of :meth:`act_on_table`, made on its first use."""
+
+    def act_on_table(self, raw: Any, agent: str) -> int | None:
+        """The same choice as :meth:`act`, made by the compiled bot straight from
+        a compiled engine (no view built); None on the Python engine (then
+        :meth:`act` is asked). A bot plays one table, always one way: the
+        compiled bot starts from this bot's generator as it is then."""
+        game = getattr(raw, "game", None)
+        if not isinstance(game, NativeAsrusGame) or game.current_player() != raw.seat_of(agent):
+            return None
+        if self._compiled is None:
+            self._compiled = NativeHeuristicBot.from_generator(self.rng)
+        return self._compiled.act_in(game)
 
     def act(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> int:
         legal = {int(a) for a in legal_from_mask(observation)}
