@@ -27,12 +27,12 @@ import numpy as np
 
 from ..core.compiled import (
     ENGINES,
+    CompiledHeuristicBot,
     DumpedCompiledGame,
     EngineTemplates,
     compiled_available,
-    require_compiled,
 )
-from ..core.rng import generator_in_state, make_rng
+from ..core.rng import generator_in_state
 from .actions import action_text, encode_action, parse_action
 from .rules import (
     OUTCOME_KINDS,
@@ -266,34 +266,11 @@ class NativeAsrusGame(DumpedCompiledGame):
         return ValueError(f"illegal Asrus action {action} for seat {seat}; legal: {legal}")
 
 
-class NativeHeuristicBot:
+class NativeHeuristicBot(CompiledHeuristicBot):
     """:class:`~.bots.AsrusHeuristicBot` compiled (``native/asrus_bot.hpp``):
     from the same seed, the same choice at every decision (its weighted draw
     from the same generator), read straight from a compiled engine instead of
     a view. ``tests/asrus/test_asrus_native.py`` plays both side by side."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        module = require_compiled("asrus", "Asrus")
-        self.bot = module.HeuristicBot(make_rng(seed).bit_generator.state)
-
-    @classmethod
-    def from_generator(cls, rng: np.random.Generator) -> NativeHeuristicBot:
-        """A compiled bot drawing from ``rng``'s state (``rng`` is not advanced)."""
-        bot = cls.__new__(cls)
-        bot.bot = require_compiled("asrus", "Asrus").HeuristicBot(rng.bit_generator.state)
-        return bot
-
-    def rng_state(self) -> dict[str, Any]:
-        """The bot's generator state (numpy's ``bit_generator.state``)."""
-        return dict(self.bot.rng_state())
-
-    def __getstate__(self) -> dict[str, Any]:
-        """A copy or a pickle holds the generator's state."""
-        return {"rng": self.bot.rng_state()}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.bot = require_compiled("asrus", "Asrus").HeuristicBot(state["rng"])
-
-    def act_in(self, game: NativeAsrusGame) -> int:
-        """The action of ``game``'s player to act (the game is not changed)."""
-        return int(self.bot.act(game.engine))
+    game = "asrus"
+    label = "Asrus"
