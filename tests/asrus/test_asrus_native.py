@@ -272,3 +272,25 @@ def test_a_copied_heuristic_bot_goes_on_as_the_original() -> None:
         action = bot_move(bot, env, agent)
         assert all(bot_move(twin, env, agent) == action for twin in twins)
         env.step(action)
+
+
+def test_the_search_bot_plays_the_same_game_on_either_engine() -> None:
+    """Its rollouts ask the heuristic through ``act_on_table``: on the compiled
+    engine the compiled bot answers, with the Python bot's choices, and its
+    resampler redeals a Python copy of the same state, so a search with a
+    budget of simulations plays the same moves."""
+    from flockgym.envs import make
+    from flockgym.envs.core.play import play_game
+    from flockgym.training.policies import make_participant
+
+    finals = []
+    for engine in ("python", "compiled"):
+        options = {"num_players": 3, "engine": engine, "hand_size": 5}
+        search = make_participant("search:budget=6", "asrus_v0", options)
+        heuristic = make_participant("heuristic", "asrus_v0", options)
+        env = make("asrus_v0", **options)
+        bots = {"player_0": search.new_bot(1)}
+        bots.update({a: heuristic.new_bot(2 + i) for i, a in enumerate(env.possible_agents[1:])})
+        play_game(env, bots, seed=4)
+        finals.append(env.unwrapped.game.to_dict())
+    assert finals[0] == finals[1]
