@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from compiled_helpers import require_compiled
 from script_loader import load_script
 
 ROOT = Path(__file__).parents[1]
@@ -74,6 +75,7 @@ def test_the_changelog_states_the_saved_ratios() -> None:
 
 def test_the_script_measures_every_runner_against_the_peer() -> None:
     pytest.importorskip("pettingzoo.classic.connect_four_v3")  # the peer (the bench extra)
+    require_compiled("asrus")  # the compiled runners
     script = load_script("asrus_engines")
     run = script.measure(0.2, 1)
     assert list(run["runners"]) == list(json.loads(SAVED.read_text())["runners"])
