@@ -24,7 +24,7 @@ namespace {
 asrus::Config config_from_dict(const py::dict& d) {
   asrus::Config c;
   c.num_players = d["num_players"].cast<int>();
-  if (c.num_players < 1 || c.num_players > asrus::kMaxPlayers)
+  if (c.num_players < 3 || c.num_players > asrus::kMaxPlayers)
     throw py::value_error("num_players must be 3..9");
   c.hand_size = d["hand_size"].cast<int>();
   c.specials_per_player = d["specials_per_player"].cast<int>();
