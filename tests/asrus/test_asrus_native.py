@@ -128,6 +128,15 @@ def test_the_parallel_env_plays_the_same_with_either_engine() -> None:
     assert envs[0].game.to_dict() == envs[1].game.to_dict()
 
 
+def test_the_compiled_engine_is_the_default() -> None:
+    env = raw_env()
+    env.reset(seed=0)
+    assert env.options["engine"] == "compiled" and env.native
+    assert isinstance(env.game, NativeAsrusGame)
+    assert isinstance(env.asrus, AsrusGame)  # a Python snapshot of the state, to read
+    assert env.asrus.to_dict() == env.game.to_dict()
+
+
 def test_scenarios_and_a_reset_without_a_seed_agree() -> None:
     scenario = {
         "hands": {"player_0": ["1", "15", "8"]},
