@@ -30,8 +30,10 @@ from typing import Any
 import numpy as np
 
 from ..core.bots import legal_from_mask
+from ..core.compiled import act_on_compiled_table
 from ..core.rng import make_rng
 from . import data
+from .native import NativeAsrusGame, NativeHeuristicBot
 from .rules import encode_action
 
 CLOSENESS_DECAY = 0.55
@@ -178,6 +180,14 @@ class AsrusHeuristicBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = make_rng(seed)
+        self._compiled: NativeHeuristicBot | None = None
+        """The compiled bot of :meth:`act_on_table`, made on its first use."""
+
+    def act_on_table(self, raw: Any, agent: str) -> int | None:
+        """The same choice as :meth:`act`, made by the compiled bot straight from
+        a compiled engine (no view built); None on the Python engine (then
+        :meth:`act` is asked); see :func:`~flockgym.envs.core.compiled.act_on_compiled_table`."""
+        return act_on_compiled_table(self, raw, agent, NativeAsrusGame, NativeHeuristicBot)
 
     def act(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> int:
         legal = {int(a) for a in legal_from_mask(observation)}

@@ -48,13 +48,22 @@ itself, then the player on its left, ...). All entries lie in [0, 1]:
 | lottery_amount | 1 | what that lottery paid out / all points in the game |
 
 Options: ``num_players``, ``reward``, ``illegal_action``, ``render_mode``,
-``max_steps`` (default 100,000: a truncation, see ``docs/api.md``) and the game's
-``hand_size``, ``specials_per_player``, ``starting_points``, ``rounds``,
-``target``, ``elimination``, ``jokers``, ``removed_numbers``, ``retrogrades``,
-``retrograde_deposit``, ``majority_ties`` (``docs/rules/asrus.md``).
+``max_steps`` (default 100,000: a truncation, see ``docs/api.md``), ``engine``
+(below) and the game's ``hand_size``, ``specials_per_player``,
+``starting_points``, ``rounds``, ``target``, ``elimination``, ``jokers``,
+``removed_numbers``, ``retrogrades``, ``retrograde_deposit``, ``majority_ties``
+(``docs/rules/asrus.md``).
 
 Rewards: option ``reward`` = ``win`` (default), ``score`` (points won or lost
 each turn) or ``rank``; game points are ``env.unwrapped.scores``.
+
+Engine: option ``engine`` (``"compiled"``) chooses the rules engine that plays:
+the C++ one (``native.py``), or ``"python"``, ``rules.py`` (the reference),
+identical decision for decision and slower. Where the compiled engine cannot
+be loaded the Python one runs and a warning says so once. It changes nothing
+else: a game saved by one loads into the other. With the compiled engine,
+``env.unwrapped.asrus`` and the state attributes of ``env.unwrapped.game``
+(``hands``, ``points``, ...) are copies to read.
 
 Version history: v0, first release.
 """
@@ -72,6 +81,7 @@ from ..core.options import Option, int_range, scenario_seat, warn_unknown_reset_
 from ..core.wrappers import FlockOrderEnforcingWrapper
 from . import data
 from .actions import NUM_ACTIONS, action_text
+from .native import ENGINES, NativeAsrusGame, native_available
 from .observer import SPECIAL_LETTERS, AsrusObserver, observation_size
 from .rules import (
     MAJORITY_TIE_MODES,
@@ -121,7 +131,13 @@ GAME_OPTIONS: tuple[Option, ...] = (
     Option("majority_ties", "none", "numbers tied for the most copies: 'none' of them is "
            "major, or 'all' are (one Majority on any of them wins); ruling 6",
            choices=MAJORITY_TIE_MODES),
+    Option("engine", "compiled", "the rules engine: 'compiled' (C++) or 'python' (the "
+           "reference), identical play; the Python one runs where the compiled cannot load",
+           choices=ENGINES, affects_spaces=False),
 )  # fmt: skip
+
+RULES_OPTIONS = tuple(o.name for o in GAME_OPTIONS if o.name != "engine")
+"""The game options that are rules (``engine`` chooses who plays them)."""
 
 SCENARIO_KEYS = ("hands", "specials", "destination", "stones", "deposit")
 
@@ -131,7 +147,7 @@ def config_from_options(options: dict[str, Any]) -> AsrusConfig:
     try:
         return AsrusConfig.from_options(
             num_players=options["num_players"],
-            **{o.name: options[o.name] for o in GAME_OPTIONS},
+            **{name: options[name] for name in RULES_OPTIONS},
         )
     except ValueError as err:
         raise OptionError(str(err)) from None
@@ -242,11 +258,16 @@ class raw_env(FlockAECEnv):
         super().__init__(**options)
         self.config = config_from_options(self.options)
         self.observer = AsrusObserver(self.config)
+        self.native = self.options["engine"] == "compiled" and native_available()
+        """True when the compiled engine plays (option ``engine``, where it loads)."""
 
     @property
     def asrus(self) -> AsrusGame:
-        """The rules engine, typed."""
+        """The rules engine, typed: with the compiled engine, a Python engine in
+        its state (a snapshot: changing it changes nothing in the env)."""
         game = self._require_game()
+        if isinstance(game, NativeAsrusGame):
+            return game.to_python()
         assert isinstance(game, AsrusGame)
         return game
 
@@ -256,26 +277,33 @@ class raw_env(FlockAECEnv):
     def _observation_size(self) -> int:
         return observation_size(self.num_players)
 
-    def _new_game(self, rng: np.random.Generator, scenario: dict[str, Any]) -> AsrusGame:
-        return new_game_from_scenario(self.config, rng, scenario)
+    def _new_game(
+        self, rng: np.random.Generator, scenario: dict[str, Any]
+    ) -> AsrusGame | NativeAsrusGame:
+        if self.native and not scenario:
+            return NativeAsrusGame.new(self.config, rng)
+        game = new_game_from_scenario(self.config, rng, scenario)
+        return NativeAsrusGame.from_python(game) if self.native else game
 
-    def _game_from_dict(self, data_: dict[str, Any]) -> AsrusGame:
+    def _game_from_dict(self, data_: dict[str, Any]) -> AsrusGame | NativeAsrusGame:
         game = AsrusGame.from_dict(data_)
         if game.config != self.config:
             raise StateDictError(
                 f"game.config: saved Asrus config {game.config} differs from this env's "
                 f"{self.config}"
             )
-        return game
+        return NativeAsrusGame.from_python(game) if self.native else game
 
     def _on_new_game(self) -> None:
         self.observer.reset_cache()
 
     def _encode_observation(self, seat: int) -> np.ndarray:
         # self.game, not the checked ``asrus`` property: this runs every step, and
-        # the base calls it only with a dealt game (an AsrusGame, from _new_game
-        # or _game_from_dict).
-        return self.observer.encode(self.game, seat)  # type: ignore[arg-type]
+        # the base calls it only with a dealt game (from _new_game or _game_from_dict).
+        game = self.game
+        if type(game) is NativeAsrusGame:
+            return game.encode(seat)
+        return self.observer.encode(game, seat)  # type: ignore[arg-type]
 
     def view(self, agent: str) -> dict[str, Any]:
         return self.observer.view(self.asrus, self.seat_of(agent))
@@ -321,10 +349,10 @@ class parallel_env(ParallelEnv):
         self.action_spaces = dict(self._aec.action_spaces)
 
     @property
-    def game(self) -> AsrusGame | None:
+    def game(self) -> AsrusGame | NativeAsrusGame | None:
         """The rules engine of the current game (None before the first reset)."""
         game = self._aec.game
-        assert game is None or isinstance(game, AsrusGame)
+        assert game is None or isinstance(game, (AsrusGame, NativeAsrusGame))
         return game
 
     @property
@@ -409,13 +437,13 @@ class parallel_env(ParallelEnv):
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
             if live and not game.over:
                 mask[game.legal_actions_for(seat)] = 1
-            obs = self._aec.observer.encode(game, seat).copy()
+            obs = self._aec._encode_observation(seat).copy()
             lo, hi = self._aec.observer.offsets["committed"]
             obs[lo:hi] = 0.0
             result[agent] = {"observation": obs, "action_mask": mask}
         return result
 
-    def _require_game(self) -> AsrusGame:
+    def _require_game(self) -> AsrusGame | NativeAsrusGame:
         game = self.game
         if game is None:
             raise RuntimeError("asrus_v0: call reset() before using the env")
@@ -453,13 +481,13 @@ class parallel_env(ParallelEnv):
             )
         self._aec.load_state_dict(data)
         aec = self._aec
-        done = aec.is_truncated() or aec.asrus.over or aec._penalized is not None
+        done = aec.is_truncated() or aec._require_game().is_over() or aec._penalized is not None
         self.agents = [] if done else list(aec.agents)
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = self._aec.observer.render(self._require_game(), None)
+        text = self._aec._render_text(None)
         if self.render_mode == "human":
             print(text)
             return None

@@ -36,7 +36,9 @@ from .rules import AsrusGame, Play
 def resample(env: Any, seat: int, rng: np.random.Generator) -> Any:
     """Redraw ``env``'s hidden information as seen from ``seat`` (see the module
     docstring); returns ``env`` holding a new engine. ``env`` is a raw Asrus env."""
-    game: AsrusGame = working_game(env)
+    game = working_game(env)
+    if not isinstance(game, AsrusGame):  # the compiled engine: redrawn in a Python copy
+        game = game.to_python()
     others = [s for s in range(game.config.num_players) if s != seat]
     if not game.over:
         _redeal_numbers(game, others, rng)

@@ -6,21 +6,23 @@ compiler still works, and then every game plays on its Python engine.
 :func:`load_compiled` returns the module, or ``None`` after a single
 :class:`CompiledEngineWarning` per game saying why, so a user learns it once
 rather than on every env. :class:`CompiledGame` and :class:`DumpedCompiledGame`
-hold what every game's wrapper of its compiled engine shares.
+hold what every game's wrapper of its compiled engine shares,
+:class:`CompiledHeuristicBot` and :func:`act_on_compiled_table` what every
+game's compiled heuristic bot shares.
 """
 
 from __future__ import annotations
 
 import importlib
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
 from .game import GameEngine
-from .rng import generator_in_state
+from .rng import generator_in_state, make_rng
 
 ENGINES = ("python", "compiled")
 """The values of a game's ``engine`` option."""
@@ -229,3 +231,74 @@ class DumpedCompiledGame(CompiledGame):
 
 
 _Dumped = TypeVar("_Dumped", bound=DumpedCompiledGame)
+
+
+class CompiledHeuristicBot:
+    """A game's heuristic bot compiled (its module's ``HeuristicBot``): from the
+    same seed, the Python bot's choice at every decision, read straight from a
+    compiled engine instead of a view. A game names its extension (``game``, a
+    folder under ``envs``) and its ``label``; copies and pickles hold the
+    generator's state (:meth:`extra_state` adds what else a bot keeps)."""
+
+    game: ClassVar[str]
+    label: ClassVar[str]
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.bot = self._new_bot(make_rng(seed).bit_generator.state)
+
+    @classmethod
+    def _new_bot(cls, rng_state: Mapping[str, Any]) -> Any:
+        return require_compiled(cls.game, cls.label).HeuristicBot(rng_state)
+
+    @classmethod
+    def from_generator(cls: type[_Bot], rng: np.random.Generator) -> _Bot:
+        """A compiled bot drawing from ``rng``'s state (``rng`` is not advanced)."""
+        bot = cls.__new__(cls)
+        bot.bot = cls._new_bot(rng.bit_generator.state)
+        return bot
+
+    def rng_state(self) -> dict[str, Any]:
+        """The bot's generator state (numpy's ``bit_generator.state``)."""
+        return dict(self.bot.rng_state())
+
+    def extra_state(self) -> dict[str, Any]:
+        """What the bot keeps besides its generator, for copies and pickles."""
+        return {}
+
+    def set_extra_state(self, state: dict[str, Any]) -> None:
+        """Restore :meth:`extra_state`."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"rng": self.bot.rng_state(), **self.extra_state()}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.bot = self._new_bot(state["rng"])
+        self.set_extra_state(state)
+
+    def act_in(self, game: CompiledGame) -> int:
+        """The action of ``game``'s player to act (the game is not changed)."""
+        return int(self.bot.act(game.engine))
+
+
+_Bot = TypeVar("_Bot", bound=CompiledHeuristicBot)
+
+
+def act_on_compiled_table(
+    bot: Any,
+    raw: Any,
+    agent: str,
+    game_type: type[CompiledGame],
+    bot_type: type[CompiledHeuristicBot],
+) -> int | None:
+    """A Python heuristic bot's ``act_on_table``: the same choice as its
+    ``act``, made by its compiled twin straight from a compiled engine (no view
+    built); None when ``raw`` plays on the Python engine or ``agent`` is not to
+    act (then ``act`` is asked). A bot plays one table, always one way: the
+    compiled twin (kept as ``bot._compiled``) starts from the bot's generator
+    (``bot.rng``) as it is then."""
+    game = getattr(raw, "game", None)
+    if not isinstance(game, game_type) or game.current_player() != raw.seat_of(agent):
+        return None
+    if bot._compiled is None:
+        bot._compiled = bot_type.from_generator(bot.rng)
+    return int(bot._compiled.act_in(game))

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..core.bots import legal_from_mask
+from ..core.compiled import act_on_compiled_table
 from ..core.rng import make_rng
 from . import data
 from .actions import GARROS_ALONE, PASS, SET_ID, ActionLayout
@@ -84,14 +85,8 @@ class SkybirdsHeuristicBot:
     def act_on_table(self, raw: Any, agent: str) -> int | None:
         """The same choice as :meth:`act`, made by the compiled bot straight from
         a compiled engine (no view built); None on the Python engine (then
-        :meth:`act` is asked). A bot plays one table, always one way: the
-        compiled bot starts from this bot's generator as it is then."""
-        game = getattr(raw, "game", None)
-        if not isinstance(game, NativeSkybirdsGame) or game.current_player() != raw.seat_of(agent):
-            return None
-        if self._compiled is None:
-            self._compiled = NativeHeuristicBot.from_generator(self.rng)
-        return self._compiled.act_in(game)
+        :meth:`act` is asked); see :func:`~flockgym.envs.core.compiled.act_on_compiled_table`."""
+        return act_on_compiled_table(self, raw, agent, NativeSkybirdsGame, NativeHeuristicBot)
 
     def act(self, observation: dict[str, np.ndarray], view: dict[str, Any]) -> int:
         legal = [int(a) for a in legal_from_mask(observation)]

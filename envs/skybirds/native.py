@@ -26,12 +26,12 @@ import numpy as np
 
 from ..core.compiled import (
     ENGINES,
+    CompiledHeuristicBot,
     DumpedCompiledGame,
     EngineTemplates,
     compiled_available,
-    require_compiled,
 )
-from ..core.rng import generator_in_state, make_rng
+from ..core.rng import generator_in_state
 from .actions import ActionLayout
 from .rules import Phase, SkybirdsConfig, SkybirdsGame, Squadron, Step
 
@@ -261,31 +261,18 @@ class NativeSkybirdsGame(DumpedCompiledGame):
         return bool(self.engine.is_truncated())
 
 
-class NativeHeuristicBot:
+class NativeHeuristicBot(CompiledHeuristicBot):
     """:class:`~.bots.SkybirdsHeuristicBot` compiled (``native/skybirds_bot.hpp``):
     from the same seed, the same choice at every decision (ties broken by the
     same draws), read straight from a compiled engine instead of a view.
     ``tests/skybirds/test_skybirds_native.py`` plays both side by side."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        module = require_compiled("skybirds", "Skybirds")
-        self.bot = module.HeuristicBot(make_rng(seed).bit_generator.state)
+    game = "skybirds"
+    label = "Skybirds"
 
-    @classmethod
-    def from_generator(cls, rng: np.random.Generator) -> NativeHeuristicBot:
-        """A compiled bot drawing its ties from ``rng``'s state (``rng`` is not advanced)."""
-        bot = cls.__new__(cls)
-        bot.bot = require_compiled("skybirds", "Skybirds").HeuristicBot(rng.bit_generator.state)
-        return bot
+    def extra_state(self) -> dict[str, Any]:
+        """The planned steps of a token move, kept by copies and pickles."""
+        return {"plan": list(self.bot.plan)}
 
-    def __getstate__(self) -> dict[str, Any]:
-        """A copy or a pickle holds the generator's state and the planned steps."""
-        return {"rng": self.bot.rng_state(), "plan": list(self.bot.plan)}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.bot = require_compiled("skybirds", "Skybirds").HeuristicBot(state["rng"])
+    def set_extra_state(self, state: dict[str, Any]) -> None:
         self.bot.plan = state["plan"]
-
-    def act_in(self, game: NativeSkybirdsGame) -> int:
-        """The action of ``game``'s player to act (the game is not changed)."""
-        return int(self.bot.act(game.engine))

@@ -63,9 +63,11 @@ def check_game(options: dict, seed: int, policy_seed: int) -> int:
         assert space.contains(observation["observation"])
         env.step(int(rng.choice(legal)))
         steps += 1
+        game = raw.asrus  # with the compiled engine, a snapshot: read it again
         assert sum(game.points) + game.deposit == total
         assert min(game.points) >= 0 and game.deposit >= 0
         game.check_conservation()
+    game = raw.asrus
     assert game.over
     ended_by_round = game.round == options["rounds"] and not any(sum(h) for h in game.hands)
     broke = sum(1 for p in game.points if p == 0)

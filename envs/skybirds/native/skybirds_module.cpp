@@ -3,7 +3,8 @@
 // envs/skybirds/native.py wraps it as a GameEngine; the state moves between
 // this engine and the Python one as a dict of plain fields (``dump`` / ``load``,
 // the attributes of rules.SkybirdsGame), so saving, loading and checking a
-// state stay the Python engine's.
+// state stay the Python engine's. The methods every game's engine shares come
+// from envs/core/native/engine_bindings.hpp.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine_bindings.hpp"
 #include "numpy_rng_py.hpp"
 #include "skybirds_bot.hpp"
 #include "skybirds_engine.hpp"
@@ -201,77 +203,16 @@ py::list scores(const Game& g) {
 
 PYBIND11_MODULE(_native, m) {
   m.doc() = "The compiled Skybirds engine (see envs/skybirds/native.py).";
-  py::class_<Game>(m, "Engine")
-      .def(py::init([](const py::dict& config) {
-             Game g;
-             g.set_config(config_from_dict(config));
-             return g;
-           }),
-           py::arg("config"))
-      .def("copy", [](const Game& g) { return Game(g); })
-      .def("new_game",
-           [](Game& g, const py::dict& rng_state) {
-             g.rng = flockgym::rng_from_state(rng_state);
-             g.new_game();
-             g.changed();
-           })
-      .def("dump", &dump)
-      .def("load", &load)
-      .def("rng_state", [](const Game& g) { return flockgym::rng_to_state(g.rng); })
-      .def("current_player", &Game::current_player)
-      .def("is_over", [](const Game& g) { return g.over; })
-      .def("is_truncated", [](const Game& g) { return g.truncated; })
-      .def("legal_actions", [](Game& g) { return g.legal_actions(); })
-      .def("legal_mask",
-           [](Game& g, int num_actions) {
-             py::array_t<int8_t> mask(num_actions);
-             int8_t* data = mask.mutable_data();
-             std::fill(data, data + num_actions, 0);
-             for (int a : g.legal_actions())
-               if (a < num_actions) data[a] = 1;
-             return mask;
-           })
-      .def("is_legal", [](Game& g, int action) { return g.is_legal(action); })
-      .def("is_legal_id", [](Game& g, int action, int) { return g.is_legal(action); })
-      .def("apply_action", &Game::apply_action)
-      .def("scores", &scores)
-      .def("winners", &Game::winners)
-      .def("observation_size", &Game::observation_size)
-      .def("play_random",
-           [](Game& g, const py::dict& rng_state, int64_t max_steps) {
-             // Random legal play inside C++ (for the benchmark): per decision the
-             // mask and the actor's observation are built, as an env would.
-             flockgym::NumpyRng draws = flockgym::rng_from_state(rng_state);
-             std::vector<int8_t> mask(static_cast<size_t>(g.layout.size));
-             std::vector<float> observation(static_cast<size_t>(g.observation_size()));
-             int64_t steps = 0;
-             while (!g.over && !g.truncated && steps < max_steps) {
-               const std::vector<int>& legal = g.legal_actions();
-               std::fill(mask.begin(), mask.end(), 0);
-               for (int a : legal) mask[static_cast<size_t>(a)] = 1;
-               g.encode(g.actor, observation.data());
-               const int64_t pick = draws.integers(static_cast<int64_t>(legal.size()));
-               g.apply_action(legal[static_cast<size_t>(pick)]);
-               ++steps;
-             }
-             return steps;
-           },
-           py::arg("rng_state"), py::arg("max_steps"))
-      .def("encode",
-           [](const Game& g, int seat) {
-             py::array_t<float> out(g.observation_size());
-             g.encode(seat, out.mutable_data());
-             return out;
-           });
-  py::class_<skybirds::HeuristicBot>(m, "HeuristicBot")
-      .def(py::init([](const py::dict& rng_state) {
-             skybirds::HeuristicBot bot;
-             bot.rng = flockgym::rng_from_state(rng_state);
-             return bot;
-           }),
-           py::arg("rng_state"))
-      .def("act", &skybirds::HeuristicBot::act, py::arg("engine"),
-           "The bot's action for the engine's player to act (bots.py's choice).")
-      .def_readwrite("plan", &skybirds::HeuristicBot::plan)
-      .def("rng_state", [](const skybirds::HeuristicBot& b) { return flockgym::rng_to_state(b.rng); });
+  py::class_<Game> engine(m, "Engine");
+  engine.def(py::init([](const py::dict& config) {
+               Game g;
+               g.set_config(config_from_dict(config));
+               return g;
+             }),
+             py::arg("config"));
+  flockgym::bind_engine_common(
+      engine, [](const Game& g) { return g.layout.size; }, [](Game& g) { g.changed(); });
+  engine.def("dump", &dump).def("load", &load).def("scores", &scores);
+  flockgym::bind_heuristic_bot<skybirds::HeuristicBot, Game>(m).def_readwrite(
+      "plan", &skybirds::HeuristicBot::plan);
 }
