@@ -478,6 +478,7 @@ def evaluate_run(run: Run, spec: BenchmarkSpec) -> dict[str, Any]:
     evaluation = {
         "eval_deals": spec.eval_deals,
         "eval_seed": spec.eval_seed,
+        "step": read_state_step(run),
         "scores": ladder_scores(run, run.run_dir / "final.zip", spec),
         "seconds": round(time.monotonic() - started, 3),
     }
@@ -1197,6 +1198,8 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
     for r in runs:
         status = statuses[r.run_dir]
         if status in ("new", "restart", "resume"):
+            # an evaluation saved before is of an older policy (a budget trained on)
+            (r.run_dir / EVAL_FILE).unlink(missing_ok=True)
             t0, cpu0 = time.monotonic(), cpu_seconds()
             train_run(r, status, out / "logs" / f"{r.learner}-{r.game}-seed{r.seed}.log")
             seconds, cpu = time.monotonic() - t0, cpu_seconds() - cpu0
