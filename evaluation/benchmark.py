@@ -751,6 +751,9 @@ def aggregate_curve(
     plot = plot_curves(steps, games, iqm, per_game, rung, out / f"curve_{rung}.png")
     return {
         "steps": steps,
+        "most_steps_past_point": max(
+            p["checkpoint_step"] - p["step"] for r in rows for p in r["curve"]
+        ),
         "games": games,
         "iqm": {k: v[0] for k, v in iqm.items()},
         "iqm_ci": {k: v[1] for k, v in iqm.items()},
@@ -1077,11 +1080,12 @@ def curves_section(
         "",
         "Each run's checkpoints at "
         + ", ".join(f"{s:,}" for s in steps)
-        + " learner steps (the first saved at or after each; the last is the final policy) "
-        "played the same deals against each rung. The IQM of the normalised scores over "
-        "all runs and games at each point, with the same seeded stratified bootstrap's 95% "
-        "intervals (each point's runs resampled within each game); the plots add each game's "
-        "mean over seeds:",
+        + " learner steps (the first saved at or after each, at most "
+        f"{curves[ladder[0]].get('most_steps_past_point', 0):,} steps after it; the last is "
+        "the final policy) played the same deals against each rung. The IQM of the "
+        "normalised scores over all runs and games at each point, with the same seeded "
+        "stratified bootstrap's 95% intervals (each point's runs resampled within each "
+        "game); the plots add each game's mean over seeds:",
     ]
     for rung in ladder:
         curve = curves[rung]

@@ -189,6 +189,7 @@ def test_the_curve_is_played_at_the_planned_steps_saved_plotted_and_resumed(
         assert (out / f"curve_{rung}.png").read_bytes()[:4] == b"\x89PNG"
     report = (out / "report.md").read_text()
     assert "# Sample-efficiency curves" in report and "| 256 steps |" in report
+    assert "at most 0 steps after it" in report and curves["random"]["most_steps_past_point"] == 0
     assert "![sample-efficiency curves against random](curve_random.png)" in report
     assert bm.saved_report(out / "benchmark.json") == report
     import pandas as pd
