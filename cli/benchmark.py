@@ -16,8 +16,10 @@ def add_parsers(sub: Any) -> None:
         "random bot, the heuristic and the game's shipped bot, and aggregate over "
         "seeds with rliable (IQM with stratified bootstrap intervals, probability of "
         "improvement, performance profiles) into report.md, benchmark.json and PNG "
-        "plots. Run again, it skips finished runs, resumes broken ones and measures "
-        "what is not measured (docs/benchmark.md).",
+        "plots. With curve_points in the spec, each run's checkpoints at that many "
+        "points play the ladder too: sample-efficiency curves (curves.csv, "
+        "curve_<rung>.png). Run again, it skips finished runs, resumes broken ones and "
+        "measures what is not measured (docs/benchmark.md).",
     )
     p.add_argument("spec", metavar="SPEC.yaml", help="the grid (benchmarks/specs/*.yaml)")
     p.add_argument(

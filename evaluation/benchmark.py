@@ -78,6 +78,9 @@ MAX_RUNS = 10_000
 """Most runs one grid may hold (learners x games x seeds)."""
 MAX_BUDGET = 1_000_000_000
 MAX_DEALS = 100_000
+MAX_CURVE_POINTS = 100
+CURVE_FILE = "benchmark_curve.json"
+"""A run's ladder evaluations at its curve points, saved in its run folder."""
 OWNED_KEYS = ("env.id", "env.options", "total_steps", "seed", "output", "progress_bar", "eval")
 """Config keys the benchmark sets itself in every run (a learner's or game's
 ``set`` may not touch them)."""
@@ -149,6 +152,22 @@ class BenchmarkSpec(SpecSection):
         description="steps between resumable checkpoints of a run (default: the "
         "learner config's output.checkpoint_every)",
     )
+    curve_points: int | None = Field(
+        None,
+        ge=2,
+        le=MAX_CURVE_POINTS,
+        description="points of each run's sample-efficiency curve: the ladder played "
+        "at budget x k / curve_points learner steps, k = 1..curve_points, from the "
+        "run's checkpoints (default: none, the final policy only)",
+    )
+
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
+        """The spec's keys; ``curve_points`` only where it is set, so a grid saved
+        before curves existed still equals the spec it ran."""
+        data = super().model_dump(**kwargs)
+        if data.get("curve_points") is None:
+            data.pop("curve_points", None)
+        return data
 
     @field_validator("seeds")
     @classmethod
@@ -239,10 +258,45 @@ def spec_problems(spec: BenchmarkSpec) -> list[str]:
                     f"{where}: {key} is set by the benchmark for every run (budget, seeds, "
                     f"games, eval_deals); keys it owns: {', '.join(OWNED_KEYS)}"
                 )
+    problems += curve_problems(spec)
     runs = len(spec.learners) * len(spec.games) * len(spec.seeds)
     if runs > MAX_RUNS:
         problems.append(f"the grid has {runs} runs; allowed: at most {MAX_RUNS}")
     return problems
+
+
+def curve_problems(spec: BenchmarkSpec) -> list[str]:
+    """The curve's points must fall on checkpoints: ``curve_points`` divides the
+    budget, and a given ``checkpoint_every`` is at most the points' spacing (a
+    checkpoint is written at the end of the rollout that crosses each multiple
+    of it, so one follows every point within that many steps and a rollout)."""
+    points = spec.curve_points
+    if points is None:
+        return []
+    if spec.budget % points:
+        top = min(spec.budget, MAX_CURVE_POINTS)
+        divisors = [n for n in range(2, top + 1) if not spec.budget % n]
+        return [
+            f"curve_points = {points}: it must divide budget = {spec.budget} (the points are "
+            f"budget x k / curve_points steps); allowed here: "
+            f"{', '.join(map(str, divisors[:12])) or 'none (change the budget)'}"
+        ]
+    spacing = spec.budget // points
+    if spec.checkpoint_every is not None and spec.checkpoint_every > spacing:
+        return [
+            f"checkpoint_every = {spec.checkpoint_every}: with curve_points = {points} the points "
+            f"are {spacing} steps apart and each needs a checkpoint after it; allowed: at most "
+            f"{spacing} (a divisor of {spacing} puts one at the end of the rollout that crosses "
+            f"each point), or no checkpoint_every (then it is {spacing})"
+        ]
+    return []
+
+
+def curve_steps(spec: BenchmarkSpec) -> list[int]:
+    """The learner steps of the curve's points, the last the budget (the final policy)."""
+    if spec.curve_points is None:
+        return []
+    return [spec.budget * k // spec.curve_points for k in range(1, spec.curve_points + 1)]
 
 
 def duplicates(items: list[str]) -> list[str]:
@@ -305,9 +359,13 @@ def run_config(
     raw["progress_bar"] = False
     # The run's own evaluation is the cheapest there is; the benchmark measures.
     raw["eval"] = {"every": 0, "games": 2, "opponents": ["random"], "tournament_games": 0}
-    output = {"dir": str(out / "runs" / learner.name / game_label(game)), "name": f"seed{seed}"}
-    output["checkpoint_every"] = spec.checkpoint_every or raw.get("output", {}).get(
-        "checkpoint_every", 100_000
+    output: dict[str, Any] = {
+        "dir": str(out / "runs" / learner.name / game_label(game)),
+        "name": f"seed{seed}",
+    }
+    spacing = spec.budget // spec.curve_points if spec.curve_points else None
+    output["checkpoint_every"] = (
+        spec.checkpoint_every or spacing or raw.get("output", {}).get("checkpoint_every", 100_000)
     )
     raw["output"] = output
     try:
@@ -358,7 +416,9 @@ def run_status(run: Run, ladder: list[str], spec: BenchmarkSpec) -> RunStatus:
         )
     if not state.finished or state.step < run.config.total_steps:
         return "resume"
-    return "evaluated" if read_evaluation(run, ladder, spec) is not None else "trained"
+    if read_evaluation(run, ladder, spec) is None or curve_missing(run, ladder, spec):
+        return "trained"
+    return "evaluated"
 
 
 def saved_budget(saved: Path) -> int:
@@ -413,18 +473,33 @@ def ladder_specs(env_id: str, players: int) -> dict[str, str]:
 def evaluate_run(run: Run, spec: BenchmarkSpec) -> dict[str, Any]:
     """The run's final policy against every rung: its win rate and mean points
     (field seating at a table of more than 2, every seat at 2)."""
+
+    started = time.monotonic()
+    evaluation = {
+        "eval_deals": spec.eval_deals,
+        "eval_seed": spec.eval_seed,
+        "step": read_state_step(run),
+        "scores": ladder_scores(run, run.run_dir / "final.zip", spec),
+        "seconds": round(time.monotonic() - started, 3),
+    }
+    write_text_atomic(run.run_dir / EVAL_FILE, json.dumps(evaluation, indent=2) + "\n")
+    return evaluation
+
+
+def ladder_scores(run: Run, policy: Path, spec: BenchmarkSpec) -> dict[str, Any]:
+    """``policy`` (a checkpoint of the run) against every rung: its win rate and
+    mean points on the spec's deals (field seating at a table of more than 2,
+    every seat at 2)."""
     from flockgym.bots.policies import make_participant
 
     env_id, options = run.config.env.id, run.config.env.options
     players = num_players(GameSpec(env=env_id, options=options))
-    final = str(run.run_dir / "final.zip")
-    started = time.monotonic()
     scores = {}
     for rung, bot in ladder_specs(env_id, players).items():
         result = tournament(
             env_id,
             [
-                make_participant(final, env_id, options, name="final"),
+                make_participant(str(policy), env_id, options, name="final"),
                 make_participant(bot, env_id, options),
             ],
             spec.eval_deals,
@@ -433,14 +508,100 @@ def evaluate_run(run: Run, spec: BenchmarkSpec) -> dict[str, Any]:
             seating="field" if players > 2 else "rotate",
         )
         scores[rung] = rung_score(result, bot)
-    evaluation = {
-        "eval_deals": spec.eval_deals,
-        "eval_seed": spec.eval_seed,
-        "scores": scores,
-        "seconds": round(time.monotonic() - started, 3),
+    return scores
+
+
+# ---- the sample-efficiency curve --------------------------------------------------------
+
+CHECKPOINT_NAME = re.compile(r"step_(\d{9,15})\.zip")
+
+
+def checkpoint_steps(run: Run) -> list[int]:
+    """The steps of the run's saved checkpoints, up to the step it reached."""
+    from flockgym.training.runs import read_state
+
+    reached = read_state(run.run_dir).step
+    found = [CHECKPOINT_NAME.fullmatch(p.name) for p in (run.run_dir / "checkpoints").iterdir()]
+    return sorted(int(m[1]) for m in found if m is not None and int(m[1]) <= reached)
+
+
+def curve_plan(run: Run, spec: BenchmarkSpec) -> list[tuple[int, int]]:
+    """Each curve point's planned step and the checkpoint that stands for it: the
+    first saved at or after that step (training checkpoints at every multiple of
+    checkpoint_every, at the end of the rollout that crosses it; the last point
+    is the final policy's)."""
+    saved = checkpoint_steps(run)
+    plan = []
+    for step in curve_steps(spec):
+        later = [s for s in saved if s >= step]
+        if not later:
+            raise RunError(
+                f"{run.run_dir} has no checkpoint at or after step {step} for its curve "
+                f"(checkpoints at {', '.join(map(str, saved)) or 'none'}); the run folder "
+                "lacks the checkpoints of its curve: move it away, or give another --out"
+            )
+        plan.append((step, later[0]))
+    return plan
+
+
+def read_curve(run: Run, ladder: list[str], spec: BenchmarkSpec) -> dict[str, Any]:
+    """The run's saved curve points, ``{checkpoint step: scores}``, where they
+    were played on this spec's deals against every rung; else none."""
+    try:
+        saved = read_json(run.run_dir / CURVE_FILE, "saved curve")
+    except (OSError, ValueError):
+        return {}
+    if not (
+        isinstance(saved, dict)
+        and saved.get("eval_deals") == spec.eval_deals
+        and saved.get("eval_seed") == spec.eval_seed
+        and isinstance(saved.get("points"), dict)
+    ):
+        return {}
+    return {
+        step: scores
+        for step, scores in saved["points"].items()
+        if isinstance(scores, dict) and sorted(scores) == sorted(ladder)
     }
-    write_text_atomic(run.run_dir / EVAL_FILE, json.dumps(evaluation, indent=2) + "\n")
-    return evaluation
+
+
+def curve_missing(run: Run, ladder: list[str], spec: BenchmarkSpec) -> bool:
+    """Whether a curve point of the run is still to be played."""
+    if spec.curve_points is None:
+        return False
+    final = read_state_step(run)
+    done = read_curve(run, ladder, spec)
+    return any(c != final and str(c) not in done for _, c in curve_plan(run, spec))
+
+
+def read_state_step(run: Run) -> int:
+    from flockgym.training.runs import read_state
+
+    return read_state(run.run_dir).step
+
+
+def evaluate_curve(
+    run: Run, ladder: list[str], spec: BenchmarkSpec, final: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The run's curve: the ladder at each point's checkpoint. A point already
+    played (saved in the run folder, written after every point) is not played
+    again, so a crashed benchmark resumes where it stopped; the point of the
+    final checkpoint is the final policy's evaluation."""
+    end = read_state_step(run)
+    done = read_curve(run, ladder, spec)
+    points = []
+    for step, checkpoint in curve_plan(run, spec):
+        if checkpoint == end:
+            scores = final["scores"]
+        elif str(checkpoint) in done:
+            scores = done[str(checkpoint)]
+        else:
+            path = run.run_dir / "checkpoints" / f"step_{checkpoint:09d}.zip"
+            scores = done[str(checkpoint)] = ladder_scores(run, path, spec)
+            record = {"eval_deals": spec.eval_deals, "eval_seed": spec.eval_seed, "points": done}
+            write_text_atomic(run.run_dir / CURVE_FILE, json.dumps(record, indent=2) + "\n")
+        points.append({"step": step, "checkpoint_step": checkpoint, "scores": scores})
+    return points
 
 
 def rung_score(result: TournamentResult, bot: str) -> dict[str, Any]:
@@ -534,7 +695,124 @@ def aggregate(rows: list[dict[str, Any]], spec: BenchmarkSpec, out: Path) -> dic
     for rung in ladder:
         result[rung] = aggregate_rung(rows, spec, out, rung)
     result["iqm_plot"] = plot_iqm(result, ladder, out / "iqm.png").name
+    if rows and all(r.get("curve") for r in rows):
+        result["curves"] = {rung: aggregate_curve(rows, spec, out, rung) for rung in ladder}
     return result
+
+
+def curve_tensors(
+    rows: list[dict[str, Any]], rung: str
+) -> tuple[dict[str, np.ndarray], list[str], list[int]]:
+    """``{learner: (seeds x games x steps) normalised scores}`` at the curve
+    points against ``rung``, those games' labels and the points' planned steps."""
+    games = sorted({r["game"] for r in rows if rung in r["scores"]})
+    learners = list(dict.fromkeys(r["learner"] for r in rows))
+    seeds = sorted({r["seed"] for r in rows})
+    steps = [point["step"] for point in rows[0]["curve"]]
+    cells = {}
+    for r in rows:
+        if r["game"] in games:
+            if [point["step"] for point in r["curve"]] != steps:
+                raise RunError(f"the runs' curves have different points ({r['run_dir']})")
+            cells[(r["learner"], r["seed"], r["game"])] = [
+                normalised(point["scores"][rung]["win_rate"], players_in(r["game"]))
+                for point in r["curve"]
+            ]
+    tensors = {
+        learner: np.array([[cells[(learner, s, g)] for g in games] for s in seeds])
+        for learner in learners
+    }
+    return tensors, games, steps
+
+
+def aggregate_curve(
+    rows: list[dict[str, Any]], spec: BenchmarkSpec, out: Path, rung: str
+) -> dict[str, Any]:
+    """The sample-efficiency curves against one rung: at every point, the IQM
+    over all runs and games, and each game's mean over seeds, each with its
+    95% stratified bootstrap interval (the benchmark's seeded resampling; the
+    intervals rliable's ``get_interval_estimates`` gives on the same
+    resamples), plotted with rliable's ``plot_sample_efficiency_curve``."""
+    tensors, games, steps = curve_tensors(rows, rung)
+    seed, reps = spec.eval_seed, spec.bootstrap_reps
+    iqm = {
+        k: bs.curve_interval(t, bs.iqm_steps, reps, seed, f"curve {rung} {k}")
+        for k, t in tensors.items()
+    }
+    per_game = {
+        game: {
+            k: bs.curve_interval(
+                t[:, j : j + 1], bs.mean_steps, reps, seed, f"curve {rung} {k} {game}"
+            )
+            for k, t in tensors.items()
+        }
+        for j, game in enumerate(games)
+    }
+    plot = plot_curves(steps, games, iqm, per_game, rung, out / f"curve_{rung}.png")
+    return {
+        "steps": steps,
+        "most_steps_past_point": max(
+            p["checkpoint_step"] - p["step"] for r in rows for p in r["curve"]
+        ),
+        "games": games,
+        "iqm": {k: v[0] for k, v in iqm.items()},
+        "iqm_ci": {k: v[1] for k, v in iqm.items()},
+        "per_game": {
+            game: {k: {"mean": v[0], "ci": v[1]} for k, v in cells.items()}
+            for game, cells in per_game.items()
+        },
+        "plot": plot.name,
+    }
+
+
+Curve = tuple[list[float], list[list[float]]]
+
+
+def plot_curves(
+    steps: list[int],
+    games: list[str],
+    iqm: dict[str, Curve],
+    per_game: dict[str, dict[str, Curve]],
+    rung: str,
+    path: Path,
+) -> Path:
+    """The curves against one rung as a PNG: the IQM over games, then each game,
+    every learner with its interval band (rliable's ``plot_sample_efficiency_curve``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from rliable import plot_utils
+
+    panels = [("IQM over games", iqm)] + [(f"{g} (mean over seeds)", per_game[g]) for g in games]
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.5 * len(panels), 3.8), squeeze=False)
+    for ax, (title, curves) in zip(axes[0], panels, strict=True):
+        plot_utils.plot_sample_efficiency_curve(
+            np.array(steps),
+            {k: np.array(v[0]) for k, v in curves.items()},
+            {k: np.array(v[1]) for k, v in curves.items()},
+            algorithms=list(curves),
+            xlabel="learner steps",
+            ylabel=f"normalised score vs {rung}",
+            ax=ax,
+            labelsize="medium",
+            ticklabelsize="small",
+        )
+        ax.axhline(0.0, color="grey", linewidth=0.8)
+        ax.set_title(title, fontsize="medium")
+    axes[0][0].legend(
+        [
+            plt.Line2D([0], [0], color=line.get_color())
+            for line in axes[0][0].get_lines()[: len(iqm)]
+        ],
+        list(iqm),
+        fontsize="small",
+        loc="best",
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
 
 
 BOOTSTRAP_METHOD = (
@@ -785,8 +1063,52 @@ def report_markdown(
     lines += [
         f"![performance profile against {r}]({images}{agg[r]['profile_plot']})" for r in ladder
     ]
+    if "curves" in agg:
+        lines += ["", *curves_section(agg["curves"], ladder, heading, images)]
     lines += ["", f"{heading}# Per game, raw win rates", ""] + result["per_game"] + [""]
     return "\n".join(lines)
+
+
+def curves_section(
+    curves: dict[str, Any], ladder: list[str], heading: str, images: str
+) -> list[str]:
+    """The sample-efficiency curves: the IQM at every point with its interval,
+    one table per rung, and the plots (the IQM and each game's mean)."""
+    steps = curves[ladder[0]]["steps"]
+    lines = [
+        f"{heading}# Sample-efficiency curves",
+        "",
+        "Each run's checkpoints at "
+        + ", ".join(f"{s:,}" for s in steps)
+        + " learner steps (the first saved at or after each, at most "
+        f"{curves[ladder[0]].get('most_steps_past_point', 0):,} steps after it; the last is "
+        "the final policy) played the same deals against each rung. The IQM of the "
+        "normalised scores over all runs and games at each point, with the same seeded "
+        "stratified bootstrap's 95% intervals (each point's runs resampled within each "
+        "game); the plots add each game's mean over seeds:",
+    ]
+    for rung in ladder:
+        curve = curves[rung]
+        lines += [
+            "",
+            f"Against {rung}:",
+            "",
+            "| learner | " + " | ".join(f"{s:,} steps" for s in steps) + " |",
+            "| --- | " + " | ".join("---:" for _ in steps) + " |",
+        ]
+        for learner, points in curve["iqm"].items():
+            lows, highs = curve["iqm_ci"][learner]
+            cells = [
+                f"{v:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+                for v, lo, hi in zip(points, lows, highs, strict=True)
+            ]
+            lines.append(f"| {learner} | " + " | ".join(cells) + " |")
+    lines.append("")
+    lines += [
+        f"![sample-efficiency curves against {rung}]({images}{curves[rung]['plot']})"
+        for rung in ladder
+    ]
+    return lines
 
 
 def method_note(agg: dict[str, Any]) -> str:
@@ -846,6 +1168,8 @@ def recompute(saved: Path) -> Path:
     write_text_atomic(saved, json.dumps(result, indent=2, default=finite) + "\n")
     write_text_atomic(saved.parent / "report.md", report_markdown(spec, result))
     write_text_atomic(saved.parent / RUNS_CSV, runs_csv(rows))
+    if any(r.get("curve") for r in rows):
+        write_text_atomic(saved.parent / CURVES_CSV, curves_csv(rows))
     return saved
 
 
@@ -872,11 +1196,14 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
         len(runs), "runs", enabled=progress, label=f"benchmark {spec.name}", initial=done_before
     )
     evaluations: dict[Path, dict[str, Any]] = {}
+    curves: dict[Path, list[dict[str, Any]]] = {}
     started = time.monotonic()
     trained_now = 0.0
     for r in runs:
         status = statuses[r.run_dir]
         if status in ("new", "restart", "resume"):
+            # an evaluation saved before is of an older policy (a budget trained on)
+            (r.run_dir / EVAL_FILE).unlink(missing_ok=True)
             t0, cpu0 = time.monotonic(), cpu_seconds()
             train_run(r, status, out / "logs" / f"{r.learner}-{r.game}-seed{r.seed}.log")
             seconds, cpu = time.monotonic() - t0, cpu_seconds() - cpu0
@@ -891,6 +1218,8 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
             write_text_atomic(r.run_dir / TRAIN_FILE, json.dumps(record) + "\n")
         saved = read_evaluation(r, ladders[r.run_dir], spec)
         evaluations[r.run_dir] = saved if saved is not None else evaluate_run(r, spec)
+        if spec.curve_points is not None:
+            curves[r.run_dir] = evaluate_curve(r, ladders[r.run_dir], spec, evaluations[r.run_dir])
         if status != "evaluated":
             meter.update(1)
     meter.close()
@@ -909,6 +1238,7 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
             "commit": recorded_text(r.run_dir, "run.json", "git_commit"),
             "config": config_to_yaml(r.config),
         }
+        | ({"curve": curves[r.run_dir]} if r.run_dir in curves else {})
         for r in runs
     ]
     result = {
@@ -927,6 +1257,8 @@ def benchmark(spec_path: str | Path, out: str | Path | None = None, progress: bo
     write_text_atomic(out / "benchmark.json", json.dumps(result, indent=2, default=finite) + "\n")
     write_text_atomic(out / "report.md", report_markdown(spec, result))
     write_text_atomic(out / RUNS_CSV, runs_csv(rows))
+    if curves:
+        write_text_atomic(out / CURVES_CSV, curves_csv(rows))
     return out
 
 
@@ -957,6 +1289,38 @@ def runs_csv(rows: list[dict[str, Any]]) -> str:
                     r.get("train_seconds") or "", r.get("eval_seconds") or "",
                 ]
             )  # fmt: skip
+    return stream.getvalue()
+
+
+CURVES_CSV = "curves.csv"
+CURVES_CSV_COLUMNS = (
+    "learner", "game", "players", "seed", "step", "checkpoint_step", "rung", "bot",
+    "win_rate", "normalised", "mean_points", "games",
+)  # fmt: skip
+
+
+def curves_csv(rows: list[dict[str, Any]]) -> str:
+    """Runs x rungs x curve points, one row each, for pandas: the planned step,
+    the checkpoint played there, and its raw and normalised score."""
+
+    stream = io.StringIO()
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(CURVES_CSV_COLUMNS)
+    for r in rows:
+        players = players_in(r["game"])
+        for point in r.get("curve", []):
+            for rung, score in point["scores"].items():
+                writer.writerow(
+                    [
+                        r["learner"], r["game"], players, r["seed"], point["step"],
+                        point["checkpoint_step"], rung, score["bot"],
+                        repr(float(score["win_rate"])),
+                        repr(normalised(score["win_rate"], players)),
+                        "" if score.get("mean_points") is None
+                        else repr(float(score["mean_points"])),
+                        score.get("games", ""),
+                    ]
+                )  # fmt: skip
     return stream.getvalue()
 
 

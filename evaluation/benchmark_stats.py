@@ -126,3 +126,58 @@ def iqm_coverage(matrix: np.ndarray, reps: int, sims: int, seed: int) -> float:
     """The IQM interval's coverage at this grid's shape, the grid's own runs of
     each game standing for that game's population of runs."""
     return coverage(matrix, matrix.shape[0], iqm_rows, reps, sims, seed)
+
+
+# ---- sample-efficiency curves ---------------------------------------------------------
+
+
+def cell_indices(shape: tuple[int, ...], reps: int, rng: np.random.Generator) -> np.ndarray:
+    """Run indices for ``reps`` resamples of a ``runs x games x steps`` tensor,
+    drawn for every (game, step) cell apart, as rliable's ``StratifiedBootstrap``
+    draws them for a 3-d score array (``np.random.choice(runs, shape)``): shape
+    ``reps x runs x games x steps``."""
+    return rng.integers(0, shape[0], size=(reps, *shape))
+
+
+def resample_cells(tensor: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """The resamples ``indices`` (:func:`cell_indices`) pick from ``tensor``:
+    each cell's runs drawn within its game and step."""
+    _, games, steps = tensor.shape
+    return tensor[indices, np.arange(games)[:, None], np.arange(steps)[None, :]]
+
+
+def iqm_steps(samples: np.ndarray) -> np.ndarray:
+    """The IQM over runs x games at every step of each resample (``reps x runs
+    x games x steps``): ``metrics.aggregate_iqm`` of each step's slice, as
+    rliable's sample-efficiency curves compute it; shape ``reps x steps``."""
+    reps, runs, games, steps = samples.shape
+    flat = samples.reshape(reps, runs * games, steps)
+    return np.asarray(sps.trim_mean(flat, proportiontocut=0.25, axis=1), dtype=float)
+
+
+def mean_steps(samples: np.ndarray) -> np.ndarray:
+    """The mean over runs x games at every step of each resample: ``reps x steps``."""
+    return np.asarray(samples.mean(axis=(1, 2)), dtype=float)
+
+
+def curve_interval(
+    tensor: np.ndarray,
+    statistic: Callable[[np.ndarray], np.ndarray],
+    reps: int,
+    seed: int,
+    label: str,
+    indices: np.ndarray | None = None,
+) -> tuple[list[float], list[list[float]]]:
+    """A sample-efficiency curve of ``tensor`` (runs x games x steps): the
+    statistic at every step and its 95% percentile interval, ``[lows, highs]``
+    as rliable's ``get_interval_estimates`` returns them (2 x steps). The
+    resamples come from the label's own seeded generator, or are ``indices``
+    (a test hands it the draws rliable makes from numpy's global generator, to
+    check the two agree to the last digit)."""
+    if indices is None:
+        indices = cell_indices(tensor.shape, reps, label_rng(seed, label))
+    values = statistic(resample_cells(tensor, indices))
+    tail = 100.0 * (1.0 - CONFIDENCE) / 2.0
+    lows, highs = np.percentile(values, [tail, 100.0 - tail], axis=0)
+    point = statistic(tensor[None])[0]
+    return [float(v) for v in point], [[float(v) for v in lows], [float(v) for v in highs]]

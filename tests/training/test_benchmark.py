@@ -59,6 +59,8 @@ def test_the_tiny_spec_runs_resumes_and_reports(
     assert [sorted(r["scores"]) for r in runs] == [["heuristic", "random"]] * 4
     for r in runs:
         assert r["scores"]["random"]["games"] == 6 * 3  # 6 deals, the policy in each seat
+        # the spec's curve point at 512 steps, and the final policy's at 1,024
+        assert [(p["step"], p["checkpoint_step"]) for p in r["curve"]] == [(512, 512), (1024, 1024)]
         assert json.loads((out / r["run_dir"] / "state.json").read_text())["step"] == 1024
     # IQM of two runs is their mean (of the scores normalised by the 3-seat fair
     # share); the report and the plots are there.
@@ -123,6 +125,14 @@ def test_the_tiny_spec_runs_resumes_and_reports(
     for r in resumed["runs"]:
         state = json.loads((out / r["run_dir"] / "state.json").read_text())
         assert (state["step"], state["phase"]) == (1536, "done")
+        # the policy trained on is measured again, not the old one's scores reused
+        saved_eval = out / r["run_dir"] / "benchmark_eval.json"
+        final_zip = out / r["run_dir"] / "final.zip"
+        assert saved_eval.stat().st_mtime_ns >= final_zip.stat().st_mtime_ns
+        assert json.loads(saved_eval.read_text())["step"] == 1536
+        assert [p["step"] for p in r["curve"]] == [768, 1536]
+        assert r["curve"][-1]["checkpoint_step"] == 1536
+        assert r["curve"][-1]["scores"] == r["scores"]
     info = json.loads((out / runs[0]["run_dir"] / "run.json").read_text())
     assert len(info["resumed"]) == 1
     assert "resumed" not in json.loads((out / runs[1]["run_dir"] / "run.json").read_text())
