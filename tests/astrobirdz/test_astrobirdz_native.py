@@ -299,9 +299,9 @@ def test_the_search_bot_plays_the_same_game_on_either_engine() -> None:
     """Its rollouts ask the heuristic through ``act_on_table``: on the compiled
     engine the compiled bot answers, with the Python bot's choices, so a
     search with a budget of simulations plays the same moves."""
+    from flockgym.bots.policies import make_participant
     from flockgym.envs import make
     from flockgym.envs.core.play import play_game
-    from flockgym.bots.policies import make_participant
 
     finals = []
     for engine in ("python", "compiled"):
