@@ -72,9 +72,9 @@ BENCH_OPTIONS: dict[str, dict[str, Any]] = {
 """The configuration each env is measured at (others: their default players)."""
 
 GOALS: dict[str, list[tuple[str, float]]] = {
-    "asrus_v0": [("connect_four_v3", 5.0)],
-    "astrobirdz_v0": [("open_spiel oh_hell 4p", 3.0)],
-    "arena_v0": [("open_spiel backgammon", 1.0)],
+    "asrus_v0": [("connect_four_v3", 6.0)],
+    "astrobirdz_v0": [("open_spiel oh_hell 4p", 4.0)],
+    "arena_v0": [("open_spiel backgammon", 1.5)],
     "skybirds_v0": [("connect_four_v3", 3.0), ("rlcard doudizhu", 10.0)],
 }
 """Speed goals: at least this many times the named peer's steps per

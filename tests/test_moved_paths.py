@@ -6,6 +6,7 @@ patches both), with a DeprecationWarning naming the new path; and the names
 from __future__ import annotations
 
 import importlib
+import json
 import subprocess
 import sys
 
@@ -14,20 +15,28 @@ import pytest
 from flockgym.training import MOVED_MODULES
 
 
-@pytest.mark.parametrize("old", sorted(MOVED_MODULES))
-def test_an_old_module_path_is_the_new_module_with_a_warning(old: str) -> None:
+def test_every_old_module_path_is_the_new_module_with_a_warning() -> None:
+    """In a fresh process (nothing imported yet under either name): each old name
+    imports as the new module, warning once with the new path."""
     code = (
-        "import importlib, warnings\n"
-        "warnings.simplefilter('error')\n"
-        f"new = importlib.import_module({MOVED_MODULES[old]!r})\n"
-        "warnings.simplefilter('always')\n"
-        "with warnings.catch_warnings(record=True) as caught:\n"
-        f"    old = importlib.import_module({old!r})\n"
-        "assert old is new, (old, new)\n"
-        "print(caught[0].category.__name__, caught[0].message)\n"
+        "import importlib, json, sys, warnings\n"
+        f"moved = {dict(sorted(MOVED_MODULES.items()))!r}\n"
+        "found = {}\n"
+        "for old, new in moved.items():\n"
+        "    warnings.simplefilter('error')\n"
+        "    module = importlib.import_module(new)\n"
+        "    warnings.simplefilter('always')\n"
+        "    with warnings.catch_warnings(record=True) as caught:\n"
+        "        same = importlib.import_module(old) is module\n"
+        "    found[old] = [same, [f'{w.category.__name__} {w.message}' for w in caught]]\n"
+        "print(json.dumps(found))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.startswith(f"DeprecationWarning {old} moved to {MOVED_MODULES[old]}")
+    found = json.loads(out.stdout)
+    for old, new in MOVED_MODULES.items():
+        same, caught = found[old]
+        assert same, old
+        assert len(caught) == 1 and caught[0].startswith(f"DeprecationWarning {old} moved to {new}")
 
 
 def test_the_new_packages_import_without_any_deprecation_warning() -> None:

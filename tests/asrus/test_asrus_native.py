@@ -288,9 +288,9 @@ def test_the_search_bot_plays_the_same_game_on_either_engine() -> None:
     engine the compiled bot answers, with the Python bot's choices, and its
     resampler redeals a Python copy of the same state, so a search with a
     budget of simulations plays the same moves."""
+    from flockgym.bots.policies import make_participant
     from flockgym.envs import make
     from flockgym.envs.core.play import play_game
-    from flockgym.training.policies import make_participant
 
     finals = []
     for engine in ("python", "compiled"):

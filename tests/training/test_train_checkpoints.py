@@ -358,9 +358,14 @@ def test_no_load_path_runs_code_from_a_checkpoint(
     assert expected in message
 
 
+PACKAGE_FOLDERS = ("common", "bots", "training", "evaluation", "cli", "play")
+"""The folders that load checkpoints and runs (the games and the OpenSpiel bridge
+load none; the bridge's checking unpickler has tests of its own)."""
+
+
 def test_training_loads_weights_only() -> None:
-    """``git grep -nE 'pickle|PPO\\.load|MaskablePPO\\.load|torch\\.load\\('`` on training/
-    shows only weights-only loads."""
+    """``git grep -nE 'pickle|PPO\\.load|MaskablePPO\\.load|torch\\.load\\('`` on every
+    package folder shows only weights-only loads."""
     done = subprocess.run(
         [
             "git",
@@ -369,7 +374,7 @@ def test_training_loads_weights_only() -> None:
             "-nE",
             r"pickle|PPO\.load|MaskablePPO\.load|torch\.load\(",
             "--",
-            "training",
+            *PACKAGE_FOLDERS,
         ],
         cwd=REPO,
         capture_output=True,

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+import flockgym.bots
 import flockgym.training  # registers the self-play envs
 from flockgym.bots import export_policy, load_policy
 from flockgym.bots.policies import make_participant, policy_participant
@@ -29,7 +30,8 @@ def test_every_env_has_a_registered_selfplay_env(env_id: str) -> None:
     observation, reward, *_, info = env.step(legal)
     assert "action_mask" in info and np.isfinite(reward)
     assert gymnasium_id("asrus_v0") == "flockgym/asrus-selfplay-v0"
-    assert set(flockgym.training.__all__) >= {"SelfPlayEnv", "selfplay_env", "export_policy"}
+    assert set(flockgym.training.__all__) >= {"SelfPlayEnv", "selfplay_env", "gymnasium_id"}
+    assert {"export_policy", "load_policy"} <= set(flockgym.bots.__all__)
 
 
 def test_unmasked_learners_pass_both_checkers_with_penalize(env_id: str) -> None:
