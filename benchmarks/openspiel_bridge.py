@@ -1,6 +1,6 @@
 """The OpenSpiel bridge's random-play speed against the env's own AEC loop, in one run.
 
-For every registered env (or ``--env``), three loops play random legal games in
+For every registered env (or ``--env``), four loops play random legal games in
 interleaved slices of ``--seconds`` each, ``--rounds`` times, so that a change of
 load on a shared machine falls on all of them alike:
 
@@ -10,7 +10,9 @@ load on a shared machine falls on all of them alike:
   and ``apply_action`` (the Arena's dice are chance nodes, sampled uniformly and
   not counted as steps);
 * ``bridge+tensor``: the same, with ``observation_tensor()`` of the player to act
-  at every decision (what the AEC loop's ``last()`` gives).
+  at every decision (what the AEC loop's ``last()`` gives);
+* ``backgammon``: the peer, OpenSpiel's own C++ game driven by the very same
+  pyspiel calls as ``bridge`` (its dice chance nodes sampled the same way).
 
 Moves come from Python's ``random`` (seeded). A step is one player decision. The
 report gives steps per second of wall time and per CPU-second of the process
@@ -66,9 +68,14 @@ def aec_runner(env_id: str) -> Runner:
     return run
 
 
-def bridge_runner(env_id: str, tensor: bool) -> Runner:
-    """Random games of the pyspiel game for ``seconds``; returns the player steps."""
-    game = pyspiel.load_game(game_name(env_id))
+PEER = "backgammon"
+"""OpenSpiel's own C++ game driven by the very same pyspiel calls: the peer."""
+
+
+def bridge_runner(env_id: str, tensor: bool, name: str | None = None) -> Runner:
+    """Random games of the pyspiel game (``env_id``'s bridge, or the game ``name``)
+    for ``seconds``; returns the player steps."""
+    game = pyspiel.load_game(name or game_name(env_id))
 
     def run(seconds: float, rnd: random.Random) -> int:
         steps, end = 0, time.perf_counter() + seconds
@@ -93,6 +100,7 @@ def measure(env_id: str, seconds: float, rounds: int) -> dict[str, Any]:
         "aec": aec_runner(env_id),
         "bridge": bridge_runner(env_id, tensor=False),
         "bridge+tensor": bridge_runner(env_id, tensor=True),
+        PEER: bridge_runner(env_id, tensor=False, name=PEER),
     }
     totals = {name: [0, 0.0, 0.0] for name in runners}
     for r in range(rounds):
@@ -109,6 +117,7 @@ def measure(env_id: str, seconds: float, rounds: int) -> dict[str, Any]:
     base = out["aec"]["per_cpu_s"]
     out["ratio"] = out["bridge"]["per_cpu_s"] / base
     out["ratio_tensor"] = out["bridge+tensor"]["per_cpu_s"] / base
+    out["ratio_peer"] = out["bridge"]["per_cpu_s"] / out[PEER]["per_cpu_s"]
     return out
 
 
@@ -153,14 +162,16 @@ def table(rows: list[dict[str, Any]]) -> str:
     """The run as a Markdown table."""
     lines = [
         "| env | AEC loop steps/CPU-s | bridge steps/CPU-s | bridge / AEC "
-        "| bridge+tensor steps/CPU-s | bridge+tensor / AEC |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
+        f"| bridge+tensor steps/CPU-s | bridge+tensor / AEC | {PEER} steps/CPU-s "
+        f"| bridge / {PEER} |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for row in rows:
         lines.append(
             f"| {row['env']} | {row['aec']['per_cpu_s']:,.0f} | {row['bridge']['per_cpu_s']:,.0f} "
             f"| {row['ratio']:.2f} | {row['bridge+tensor']['per_cpu_s']:,.0f} "
-            f"| {row['ratio_tensor']:.2f} |"
+            f"| {row['ratio_tensor']:.2f} | {row[PEER]['per_cpu_s']:,.0f} "
+            f"| {row['ratio_peer']:.2f} |"
         )
     return "\n".join(lines)
 
