@@ -84,14 +84,24 @@ import torch
 from baseline_tree import checkout_commit  # benchmarks/: the script's own folder
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from flockgym.bots.policies import Policy, make_participant, policy_participant
-from flockgym.evaluation.tournaments import tournament
 from flockgym.training import maskable, sparse, vector_engines
 from flockgym.training.config import TrainConfig, load_config
 from flockgym.training.learners import get_learner
 from flockgym.training.train import meta_for, save_policy, seed_everything, start_segment
-from flockgym.training.vec_env import make_vec_env
 from flockgym.training.vector_engines import resolve_engine, vector_engine_problem
+
+try:  # this tree's package layout
+    from flockgym.bots.policies import Policy, make_participant, policy_participant
+    from flockgym.evaluation.tournaments import tournament
+    from flockgym.training.vec_env import make_vec_env
+except ModuleNotFoundError:  # a baseline tree from before the package split
+    from flockgym.training.evaluate import tournament  # type: ignore[no-redef]
+    from flockgym.training.policies import (  # type: ignore[no-redef]
+        Policy,
+        make_participant,
+        policy_participant,
+    )
+    from flockgym.training.selfplay import make_vec_env  # type: ignore[no-redef]
 
 CONFIG_FILES = {
     "asrus": "quickstart.yaml",
