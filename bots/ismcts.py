@@ -325,7 +325,9 @@ class IsmctsBot:
         while total is None or done < total:
             if done and self._past_deadline(started):
                 break
-            size = batch if total is None else min(batch, total - done)
+            # the root's prior first, alone: a batch would otherwise stop at the root
+            size = batch if root.prior is not None or self.evaluator is None else 1
+            size = size if total is None else min(size, total - done)
             flights = [self._descend(root, base, seat) for _ in range(size)]
             self._judge(flights)
             for flight in flights:

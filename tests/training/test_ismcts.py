@@ -202,7 +202,7 @@ def test_a_network_judges_leaves_in_batches_and_its_prior_steers_the_search() ->
     bot.see_table(raw, agent)
     move = bot.act(raw.observe(agent), raw.view(agent))
     assert bot.last_simulations == 32
-    assert len(network.rows) == 4 and max(network.rows) == 8
+    assert network.rows == [1, 8, 8, 8, 7]  # the root alone, then batches of 8
     legal = raw.legal_actions(agent)
     assert move == max(legal)  # equal values: the prior decides
     assert bot.root is not None and bot.root.prior is not None
