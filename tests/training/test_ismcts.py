@@ -248,3 +248,32 @@ def test_it_beats_the_random_bot_clearly() -> None:
         _, scores = play("astrobirdz_v0", 2, "ismcts:budget=30", "random", seed, 4000)
         wins += scores["player_0"] > scores["player_1"]
     assert wins >= 5
+
+
+class FakeClock:
+    """A clock that moves only when a simulation runs: 0.3 s each."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_time_budget_is_a_deadline_on_the_clock() -> None:
+    """At 0.3 s a simulation, a 1 s budget runs 4 (no simulation starts after the
+    deadline) and the move ends by the deadline plus one simulation."""
+    clock = FakeClock()
+    raw, agent = table()
+    bot = IsmctsBot("astrobirdz_v0", {"num_players": 2}, IsmctsSettings(1.0), seed=2, clock=clock)
+    descend = bot._descend
+
+    def timed(*args):
+        clock.now += 0.3
+        return descend(*args)
+
+    bot._descend = timed  # type: ignore[method-assign]
+    bot.see_table(raw, agent)
+    assert bot.act(raw.observe(agent), raw.view(agent)) in raw.legal_actions(agent)
+    assert bot.last_simulations == 4
+    assert 1.0 <= clock.now <= 1.3
