@@ -7,7 +7,7 @@ Spec: ``ismcts`` or ``ismcts:KEY=VALUE,KEY=VALUE`` (``docs/search.md``):
   makes the bot deterministic given its seed, and N simulations are N.
 * ``rollout``: ``heuristic`` (default), ``random`` or a checkpoint spec: the
   policy that plays a new leaf to the end when no value network judges it.
-* ``prior``: a checkpoint spec (``arena/ppo_2p``, ``path/to/ckpt.zip``) whose
+* ``prior``: a checkpoint spec (``skybirds/ppo_2p``, ``path/to/ckpt.zip``) whose
   policy is the prior of PUCT selection and whose value head judges leaves
   (AlphaZero's use of a network); without it, UCB1 and rollouts.
 * ``value``: ``auto`` (default: the prior's value head when a prior is given,

@@ -18,7 +18,7 @@
   (:mod:`flockgym.bots.search`). In a comma-separated list of specs, the
   ``KEY=VALUE`` items after a ``search:`` are its settings; the next item without
   ``=`` starts the next spec (``search:budget=200,rollout=random,heuristic`` is two);
-  or ``ismcts`` with optional settings, ``ismcts:budget=1s,prior=arena/ppo_2p``
+  or ``ismcts`` with optional settings, ``ismcts:budget=1s,prior=skybirds/ppo_2p``
   (:mod:`flockgym.bots.ismcts`, the tree search), whose settings group the same way.
 """
 
@@ -724,6 +724,11 @@ def ismcts_factory(
             raise BotSpecError(f"ismcts prior {settings.prior!r}: allowed: a checkpoint spec")
         policy = shared_policy(prior.path)
         policy.check_env(env_id, env_options)
+        if settings.value == "net" and not hasattr(policy.network, "predict_values"):
+            raise BotSpecError(
+                f"ismcts value=net: the prior {settings.prior!r} has no value head; "
+                "allowed: value=auto or value=rollout"
+            )
         evaluator = policy_evaluator(policy)
     IsmctsBot(env_id, env_options, settings, 0, rollout_bots=rollout.new_bot, evaluator=evaluator)
 

@@ -277,3 +277,17 @@ def test_a_time_budget_is_a_deadline_on_the_clock() -> None:
     assert bot.act(raw.observe(agent), raw.view(agent)) in raw.legal_actions(agent)
     assert bot.last_simulations == 4
     assert 1.0 <= clock.now <= 1.3
+
+
+def test_a_shipped_checkpoint_guides_it_and_an_advised_one_is_refused() -> None:
+    """Skybirds' shipped 2-player bot is a prior with a value head; the Arena's
+    reads an advisor's move, which the search does not make."""
+    options = {"num_players": 2}
+    bot = make_participant("ismcts:budget=6,prior=skybirds/ppo_2p", "skybirds_v0", options)
+    searcher = bot.new_bot(0)
+    raw, agent = table("skybirds_v0", seed=1)
+    searcher.see_table(raw, agent)
+    assert searcher.act(raw.observe(agent), raw.view(agent)) in raw.legal_actions(agent)
+    assert searcher.last_simulations == 6 and searcher.root.prior is not None
+    with pytest.raises(BotSpecError, match="advised checkpoint"):
+        make_participant("ismcts:budget=6,prior=arena/ppo_2p", "arena_v0", options)
