@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from script_loader import load_script
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
@@ -51,3 +52,13 @@ def test_the_strength_rows_are_their_saved_sequential_tests() -> None:
         assert decision.startswith(said)
         assert f"LLR {sprt['llr']:.2f}" in decision
         assert rate == f"{saved['standings'][0]['win_rate']:.1%}"
+
+
+def test_the_openspiel_table_is_the_saved_run() -> None:
+    pytest.importorskip("pyspiel")
+    script = load_script("ismcts_openspiel_peer")
+    docs = (ROOT / "docs" / "search.md").read_text()
+    begin = "<!-- ismcts peer: python benchmarks/ismcts_openspiel_peer.py --summary "
+    path, rest = docs.split(begin, 1)[1].split(" -->\n", 1)
+    stated = rest.split("<!-- end -->", 1)[0].strip()
+    assert stated == script.summary(json.loads((ROOT / path).read_text()))
