@@ -17,7 +17,9 @@
   or ``search`` with optional settings, ``search:budget=1s,rollout=heuristic``
   (:mod:`flockgym.bots.search`). In a comma-separated list of specs, the
   ``KEY=VALUE`` items after a ``search:`` are its settings; the next item without
-  ``=`` starts the next spec (``search:budget=200,rollout=random,heuristic`` is two).
+  ``=`` starts the next spec (``search:budget=200,rollout=random,heuristic`` is two);
+  or ``ismcts`` with optional settings, ``ismcts:budget=1s,prior=skybirds/ppo_2p``
+  (:mod:`flockgym.bots.ismcts`, the tree search), whose settings group the same way.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import numpy as np
 
 from flockgym.bots.advice import ADVISORS, Advisor, input_size
 from flockgym.bots.checkpoints import META_MEMBER, CheckpointArchive, json_bytes
+from flockgym.bots.ismcts import Evaluator, IsmctsBot, IsmctsSettings, parse_ismcts_settings
 from flockgym.bots.search import SearchBot, SearchSettings, parse_settings
 from flockgym.bots.shipped import find_shipped
 from flockgym.common.errors import BotSpecError, CheckpointError
@@ -480,17 +483,20 @@ class BotSpec:
     """A parsed bot spec: a baseline bot kind, or a checkpoint and how it plays."""
 
     text: str
-    kind: Literal["random", "heuristic", "checkpoint", "search"]
+    kind: Literal["random", "heuristic", "checkpoint", "search", "ismcts"]
     path: Path | None = None
     play: Play = "greedy"
     search: SearchSettings | None = None
     """The settings of a ``search`` spec."""
+    ismcts: IsmctsSettings | None = None
+    """The settings of an ``ismcts`` spec."""
 
 
 SPEC_HELP = (
     "a bot spec is 'random', 'heuristic', or a checkpoint: path/to/file.zip, a run "
     "folder or a shipped checkpoint's name (`flockgym list`, e.g. asrus/ppo_5p), "
-    "optionally with @greedy (default) or @sample; or search[:budget=1s,rollout=heuristic]"
+    "optionally with @greedy (default) or @sample; or search[:budget=1s,rollout=heuristic]; "
+    "or ismcts[:budget=1s,prior=<checkpoint spec>]"
 )
 
 
@@ -506,6 +512,13 @@ def parse_spec(text: str) -> BotSpec:
         settings = parse_settings(items)
         parse_spec(settings.rollout)  # names a bot (the env is checked when it is made)
         return BotSpec(cleaned, "search", search=settings)
+    if cleaned == "ismcts" or cleaned.startswith("ismcts:"):
+        items = [item for item in cleaned[len("ismcts:") :].split(",") if item.strip()]
+        tree = parse_ismcts_settings(items)
+        parse_spec(tree.rollout)
+        if tree.prior:
+            parse_spec(tree.prior)
+        return BotSpec(cleaned, "ismcts", ismcts=tree)
     target, _, play = cleaned.rpartition("@") if "@" in cleaned else (cleaned, "", "greedy")
     if play not in PLAY_MODES:
         raise BotSpecError(f"bot spec {text!r}: unknown play mode @{play}; {SPEC_HELP}")
@@ -554,7 +567,7 @@ def parse_specs(text: str) -> list[BotSpec]:
     specs: list[str] = []
     for item in items:
         setting = "=" in item and ":" not in item.split("=", 1)[0]
-        if setting and specs and specs[-1].startswith("search:"):
+        if setting and specs and specs[-1].startswith(("search:", "ismcts:")):
             specs[-1] += "," + item
         else:
             specs.append(item)
@@ -616,6 +629,11 @@ def make_participant(
         assert spec.search is not None
         return Participant(
             label, search_factory(spec.search, env_id, env_options or {}), spec.text, True
+        )
+    if spec.kind == "ismcts":
+        assert spec.ismcts is not None
+        return Participant(
+            label, ismcts_factory(spec.ismcts, env_id, env_options or {}), spec.text, True
         )
     if spec.kind == "random":
         return Participant(
@@ -690,3 +708,58 @@ def search_factory(
         return SearchBot(env_id, env_options, settings, seed, rollout_bots=rollout.new_bot)
 
     return new_bot
+
+
+def ismcts_factory(
+    settings: IsmctsSettings, env_id: str, env_options: dict[str, Any]
+) -> Callable[[int], IsmctsBot]:
+    """A factory of tree search bots for one env: the rollout participant and the
+    prior's network (checked against the env) are made once and shared; one bot
+    is built first so a wrong rollout, prior or env fails here."""
+    rollout = make_participant(settings.rollout, env_id, env_options)
+    evaluator = None
+    if settings.prior:
+        prior = parse_spec(settings.prior)
+        if prior.kind != "checkpoint" or prior.path is None:
+            raise BotSpecError(f"ismcts prior {settings.prior!r}: allowed: a checkpoint spec")
+        policy = shared_policy(prior.path)
+        policy.check_env(env_id, env_options)
+        if settings.value == "net" and not hasattr(policy.network, "predict_values"):
+            raise BotSpecError(
+                f"ismcts value=net: the prior {settings.prior!r} has no value head; "
+                "allowed: value=auto or value=rollout"
+            )
+        evaluator = policy_evaluator(policy)
+    IsmctsBot(env_id, env_options, settings, 0, rollout_bots=rollout.new_bot, evaluator=evaluator)
+
+    def new_bot(seed: int) -> IsmctsBot:
+        return IsmctsBot(
+            env_id, env_options, settings, seed, rollout_bots=rollout.new_bot, evaluator=evaluator
+        )
+
+    return new_bot
+
+
+def policy_evaluator(policy: Policy) -> Evaluator:
+    """A policy as the tree search's network: its probabilities, and its value
+    head's estimate (the expected RL reward of the seat to move) where the
+    network has one (an actor-critic's ``predict_values``). An advised policy
+    reads an advisor's move the search does not make, so it is refused."""
+    if policy.advised:
+        raise BotSpecError(
+            "ismcts prior: an advised checkpoint (it reads an advisor's move) cannot guide "
+            "the search; allowed: a checkpoint trained with advisor none"
+        )
+    predict_values = getattr(policy.network, "predict_values", None)
+
+    def evaluate(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, Any]:
+        probabilities = policy.probabilities_batch(observations, masks)
+        if predict_values is None:
+            return probabilities, None
+        import torch  # the training extra, as every checkpoint's network
+
+        with torch.no_grad():
+            values = predict_values(torch.as_tensor(observations, dtype=torch.float32))
+        return probabilities, values.numpy().reshape(-1)
+
+    return evaluate

@@ -757,6 +757,8 @@ LEARNERS: dict[str, str] = {
     # (training/masked_dqn.py).
     "masked_dqn": "flockgym.training.masked_dqn:MaskedDQNLearner",
     "masked_qrdqn": "flockgym.training.masked_dqn:MaskedQRDQNLearner",
+    # Expert iteration: the tree search's visit counts and results (training/expert_iteration.py).
+    "expert_iteration": "flockgym.training.expert_iteration:ExpertIterationLearner",
 }
 """Every learner a config may name, as ``"module:Class"``: a registry names its
 members and imports each on first use (as ``flockgym.envs`` names its bots), so

@@ -197,7 +197,9 @@ def test_list_names_every_env_and_the_shipped_files_from_any_folder(
     for env_id in list_envs():
         assert f"{env_id}: " in out
         # every game ships its training config as package data
-        assert f"configs: {env_id.rsplit('_', 1)[0]}/ppo" in out
+        game = env_id.rsplit("_", 1)[0]
+        configs = next(line for line in out.splitlines() if line.startswith("  configs: " + game))
+        assert f"{game}/ppo" in configs.split(": ", 1)[1].split(", ")
         # the bots it can seat, the search bot too (every game registers a resampler)
         line = next(line for line in out.splitlines() if "bots: random, heuristic" in line
                     and entry(env_id).heuristic_bot in line)  # fmt: skip

@@ -31,6 +31,7 @@ def test_every_shipped_config_updates_on_one_thread() -> None:
         "arena/ppo_2p.yaml": (1, "absent"),
         "asrus/ppo.yaml": (1, "absent"),
         "asrus/rllib_ppo.yaml": (1, "absent"),
+        "astrobirdz/expert_iteration_2p.yaml": (1, "absent"),
         "astrobirdz/ppo.yaml": (1, 1),
         "astrobirdz/ppo_2p.yaml": (1, "absent"),
         "quickstart.yaml": ("absent", 1),

@@ -1,0 +1,64 @@
+"""docs/search.md's tree-search figures are the saved runs': the speed table is
+``benchmarks/ismcts_speed.py --summary`` of the saved JSON, and each row of its
+strength table states its saved sequential test (deals, decision, win rate)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from script_loader import load_script
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+
+
+def test_the_speed_table_is_the_saved_runs() -> None:
+    script = load_script("ismcts_speed")
+    docs = (ROOT / "docs" / "search.md").read_text()
+    begin = "<!-- ismcts speed: python benchmarks/ismcts_speed.py --summary "
+    path, rest = docs.split(begin, 1)[1].split(" -->\n", 1)
+    stated = rest.split("<!-- end -->", 1)[0].strip()
+    saved = json.loads((ROOT / path).read_text())
+    assert stated == script.summary(saved)
+    assert {row["env"] for row in saved["rows"]} == {
+        "arena_v0",
+        "asrus_v0",
+        "astrobirdz_v0",
+        "skybirds_v0",
+    }
+
+
+def test_the_strength_rows_are_their_saved_sequential_tests() -> None:
+    docs = (ROOT / "docs" / "search.md").read_text()
+    rows = [
+        [cell.strip() for cell in line.strip("|").split("|")]
+        for line in docs.splitlines()
+        if line.startswith("| ") and "_sprt`" in line
+    ]
+    assert rows
+    for env, players, deals, decision, rate, folder in rows:
+        saved = json.loads(
+            (ROOT / "benchmarks/results/search" / folder.strip("`") / "compare.json").read_text()
+        )
+        sprt = saved["sprt"]
+        assert saved["config"]["env"] == env
+        assert (saved["config"]["a"]["spec"], saved["config"]["b"]["spec"]) == (
+            "ismcts:budget=1s",
+            "heuristic",
+        )
+        assert saved["num_players"] == int(players)
+        assert saved["deals"] == int(deals)
+        said = {"H1": "H1 accepted", "H0": "H0 accepted", "none": "undecided"}[sprt["decision"]]
+        assert decision.startswith(said)
+        assert f"LLR {sprt['llr']:.2f}" in decision
+        assert rate == f"{saved['standings'][0]['win_rate']:.1%}"
+
+
+def test_the_openspiel_table_is_the_saved_run() -> None:
+    pytest.importorskip("pyspiel")
+    script = load_script("ismcts_openspiel_peer")
+    docs = (ROOT / "docs" / "search.md").read_text()
+    begin = "<!-- ismcts peer: python benchmarks/ismcts_openspiel_peer.py --summary "
+    path, rest = docs.split(begin, 1)[1].split(" -->\n", 1)
+    stated = rest.split("<!-- end -->", 1)[0].strip()
+    assert stated == script.summary(json.loads((ROOT / path).read_text()))
