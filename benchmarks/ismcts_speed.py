@@ -25,6 +25,8 @@ from flockgym.bots.policies import make_participant
 from flockgym.envs import ENVS, list_envs, make
 
 BOTS = {"ismcts": "ismcts:budget={n}", "search": "search:budget={n},method=paired"}
+
+
 def env_options(env_id: str) -> dict[str, Any]:
     """The game's fewest players (at least 2) on its default engine: the compiled
     one in every game."""
