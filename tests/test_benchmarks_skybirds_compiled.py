@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAVED = ROOT / "benchmarks" / "results" / "skybirds_compiled.json"
 
 
+@pytest.mark.slow  # a run of the benchmark itself (its tables are checked in make test)
 def test_a_short_run_measures_each_loop_and_saves_the_ratios(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

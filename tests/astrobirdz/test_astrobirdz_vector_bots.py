@@ -9,7 +9,7 @@ from vector_helpers import PLAYER_COUNTS, heuristic_chooser, lockstep, vector_op
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
-@pytest.mark.parametrize("random_share", [0.0, 0.4])
+@pytest.mark.parametrize("random_share", [pytest.param(0.0, marks=pytest.mark.slow), 0.4])
 def test_vector_heuristic_moves_as_the_scalar_heuristic(players: int, random_share: float) -> None:
     """Three option samples, ten games each (four at the long 5- and 6-player
     tables; the slow test below plays 1,000 at every count)."""

@@ -629,8 +629,17 @@ def check_every_width(page, where: str) -> None:
         assert page.evaluate(BROKEN_NUMBERS) == [], f"{where} at {width}px"
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("env_id", list_envs())
+SCHEMES = [
+    pytest.param(env_id, scheme, id=f"{env_id}-{scheme}",
+                 marks=[pytest.mark.slow] if scheme == "dark" and env_id != "asrus_v0" else [])
+    for env_id in list_envs()
+    for scheme in ("light", "dark")
+]  # fmt: skip
+"""Every game in the light scheme and Asrus in the dark one in ``make test``; the
+other games' dark scheme in ``make test-slow`` (the same page code, other colours)."""
+
+
+@pytest.mark.parametrize(("env_id", "scheme"), SCHEMES)
 def test_every_table_view_is_readable_in_both_schemes(browser, server: str, env_id: str, scheme):
     """The form, a game's first decision (the Arena's: the character wish), the table a
     few moves in and the summary, at a laptop's and a phone's width, in the light and the

@@ -167,8 +167,12 @@ def dqn_changes(name: str, **extra: object) -> dict:
 
 @pytest.mark.parametrize(
     ("name", "vec_env"),
-    [("masked_dqn", "DummyVecEnv"), ("masked_qrdqn", "DummyVecEnv"), ("masked_dqn", "batched")],
-)
+    [
+        pytest.param("masked_dqn", "DummyVecEnv", marks=pytest.mark.slow),
+        pytest.param("masked_qrdqn", "DummyVecEnv", marks=pytest.mark.slow),
+        ("masked_dqn", "batched"),
+    ],
+)  # the batched path in make test, the others (same code, another vec env) in test-slow
 def test_same_seed_same_weights_and_a_crashed_run_resumes_to_them(
     name: str, vec_env: str, tmp_path: Path, monkeypatch
 ) -> None:
