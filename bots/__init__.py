@@ -17,8 +17,7 @@ run, a tournament or the command line.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from flockgym.common.moved import lazy_exports
 
 _LAZY = {
     "BotSpec": "policies",
@@ -35,17 +34,6 @@ _LAZY = {
 """Names imported on first use, so ``import flockgym.bots`` needs no torch."""
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'flockgym.bots' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
-
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 __all__ = sorted(_LAZY)

@@ -2,7 +2,8 @@
 under its old name, as the very same module object (so ``mock.patch`` on either
 name patches the one module), with a DeprecationWarning that names the new path.
 The old names are served by one import hook instead of a file each, so a package
-holds only what it holds now.
+holds only what it holds now. Also the packages' names exported on first use
+(:func:`lazy_exports`), shared instead of written in each package.
 """
 
 from __future__ import annotations
@@ -51,3 +52,23 @@ def keep_old_paths(moved: Mapping[str, str]) -> None:
         if isinstance(finder, MovedModules) and finder.moved == dict(moved):
             return
     sys.meta_path.append(MovedModules(moved))
+
+
+def lazy_exports(package: str, exports: Mapping[str, str]) -> tuple[object, object]:
+    """A package's ``__getattr__`` and ``__dir__`` that import each exported name
+    (name -> its module, relative to ``package``) on first use, so importing the
+    package stays cheap (no torch)."""
+    namespace = sys.modules[package].__dict__
+
+    def __getattr__(name: str) -> object:
+        module = exports.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{package}.{module}"), name)
+        namespace[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(exports)
+
+    return __getattr__, __dir__

@@ -25,8 +25,7 @@ other way round. Nothing here imports the command line.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from flockgym.common.moved import lazy_exports
 
 _LAZY = {
     "tournament": "tournaments",
@@ -35,17 +34,6 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'flockgym.evaluation' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
-
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 __all__ = sorted(_LAZY)
