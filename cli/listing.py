@@ -55,7 +55,11 @@ def run_list(args: argparse.Namespace) -> int:
         item = entry(env_id)
         game = game_folder(env_id)
         print(f"{env_id}: {item.summary}")
-        search = ", search (search:KEY=VALUE,...; docs/search.md)" if item.resampler else ""
+        search = (
+            ", search (search:KEY=VALUE,...), tree search (ismcts:KEY=VALUE,...; docs/search.md)"
+            if item.resampler
+            else ""
+        )
         print(
             f"  players {min(item.player_counts)}-{max(item.player_counts)} "
             f"(default {item.default_players}); bots: random, heuristic "

@@ -238,7 +238,7 @@ def env_catalogue(catalogue: ModelCatalogue) -> dict[str, Any]:
                     for o in table
                     if o.name not in SERVER_SET_OPTIONS + TRAINING_OPTIONS
                 ],
-                "bots": ["random", "heuristic", *(["search"] if item.resampler else [])]
+                "bots": ["random", "heuristic", *(["search", "ismcts"] if item.resampler else [])]
                 if has_heuristic(env_id)
                 else ["random"],
                 "models": [m.to_json() for m in catalogue.for_env(env_id)],

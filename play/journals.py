@@ -42,7 +42,7 @@ from .records import (
 )
 from .saved_index import check_no_file_options
 
-BOT_KINDS = ("random", "heuristic", "search", "model")
+BOT_KINDS = ("random", "heuristic", "search", "ismcts", "model")
 PLAY_MODES = ("greedy", "sample")
 MAX_HUMAN_NAME = 40
 """Characters of a person's name at most (as a new game is refused otherwise)."""

@@ -114,6 +114,7 @@ const BOT_NOTES = {
   heuristic: "the hand-written bot of this game: plays by rules of thumb",
   random: "plays a legal move at random",
   search: "thinks about a second a move: plays each candidate out many times from deals it cannot tell apart",
+  ismcts: "thinks about a second a move: grows a tree of moves and replies over deals it cannot tell apart",
 };
 const HUMAN_NOTE = "a person at this device (with two or more, the device is handed over between turns)";
 

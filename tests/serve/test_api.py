@@ -115,6 +115,25 @@ def test_a_whole_astrobirdz_game_against_the_heuristic_and_the_shipped_bot(
     assert names[1] == names[3] == "shipped/astrobirdz/ppo_4p.zip" and names[2] == "heuristic"
 
 
+def test_both_search_bots_are_offered_and_the_tree_search_takes_a_seat(client: CheckedClient):
+    """Every game registers a resampler, so the form offers the one-move search and
+    the tree search; an ``ismcts`` seat plays its moves and is saved as such."""
+    for env in client.envs():
+        assert env["bots"] == ["random", "heuristic", "search", "ismcts"]
+    ismcts = {"kind": "bot", "bot": "ismcts"}
+    created = client.new_game("astrobirdz_v0", [HUMAN, ismcts], options={"num_players": 2})
+    token, gid = created["seats"][0]["token"], created["game_id"]
+    state = client.state(gid, token).json()
+    while state["to_act"] != "player_1":
+        response = client.move(gid, token, move_number=state["move_number"],
+                               action=state["legal"][0]["id"])  # fmt: skip
+        state = response.json()
+    response = client.bot(gid, token, move_number=state["move_number"], until="human")
+    assert response.status_code == 200, response.text
+    assert response.json()["move_number"] > state["move_number"]
+    assert [s["name"] for s in response.json()["seats"]] == ["you", "ismcts"]
+
+
 def test_a_link_out_of_a_models_folder_is_not_listed(tmp_path: Path):
     outside = write_checkpoint(tmp_path / "outside" / "a.zip", "asrus_v0", {"num_players": 3})
     folder = tmp_path / "models"
@@ -150,7 +169,7 @@ BAD_NEW_GAMES = [
     ({"env": "asrus_v0", "seats": [HUMAN, {"kind": "alien"}, RANDOM, RANDOM, RANDOM]}, 400,
      "seats[1].kind: 'alien'; allowed: 'human', 'bot'"),
     ({"env": "asrus_v0", "seats": [HUMAN, {"kind": "bot", "bot": "x"}, RANDOM, RANDOM, RANDOM]},
-     400, "seats[1].bot: 'x'; allowed: random, heuristic, search, model"),
+     400, "seats[1].bot: 'x'; allowed: random, heuristic, search, ismcts, model"),
     ({"env": "asrus_v0", "seats": [HUMAN, {"kind": "bot", "bot": "model",
       "model": "../../etc/passwd"}, RANDOM, RANDOM, RANDOM]}, 400, "unknown model '../../etc"),
     ({"env": "asrus_v0", "seats": [HUMAN, {"kind": "bot", "bot": "model",

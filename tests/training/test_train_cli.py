@@ -203,7 +203,9 @@ def test_list_names_every_env_and_the_shipped_files_from_any_folder(
         # the bots it can seat, the search bot too (every game registers a resampler)
         line = next(line for line in out.splitlines() if "bots: random, heuristic" in line
                     and entry(env_id).heuristic_bot in line)  # fmt: skip
-        assert line.endswith("search (search:KEY=VALUE,...; docs/search.md)")
+        assert line.endswith(
+            "search (search:KEY=VALUE,...), tree search (ismcts:KEY=VALUE,...; docs/search.md)"
+        )
     assert "configs: asrus/ppo" in out and "checkpoints: asrus/ppo_5p" in out
     assert "other configs: quickstart" in out
 
