@@ -2,9 +2,12 @@
 budget, the search bot against the heuristic on the same duplicate deals (at
 2 players every deal is played with the seats swapped; at more, the search bot
 sits alone among heuristics), with the CPU seconds of its searched moves.
+``--bot ismcts`` sweeps the tree search instead of the one-move ``search``.
 
     python benchmarks/search_budget.py --env astrobirdz_v0 --budgets 35,345,1380 \\
         --deals 40 --out benchmarks/results/search_budget/astrobirdz_2p.json
+    python benchmarks/search_budget.py --bot ismcts --env arena_v0 --budgets 40,120,400,1200 \\
+        --deals 20 --out benchmarks/results/search_budget/ismcts_arena_2p.json
     python benchmarks/search_budget.py --plot benchmarks/results/search_budget/*.json \\
         --png docs/img/search_budget.png
 
@@ -47,11 +50,17 @@ def timed(participant: Participant, bots: list[Timed]) -> Participant:
     return replace(participant, new_bot=new_bot)
 
 
-def measure(env_id: str, players: int, budget: int, deals: int, seed: int) -> dict[str, Any]:
+BOTS = ("search", "ismcts")
+"""The search bots a sweep can measure: the one-move search and the tree search."""
+
+
+def measure(
+    env_id: str, players: int, budget: int, deals: int, seed: int, bot: str = "search"
+) -> dict[str, Any]:
     """One budget: the search bot's standing against the heuristic, and its think time."""
     options = {"num_players": players}
     bots: list[Timed] = []
-    search = timed(make_participant(f"search:budget={budget}", env_id, options), bots)
+    search = timed(make_participant(f"{bot}:budget={budget}", env_id, options), bots)
     heuristic = make_participant("heuristic", env_id, options)
     started = time.process_time()
     result = tournament(
@@ -85,19 +94,14 @@ def sweep(args: argparse.Namespace) -> None:
     out = Path(args.out)
     players = args.players or max(2, ENVS[args.env].player_counts[0])
     saved = json.loads(out.read_text()) if out.is_file() else None
-    if saved and (saved["env"], saved["players"], saved["seed"], saved["deals"]) != (
-        args.env,
-        players,
-        args.seed,
-        args.deals,
-    ):
+    if saved and sweep_key(saved) != (args.env, players, args.seed, args.deals, args.bot):
         raise SystemExit(
-            f"{out} holds a sweep of other env, players, seed or deals "
-            f"({saved['env']}, {saved['players']}, {saved['seed']}, {saved['deals']}); "
-            "give another --out"
+            f"{out} holds a sweep of other env, players, seed, deals or bot "
+            f"({', '.join(str(v) for v in sweep_key(saved))}); give another --out"
         )
     data = saved or {
         "command": "python benchmarks/search_budget.py " + " ".join(args.argv),
+        "bot": args.bot,
         "env": args.env,
         "players": players,
         "seed": args.seed,
@@ -109,7 +113,7 @@ def sweep(args: argparse.Namespace) -> None:
     for budget in args.budgets:
         if budget in done:
             continue
-        row = measure(args.env, players, budget, args.deals, args.seed)
+        row = measure(args.env, players, budget, args.deals, args.seed, args.bot)
         data["rows"].append(row)
         data["rows"].sort(key=lambda r: r["budget"])
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -117,9 +121,15 @@ def sweep(args: argparse.Namespace) -> None:
         print(table_row(args.env, players, row), flush=True)
 
 
-def table_row(env_id: str, players: int, row: dict[str, Any]) -> str:
+def sweep_key(data: dict[str, Any]) -> tuple[Any, ...]:
+    """What makes two sweeps one: env, players, seed, deals and bot (a file saved
+    before ``--bot`` existed is a sweep of the one-move search)."""
+    return (data["env"], data["players"], data["seed"], data["deals"], data.get("bot", "search"))
+
+
+def table_row(env_id: str, players: int, row: dict[str, Any], bot: str = "search") -> str:
     return (
-        f"| {env_id} | {players} | {row['budget']} | {row['deals']} | "
+        f"| {bot} | {env_id} | {players} | {row['budget']} | {row['deals']} | "
         f"{row['cpu_seconds_per_move']:.3f} | {row['simulations_per_move']:.0f} | "
         f"{row['win_rate']:.1%} ± {row['win_rate_ci']:.1%} |"
     )
@@ -128,13 +138,14 @@ def table_row(env_id: str, players: int, row: dict[str, Any]) -> str:
 def table(paths: list[Path]) -> str:
     """The Markdown table of saved sweeps."""
     lines = [
-        "| env | players | simulations (budget) | deals | CPU s / searched move "
+        "| bot | env | players | simulations (budget) | deals | CPU s / searched move "
         "| simulations / move (used) | search wins (95% CI) |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for path in paths:
         data = json.loads(path.read_text())
-        lines += [table_row(data["env"], data["players"], row) for row in data["rows"]]
+        bot = data.get("bot", "search")
+        lines += [table_row(data["env"], data["players"], row, bot) for row in data["rows"]]
     return "\n".join(lines)
 
 
@@ -153,8 +164,10 @@ def plot(paths: list[Path], png: Path) -> None:
         x = [r["cpu_seconds_per_move"] for r in rows]
         y = [100 * r["win_rate"] for r in rows]
         errors = [100 * (r["win_rate_ci"] if math.isfinite(r["win_rate_ci"]) else 0) for r in rows]
-        label = f"{data['env']}, {data['players']} players, {data['deals']} deals"
-        line = ax.errorbar(x, y, yerr=errors, marker="o", capsize=3, label=label)
+        bot = data.get("bot", "search")
+        label = f"{bot}, {data['env']}, {data['players']} players, {data['deals']} deals"
+        style = "-" if bot == "search" else "--"
+        line = ax.errorbar(x, y, yerr=errors, marker="o", capsize=3, label=label, linestyle=style)
         share = 100 / data["players"]
         ax.axhline(share, color=line[0].get_color(), linestyle=":", linewidth=1)
     goal = "goal at 2 players (Arena: 63%)"
@@ -162,7 +175,7 @@ def plot(paths: list[Path], png: Path) -> None:
     ax.set_xscale("log")
     ax.set_xlabel("CPU seconds per searched move (log scale)")
     ax.set_ylabel("search bot's win rate against the heuristic (%)")
-    ax.set_title("Search bot: strength against think time (dotted: fair share)")
+    ax.set_title("Search bots: strength against think time (dotted: fair share)")
     ax.legend(fontsize=8)
     fig.tight_layout()
     png.parent.mkdir(parents=True, exist_ok=True)
@@ -186,6 +199,9 @@ def budget_list(text: str) -> list[int]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--env", choices=sorted(ENVS), help="the game of a sweep")
+    parser.add_argument(
+        "--bot", choices=BOTS, default="search", help="the search bot swept (default search)"
+    )
     parser.add_argument("--players", type=int, default=0, help="default: 2, or the fewest")
     parser.add_argument(
         "--budgets",

@@ -43,11 +43,14 @@ def test_a_sweep_resumes_and_its_table_comes_from_the_saved_file(
     assert [r["budget"] for r in again["rows"]] == [1, 4]
     assert again["rows"][1] == row
     printed = capsys.readouterr().out.strip().splitlines()
-    assert len(printed) == 1 and printed[0].startswith("| astrobirdz_v0 | 2 | 1 | 2 | ")
+    assert len(printed) == 1 and printed[0].startswith("| search | astrobirdz_v0 | 2 | 1 | 2 | ")
 
     # Another sweep's file is refused, not mixed.
-    with pytest.raises(SystemExit, match=r"holds a sweep of .*\(astrobirdz_v0, 2, 2000, 2\)"):
+    refused = r"holds a sweep of .*\(astrobirdz_v0, 2, 2000, 2, search\)"
+    with pytest.raises(SystemExit, match=refused):
         search_budget.main([*argv[:5], "3", *argv[6:]])
+    with pytest.raises(SystemExit, match=r"holds a sweep of .*bot"):  # the tree search's is its own
+        search_budget.main(["--bot", "ismcts", *argv])
     assert json.loads(out.read_text()) == again
     with pytest.raises(SystemExit):
         search_budget.main([*argv[:3], "4,x", *argv[4:]])
@@ -56,6 +59,16 @@ def test_a_sweep_resumes_and_its_table_comes_from_the_saved_file(
     search_budget.main(["--plot", str(out)])
     table = capsys.readouterr().out
     assert table.splitlines()[2] == search_budget.table_row("astrobirdz_v0", 2, again["rows"][0])
+
+    # The tree search's sweep: its own file, its bot named in the table.
+    tree = tmp_path / "tree.json"
+    search_budget.main(["--bot", "ismcts", *argv[:6], "--out", str(tree)])
+    saved = json.loads(tree.read_text())
+    assert saved["bot"] == "ismcts" and saved["rows"][0]["simulations_per_move"] == 4
+    capsys.readouterr()
+    search_budget.main(["--plot", str(out), str(tree)])
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("| ismcts | astrobirdz_v0 | 2 | 4 | 2 | ")
     pytest.importorskip("matplotlib")  # the env-only install plots nothing
     png = tmp_path / "plot.png"
     search_budget.main(["--plot", str(out), "--png", str(png)])
