@@ -892,6 +892,13 @@ class _Core:
     def env(self, env: Any) -> None:
         self._env = env
 
+    def drawn(self) -> bool:
+        """Whether this is a world drawn by ``resample_from_infostate`` (dealt, with
+        no deal seed): searching it as it is reads only what was drawn for the
+        seat, so ISMCTS's rollouts from its clones (OpenSpiel's
+        ``RandomRolloutEvaluator`` is in ``mcts``) are fair use, not a warning."""
+        return self._env is not None and self.deal_seed is None
+
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         """pyspiel serializes a Python state by pickling its ``__dict__``: a
         core pickles as :class:`SavedCore`, plain JSON text (the env's
@@ -979,8 +986,10 @@ class FlockState(pyspiel.State):
     def clone(self) -> FlockState:
         """An independent copy (pyspiel's clone: the ``core`` deep-copied by
         :meth:`_Core.__deepcopy__`); warns as :meth:`FlockGame.get_type` does
-        when a perfect-information search clones the state it searches."""
-        _warn_if_perfect_information(sys._getframe(1), game_name(self.core.shared.env_id))
+        when a perfect-information search clones the state it searches (not a
+        world drawn by :meth:`resample_from_infostate`)."""
+        if not self.core.drawn():
+            _warn_if_perfect_information(sys._getframe(1), game_name(self.core.shared.env_id))
         return pyspiel.State.clone(self)  # type: ignore[no-any-return]
 
     def __reduce__(self) -> tuple[Any, tuple[str, str]]:

@@ -680,9 +680,10 @@ def test_ismcts_and_plain_use_do_not_warn(monkeypatch: pytest.MonkeyPatch) -> No
     def fair_use() -> None:
         rng = np.random.RandomState(1)
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-        bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, random_state=rng)
+        bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=20, random_state=rng)
         state = game.new_initial_state()
-        state.apply_action(bot.step(state))
+        for _ in range(3):  # leaves judged by random rollouts from clones of drawn worlds
+            state.apply_action(bot.step(state))
         state.clone().resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
         game.get_type()
 
