@@ -13,7 +13,7 @@ deals a board nobody knows. No knowledge is inferred from play.
 
 The search calls this once per simulation, so by default the redraw is made on
 the engine's own state dict and the new engine built from it without the
-loader's checks (:meth:`.native.CompiledArenaGame.from_trusted_dict`,
+loader's checks (:meth:`.native.CompiledArenaGame.with_state`,
 :func:`.native.trusted_python_game`); ``checked=True`` goes through the
 Python engine's checked loader twice, as saved games do. Both draw the same
 state from the same generator.
@@ -67,7 +67,7 @@ def _resample_state(env: Any, seat: int, rng: np.random.Generator) -> Any:
                 wishes[other] = names[int(pool[int(rng.integers(len(pool)))])]
     state["rng"] = rng_to_dict(fresh_generator(rng))
     if isinstance(env.game, CompiledArenaGame):
-        return adopt(env, CompiledArenaGame.from_trusted_dict(config, state))
+        return adopt(env, env.game.with_state(state))
     return adopt(env, trusted_python_game(config, state))
 
 

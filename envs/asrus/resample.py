@@ -82,18 +82,16 @@ def _redraw_commitments(
     env: Any, game: AsrusGame, others: list[int], rng: np.random.Generator, checked: bool
 ) -> None:
     """Each hidden commitment of this turn: a uniformly random legal play of the
-    seat's new hand (the masks of a copy with no commitments, which the loader
-    accepts whatever the new hands hold; unchecked, the masks of a fresh copy of
-    the new hands, the same table)."""
+    seat's new hand. Checked: the masks of a loaded copy with no commitments
+    (which the loader accepts whatever the new hands hold). Unchecked: the
+    masks of ``game`` itself, a copy :func:`python_copy` built with no mask
+    table, so the table is built here from the new hands (the same table)."""
     hidden = [s for s in others if game.pending[s] is not None]
     if not hidden:
         return
     pending = list(game.pending)
     game.pending = [None] * game.config.num_players
-    if checked:
-        masks = env._game_from_dict(game.to_dict()).legal_masks()
-    else:
-        masks = NativeAsrusGame.game_of(game.config, NativeAsrusGame.fields_of(game)).legal_masks()
+    masks = env._game_from_dict(game.to_dict()).legal_masks() if checked else game.legal_masks()
     for s in hidden:
         pending[s] = Play.from_action(int(rng.choice(np.flatnonzero(masks[s]))))
     game.pending = pending
