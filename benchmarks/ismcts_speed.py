@@ -11,11 +11,18 @@ bots, seeded alike and rolling out with the heuristic, search the same budget
 of simulations one after the other (interleaved, so load on the machine hits
 both alike); CPU time (``time.process_time``) is what is compared, as wall
 time moves with the load. The ratio is tree search over one-move search.
+
+Beside them, in the same run, each bot once more with its resampler on the
+checked path (``checked=True``: the state copied and the redraw installed
+through the game's loader, a validated JSON round trip each, as before the
+search's resample skipped them); the speed-up is the default bot's rate over
+its checked twin's, for the same simulations (the same states are drawn).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from typing import Any
 
@@ -25,6 +32,8 @@ from flockgym.bots.policies import make_participant
 from flockgym.envs import ENVS, list_envs, make
 
 BOTS = {"ismcts": "ismcts:budget={n}", "search": "search:budget={n},method=paired"}
+CHECKED = {f"{name}_checked": name for name in BOTS}
+"""Each bot again with its resampler on the checked (loader) path."""
 
 
 def env_options(env_id: str) -> dict[str, Any]:
@@ -60,19 +69,22 @@ def measure(env_id: str, simulations: int, count: int, seed: int) -> dict[str, A
         name: make_participant(spec.format(n=simulations), env_id, options)
         for name, spec in BOTS.items()
     }
-    seconds = dict.fromkeys(BOTS, 0.0)
-    done = dict.fromkeys(BOTS, 0)
+    names = [*BOTS, *CHECKED]
+    seconds = dict.fromkeys(names, 0.0)
+    done = dict.fromkeys(names, 0)
     for i, position in enumerate(positions(env_id, options, count, seed)):
         agent = position.agent_selection
-        for name, maker in makers.items():
-            bot = maker.new_bot(seed + i)
+        for name in names:
+            bot = makers[CHECKED.get(name, name)].new_bot(seed + i)
+            if name in CHECKED:
+                bot.resample = functools.partial(bot.resample, checked=True)
             table = position.clone()
             bot.see_table(table, agent)
             started = time.process_time()
             bot.act(table.observe(agent), table.view(agent))
             seconds[name] += time.process_time() - started
             done[name] += bot.last_simulations
-    rates = {name: done[name] / max(seconds[name], 1e-9) for name in BOTS}
+    rates = {name: done[name] / max(seconds[name], 1e-9) for name in names}
     return {
         "env": env_id,
         "options": options,
@@ -81,19 +93,22 @@ def measure(env_id: str, simulations: int, count: int, seed: int) -> dict[str, A
         "cpu_seconds": seconds,
         "simulations_per_cpu_second": rates,
         "ratio": rates["ismcts"] / rates["search"],
+        "speedup_over_checked": {name: rates[name] / rates[f"{name}_checked"] for name in BOTS},
     }
 
 
 def summary(run: dict[str, Any]) -> str:
     lines = [
-        "| game | players | ISMCTS sims / CPU s | one-move search sims / CPU s | ratio |",
-        "| --- | ---: | ---: | ---: | ---: |",
+        "| game | players | ISMCTS sims / CPU s | one-move search sims / CPU s | ratio "
+        "| ISMCTS, checked resample | one-move, checked resample | speed-up (ISMCTS, one-move) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for row in run["rows"]:
-        rates = row["simulations_per_cpu_second"]
+        rates, up = row["simulations_per_cpu_second"], row["speedup_over_checked"]
         lines.append(
             f"| {row['env']} | {row['options']['num_players']} | {rates['ismcts']:.0f} "
-            f"| {rates['search']:.0f} | {row['ratio']:.2f}x |"
+            f"| {rates['search']:.0f} | {row['ratio']:.2f}x | {rates['ismcts_checked']:.0f} "
+            f"| {rates['search_checked']:.0f} | {up['ismcts']:.2f}x, {up['search']:.2f}x |"
         )
     return "\n".join(lines)
 

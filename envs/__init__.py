@@ -42,7 +42,10 @@ class EnvEntry:
     """The game's resampler as ``"module:function"``: ``function(raw_env, seat,
     generator)`` returns the env holding a new state that ``seat`` cannot tell
     apart from the current one (hidden cards, deck order, hidden choices and future
-    draws redrawn); search bots and OpenSpiel's ``resample_from_infostate`` use it."""
+    draws redrawn); search bots and OpenSpiel's ``resample_from_infostate`` use it.
+    It builds the new engine without the loader's checks (once per simulation);
+    ``function(raw_env, seat, generator, checked=True)`` draws the same state
+    through the checked loader."""
 
     @property
     def pettingzoo_id(self) -> str:

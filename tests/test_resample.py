@@ -19,6 +19,7 @@ import pytest
 from aec_helpers import random_action
 
 from flockgym.envs import ENVS, list_envs, make
+from flockgym.envs.core.errors import StateDictError
 from flockgym.envs.core.soak import configurations
 from flockgym.envs.skybirds.rules import GARROS
 
@@ -27,6 +28,9 @@ STATES_PER_CONFIGURATION = 10
 configurations), each from every seat's point of view."""
 DRAWS = 400
 """Resamples of one state in the statistical checks."""
+EQUAL_STATES = 3
+"""Random states per configuration on which the search's unchecked resample
+and the checked one are compared, each from every seat."""
 
 
 def resampler(env_id: str) -> Callable[..., Any]:
@@ -34,7 +38,7 @@ def resampler(env_id: str) -> Callable[..., Any]:
     spec = ENVS[env_id].resampler
     assert spec is not None
     module, name = spec.split(":")
-    return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+    return getattr(importlib.import_module(module), name)
 
 
 def random_states(env_id: str, conf: dict[str, Any], count: int, seed: int) -> list[Any]:
@@ -77,10 +81,21 @@ CASES = [
 ]
 
 
+def assert_loads(drawn: Any) -> None:
+    """The resampled state loads through the game's checked loader (every field
+    checked: the search builds it without the loader) into an engine every seat
+    observes identically."""
+    loaded = drawn.clone()  # state_dict -> JSON -> load_state_dict: the checked loader
+    assert json.dumps(loaded.state_dict()) == json.dumps(drawn.state_dict())
+    for agent in drawn.possible_agents:
+        assert same_sight(drawn, loaded, agent), agent
+
+
 @pytest.mark.parametrize(("env_id", "conf"), CASES)
 def test_every_seat_sees_the_resampled_state_as_the_true_one(env_id: str, conf: dict) -> None:
     """For random states and every seat: the same observation and mask, a state
-    the game's loader accepts, and the seat's own view unchanged."""
+    the game's checked loader accepts and that observes as loaded, and the
+    seat's own view unchanged."""
     resample = resampler(env_id)
     rng = np.random.default_rng(7)
     for state in random_states(env_id, conf, STATES_PER_CONFIGURATION, seed=len(str(conf))):
@@ -89,6 +104,98 @@ def test_every_seat_sees_the_resampled_state_as_the_true_one(env_id: str, conf: 
             assert same_sight(state, drawn, agent), (env_id, conf, seat)
             assert drawn.view(agent) == state.view(agent)
             assert drawn.game.invariant_violations() == []
+            assert_loads(drawn)
+
+
+def python_engine(conf: dict[str, Any]) -> dict[str, Any]:
+    """``conf`` on the Python engine (every game's ``engine`` option)."""
+    return {**conf, "engine": "python"}
+
+
+EQUAL_CASES = CASES + [
+    pytest.param(env_id, python_engine(conf), id=f"{env_id}-python-{i}")
+    for env_id in list_envs()
+    for i, conf in enumerate(configurations(env_id))
+    if "engine" not in conf and conf["num_players"] == ENVS[env_id].player_counts[0]
+]
+"""Every configuration on its default engine, and the Python engine at the
+smallest player count with every option set."""
+
+
+@pytest.mark.parametrize(("env_id", "conf"), EQUAL_CASES)
+def test_the_unchecked_path_draws_what_the_checked_path_draws(env_id: str, conf: dict) -> None:
+    """The search's resample (no JSON round trip, no loader) draws, from the same
+    generator, exactly the state the checked path (``checked=True``: the loader
+    on the copy and on the result) draws, and uses the generator alike: the
+    same state dict, every seat's observation and mask, and the generator left
+    in the same state, at random states from every seat."""
+    resample = resampler(env_id)
+    states = random_states(env_id, conf, EQUAL_STATES, seed=len(str(conf)) + 1)
+    for k, state in enumerate(states):
+        for seat in range(len(state.possible_agents)):
+            fast_rng, checked_rng = np.random.default_rng(k), np.random.default_rng(k)
+            fast = resample(state.clone(), seat, fast_rng)
+            checked = resample(state.clone(), seat, checked_rng, checked=True)
+            assert json.dumps(fast.state_dict()) == json.dumps(checked.state_dict()), (k, seat)
+            assert fast_rng.bit_generator.state == checked_rng.bit_generator.state
+            for agent in state.possible_agents:
+                assert same_sight(fast, checked, agent), (k, seat, agent)
+            assert_play_on_alike(fast, checked, np.random.default_rng(k))
+
+
+def assert_play_on_alike(a: Any, b: Any, rng: np.random.Generator, steps: int = 8) -> None:
+    """``a`` and ``b`` take the same random legal moves and stay equal (state
+    dict, every seat's observation and mask): no cache of the engine a
+    resampler built is stale."""
+    for _ in range(steps):
+        if not a.agents:
+            break
+        agent = a.agent_selection
+        if a.terminations[agent] or a.truncations[agent]:
+            action = None
+        else:
+            action = random_action(a.observe(agent), rng)
+        a.step(action)
+        b.step(action)
+        assert json.dumps(a.state_dict()) == json.dumps(b.state_dict())
+        for seat_agent in a.possible_agents:
+            assert same_sight(a, b, seat_agent), seat_agent
+
+
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_astrobirdz_deals_the_rule_card_refuses_are_dealt_again_alike(
+    engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under Orange Max #3 (the 1s and 2s discarded and replaced) a deal that puts
+    another card among the discards is refused and dealt again: the unchecked
+    path refuses exactly the deals the checked loader refuses, so both draw
+    the same state, and it refuses some."""
+    module = importlib.import_module("flockgym.envs.astrobirdz.resample")
+    refused = []
+    check = module.check_replaced_discards
+
+    def counting(*args: Any) -> None:
+        try:
+            check(*args)
+        except StateDictError:
+            refused.append(args)
+            raise
+
+    monkeypatch.setattr(module, "check_replaced_discards", counting)
+    env = make("astrobirdz_v0", num_players=3, engine=engine)
+    raw = env.unwrapped
+    drawn = 0
+    for seed in range(6):
+        raw.reset(seed=seed, options={"trump": "O3"})
+        if not raw.game.discards:
+            continue
+        for seat in range(3):
+            fast = module.resample(raw.clone(), seat, np.random.default_rng(seed))
+            checked = module.resample(raw.clone(), seat, np.random.default_rng(seed), checked=True)
+            assert json.dumps(fast.state_dict()) == json.dumps(checked.state_dict())
+            assert_loads(fast)
+            drawn += 1
+    assert drawn >= 6 and refused
 
 
 @pytest.mark.parametrize("env_id", list_envs())

@@ -197,6 +197,16 @@ class CompiledArenaGame(CompiledGame):
         (:class:`~flockgym.envs.core.errors.StateDictError` names a bad one)."""
         return cls.from_python(ArenaGame.from_dict(d, expected))
 
+    def with_state(self, d: dict[str, Any]) -> CompiledArenaGame:
+        """A new compiled game in the state of ``d``, a state dict this engine
+        wrote (then edited by a resampler), without :func:`.state.validate_state`'s
+        checks: this game's engine copied and every field loaded from ``d``
+        (the search's hot path; a saved state goes through :meth:`from_dict`).
+        This game is unchanged."""
+        engine = self.engine.copy()
+        engine.load(d)
+        return type(self)(self.config, engine)
+
     def __copy__(self) -> CompiledArenaGame:
         return self.copy()
 

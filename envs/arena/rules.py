@@ -47,7 +47,9 @@ The modules are layered one way, none importing a module above it (the
 engine's class is named below only for type checking): :mod:`.data` (the box)
 and :mod:`.phases`, :mod:`.config` (:class:`ArenaConfig`), :mod:`.dice`, the
 chapters, :mod:`.state` (reading a saved game and checking that it adds up),
-this module, then :mod:`.observer` and the env above it.
+this module, then :mod:`.observer`, the compiled engine's wrapper
+(:mod:`.native`), the resampler (:mod:`.resample`, which builds the compiled
+engine unchecked) and the env above them.
 """
 
 from __future__ import annotations

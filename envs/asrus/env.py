@@ -294,6 +294,14 @@ class raw_env(FlockAECEnv):
             )
         return NativeAsrusGame.from_python(game) if self.native else game
 
+    def _engine_from_python(self, game: AsrusGame) -> AsrusGame | NativeAsrusGame:  # type: ignore[override]
+        """A resampled game without the loader: the compiled engine loads its
+        plain fields; a Python engine is rebuilt from them (its mask and holding
+        tables are built afresh from the new hands)."""
+        if self.native:
+            return NativeAsrusGame.from_python(game)
+        return NativeAsrusGame.game_of(game.config, NativeAsrusGame.fields_of(game))
+
     def _on_new_game(self) -> None:
         self.observer.reset_cache()
 

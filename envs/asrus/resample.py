@@ -21,6 +21,11 @@ What it redraws, uniformly among what ``p`` cannot tell apart:
 
 Knowledge not used: what a seat's earlier plays say about its remaining cards
 beyond the counts above (no inference from play).
+
+The search calls this once per simulation, so by default the state is copied
+and installed through the engines' plain fields, without the loader's checks
+(``checked=True`` goes through the checked loader twice, as saved games do;
+both draw the same state from the same generator).
 """
 
 from __future__ import annotations
@@ -29,23 +34,25 @@ from typing import Any
 
 import numpy as np
 
-from ..core.resample import deal_counts, fresh_generator, install, working_game
+from ..core.resample import deal_counts, fresh_generator, install, python_copy, working_game
+from .native import NativeAsrusGame
 from .rules import AsrusGame, Play
 
 
-def resample(env: Any, seat: int, rng: np.random.Generator) -> Any:
+def resample(env: Any, seat: int, rng: np.random.Generator, checked: bool = False) -> Any:
     """Redraw ``env``'s hidden information as seen from ``seat`` (see the module
-    docstring); returns ``env`` holding a new engine. ``env`` is a raw Asrus env."""
-    game = working_game(env)
+    docstring); returns ``env`` holding a new engine. ``env`` is a raw Asrus env;
+    ``checked`` loads the copy and the result through the checked loader."""
+    game = working_game(env) if checked else python_copy(env, NativeAsrusGame)
     if not isinstance(game, AsrusGame):  # the compiled engine: redrawn in a Python copy
         game = game.to_python()
     others = [s for s in range(game.config.num_players) if s != seat]
     if not game.over:
         _redeal_numbers(game, others, rng)
         _redeal_specials(game, others, rng)
-        _redraw_commitments(env, game, others, rng)
+        _redraw_commitments(env, game, others, rng, checked)
     game.rng = fresh_generator(rng)
-    return install(env, game)
+    return install(env, game, check=checked)
 
 
 def _redeal_numbers(game: AsrusGame, others: list[int], rng: np.random.Generator) -> None:
@@ -72,17 +79,19 @@ def _redeal_specials(game: AsrusGame, others: list[int], rng: np.random.Generato
 
 
 def _redraw_commitments(
-    env: Any, game: AsrusGame, others: list[int], rng: np.random.Generator
+    env: Any, game: AsrusGame, others: list[int], rng: np.random.Generator, checked: bool
 ) -> None:
     """Each hidden commitment of this turn: a uniformly random legal play of the
-    seat's new hand (the masks of a copy with no commitments, which the loader
-    accepts whatever the new hands hold)."""
+    seat's new hand. Checked: the masks of a loaded copy with no commitments
+    (which the loader accepts whatever the new hands hold). Unchecked: the
+    masks of ``game`` itself, a copy :func:`python_copy` built with no mask
+    table, so the table is built here from the new hands (the same table)."""
     hidden = [s for s in others if game.pending[s] is not None]
     if not hidden:
         return
     pending = list(game.pending)
     game.pending = [None] * game.config.num_players
-    masks = env._game_from_dict(game.to_dict()).legal_masks()
+    masks = env._game_from_dict(game.to_dict()).legal_masks() if checked else game.legal_masks()
     for s in hidden:
         pending[s] = Play.from_action(int(rng.choice(np.flatnonzero(masks[s]))))
     game.pending = pending

@@ -471,6 +471,18 @@ class raw_env(FlockAECEnv):
         game.record_events = True
         return game
 
+    def _engine_from_python(  # type: ignore[override]
+        self, game: AstrobirdzGame
+    ) -> AstrobirdzGame | NativeAstrobirdzGame:
+        """A resampled game without the loader: the compiled engine loads its
+        plain fields; a Python engine is rebuilt from them, recording its
+        events for the observer as a loaded one does."""
+        if self.native:
+            return NativeAstrobirdzGame.from_python(game)
+        fresh = NativeAstrobirdzGame.game_of(game.config, NativeAstrobirdzGame.fields_of(game))
+        fresh.record_events = True
+        return fresh
+
     def _on_new_game(self) -> None:
         game = self._require_game()
         if isinstance(game, NativeAstrobirdzGame):

@@ -29,6 +29,14 @@ with the discards redrawn, then three times with the other seats' discards
 left in place; if all six are refused (rare) the cards stay where they are and
 only the generator is redrawn. Knowledge not used: what guesses and
 earlier plays say about a hand beyond voids.
+
+The search calls this once per simulation, so by default the state is copied
+and installed through the engines' plain fields, and of the loader's checks
+only the one a deal can fail runs (the discards a trump rule card allows,
+:func:`.state.check_replaced_discards`; the deal keeps every other rule by
+construction). ``checked=True`` loads the copy and every deal through the
+checked loader, as saved games are; both draw the same state from the same
+generator (the resampler tests compare them, and load every state drawn).
 """
 
 from __future__ import annotations
@@ -38,9 +46,11 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import StateDictError
-from ..core.resample import fresh_generator, install, working_game
+from ..core.resample import fresh_generator, install, python_copy, working_game
 from .data import NUM_CARDS, colour_of
+from .native import NativeAstrobirdzGame
 from .rules import CHOICE_PHASES, AstrobirdzGame, Phase, bits, mask_of
+from .state import check_replaced_discards
 
 LOAD_TRIES = 6
 """Deals tried before the cards stay where they are (see the module docstring)."""
@@ -48,23 +58,41 @@ SHUFFLE_TRIES = 20
 """Plain shuffles tried before dealing the constrained hands first."""
 
 
-def resample(env: Any, seat: int, rng: np.random.Generator) -> Any:
+def resample(env: Any, seat: int, rng: np.random.Generator, checked: bool = False) -> Any:
     """Redraw ``env``'s hidden information as seen from ``seat`` (see the module
-    docstring); returns ``env`` holding a new engine. ``env`` is a raw Astrobirdz env."""
+    docstring); returns ``env`` holding a new engine. ``env`` is a raw Astrobirdz
+    env; ``checked`` loads the copy and every deal through the checked loader."""
     for attempt in range(LOAD_TRIES):
-        game = working_game(env)
-        if not isinstance(game, AstrobirdzGame):  # the compiled engine: redeal a Python copy
-            game = game.to_python()
+        game = _python_game(env, checked)
         if not game.over:
             _redeal(game, seat, rng, keep_discards=attempt >= LOAD_TRIES // 2)
         game.rng = fresh_generator(rng)
         try:
-            return install(env, game)
+            if not checked:
+                _check_discards(game)
+            return install(env, game, check=checked)
         except StateDictError:
             continue
-    game = working_game(env)
+    game = _python_game(env, checked)
     game.rng = fresh_generator(rng)
-    return install(env, game)
+    return install(env, game, check=checked)
+
+
+def _python_game(env: Any, checked: bool) -> AstrobirdzGame:
+    """A Python engine in ``env``'s state to redeal (through the checked loader
+    if ``checked``)."""
+    if not checked:
+        return python_copy(env, NativeAstrobirdzGame)
+    game = working_game(env)
+    return game if isinstance(game, AstrobirdzGame) else game.to_python()
+
+
+def _check_discards(game: AstrobirdzGame) -> None:
+    """The loader's check that a deal can fail: :class:`StateDictError` when the
+    trump rule card allows none of some discards dealt."""
+    effect = game.rule.effect
+    if not effect.discard_one and effect.replace_numbers:
+        check_replaced_discards(effect, game.discards, game.trump_card)
 
 
 def _fixed_cards(game: AstrobirdzGame, seat: int, others: list[int]) -> dict[int, int]:
@@ -110,6 +138,7 @@ def _redeal(game: AstrobirdzGame, seat: int, rng: np.random.Generator, keep_disc
     for o in range(n):
         for s in others:
             game.known[o][s] &= game.hands[s]
+    game.known_any = any(any(row) for row in game.known)  # as the loader sets it
     _redraw_choices(game, others, old_hands, rng)
 
 

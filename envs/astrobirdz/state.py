@@ -37,7 +37,7 @@ from .basics import (
     seat_with_bird,
     trick_winner,
 )
-from .data import NO_RULE, colour_of, number_of
+from .data import NO_RULE, Effect, colour_of, number_of
 
 STATE_FIELDS = (
     "config", "rng", "turn", "scores", "birds", "dealer", "hands", "deck", "discards",
@@ -813,11 +813,7 @@ class _StateReader:
                     f"allowed: {'one card' if done else 'no card'} per seat",
                 )
         elif effect.replace_numbers:
-            if any(number_of(c) not in effect.replace_numbers for c in f["discards"]):
-                self.fail(
-                    "discards",
-                    f"{data_cards(discards)}; allowed under {card}: only the 1s and 2s replaced",
-                )
+            check_replaced_discards(effect, f["discards"], f["trump_card"])
         elif f["discards"]:
             self.fail(
                 "discards",
@@ -875,6 +871,19 @@ class _StateReader:
                     "its items do not add up to floored and total (floored = max(0, points - "
                     "penalty), total = (floored + parity) x multiplier)",
                 )
+
+
+def check_replaced_discards(effect: Effect, discards: list[int], trump_card: int) -> None:
+    """Under a rule card that replaces only some numbers (the 1s and 2s), the
+    discards hold only those: a :class:`StateDictError` on ``game.discards``
+    otherwise. Part of :func:`validate_state_dict`, and alone the one check a
+    resampled deal can fail (the resampler deals any unseen card into a
+    discard slot and deals again when this refuses)."""
+    if any(number_of(c) not in effect.replace_numbers for c in discards):
+        raise StateDictError(
+            f"game.discards: {data_cards(mask_of(discards))}; allowed under "
+            f"{data.card_text(trump_card)}: only the 1s and 2s replaced"
+        )
 
 
 def _shown(value: Any) -> str:

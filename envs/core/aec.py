@@ -210,6 +210,13 @@ class FlockAECEnv(AECEnv):
     def _game_from_dict(self, data: dict[str, Any]) -> GameEngine:
         """Rebuild an engine saved by ``GameEngine.to_dict`` (game hook)."""
 
+    def _engine_from_python(self, game: GameEngine) -> GameEngine:
+        """This env's engine in the state of ``game``, a Python engine a resampler
+        drew from a valid state in this process (game hook). A game overrides
+        it to skip the loader's checks, which the search would pay once per
+        simulation; this default goes through the checked loader."""
+        return self._game_from_dict(game.to_dict())
+
     @abstractmethod
     def _encode_observation(self, seat: int) -> np.ndarray:
         """Observation vector of ``seat`` (game hook). May return a cached array;

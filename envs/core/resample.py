@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .compiled import DumpedCompiledGame
 from .rng import make_rng
 
 
@@ -24,16 +25,46 @@ def fresh_generator(rng: np.random.Generator) -> np.random.Generator:
 
 
 def working_game(env: Any) -> Any:
-    """An independent engine in the env's state (a JSON round trip), so a
-    resampler never changes the engine it was given until it hands back a new one."""
+    """An independent engine in the env's state through the game's loader (a
+    JSON round trip, every field checked), so a resampler never changes the
+    engine it was given until it hands back a new one. The checked path
+    (``checked=True`` of every resampler): the search's hot path takes
+    :func:`python_copy` instead."""
     return env._game_from_dict(env.game.to_dict())
 
 
-def install(env: Any, game: Any) -> Any:
-    """Put ``game`` into ``env`` through the game's own loader (which checks
-    every field, so a resampler that broke a rule fails loudly here) and drop the
-    observer's caches of the previous engine. Returns ``env``."""
-    env.game = env._game_from_dict(game.to_dict())
+def python_copy(env: Any, compiled: type[DumpedCompiledGame]) -> Any:
+    """A Python engine in the env's state, independent of it, built from the
+    plain fields both engines share (``compiled`` is the game's compiled
+    wrapper, which holds the conversions): no JSON and none of the loader's
+    checks, since the state is the env's own and valid. The search bots'
+    resample runs this once per simulation, where the checked round trip of
+    :func:`working_game` cost most of a simulation."""
+    game = env.game
+    if isinstance(game, compiled):
+        return game.to_python()
+    return compiled.game_of(game.config, compiled.fields_of(game))
+
+
+def install(env: Any, game: Any, check: bool = True) -> Any:
+    """Put ``game`` (a Python engine) into ``env`` and drop the observer's
+    caches of the previous engine. Returns ``env``.
+
+    ``check=True`` goes through the game's own loader, which checks every field,
+    so a resampler that broke a rule fails loudly here (the checked path, and
+    OpenSpiel's and saved games' way in). ``check=False`` is the search's hot
+    path: the env builds its engine from ``game``'s fields without the loader
+    (:meth:`~flockgym.envs.core.aec.FlockAECEnv._engine_from_python`); the
+    resamplers' tests load every state they draw through the checked loader."""
+    if check:
+        return adopt(env, env._game_from_dict(game.to_dict()))
+    return adopt(env, env._engine_from_python(game))
+
+
+def adopt(env: Any, engine: Any) -> Any:
+    """Make ``engine`` (of the env's own kind) ``env``'s engine and drop the
+    observer's caches of the previous one. Returns ``env``."""
+    env.game = engine
     env._on_new_game()
     return env
 

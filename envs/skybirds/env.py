@@ -414,6 +414,14 @@ class raw_env(FlockAECEnv):
             )
         return NativeSkybirdsGame.from_python(game) if self.native else game
 
+    def _engine_from_python(self, game: SkybirdsGame) -> SkybirdsGame | NativeSkybirdsGame:  # type: ignore[override]
+        """A resampled game without the loader: the compiled engine loads its
+        plain fields; a Python engine is rebuilt from them (hand counts, cached
+        moves and version counters recounted from the new hands)."""
+        if self.native:
+            return NativeSkybirdsGame.from_python(game)
+        return NativeSkybirdsGame.game_of(game.config, NativeSkybirdsGame.fields_of(game))
+
     def _on_new_game(self) -> None:
         self.observer.forget()
 

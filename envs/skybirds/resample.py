@@ -16,6 +16,11 @@ behind every future deal.
 Knowledge not used: cards ``p`` gave or received in a Pre-Campaign swap or a
 trade (they are redrawn like any other card), and what passes and plays say
 about a hand (no inference from play).
+
+The search calls this once per simulation, so by default the state is copied
+and installed through the engines' plain fields, without the loader's checks
+(``checked=True`` goes through the checked loader twice, as saved games do;
+both draw the same state from the same generator).
 """
 
 from __future__ import annotations
@@ -24,20 +29,22 @@ from typing import Any
 
 import numpy as np
 
-from ..core.resample import deal_counts, fresh_generator, install, working_game
+from ..core.resample import deal_counts, fresh_generator, install, python_copy, working_game
+from .native import NativeSkybirdsGame
 from .rules import GARROS, SkybirdsGame, Step
 
 
-def resample(env: Any, seat: int, rng: np.random.Generator) -> Any:
+def resample(env: Any, seat: int, rng: np.random.Generator, checked: bool = False) -> Any:
     """Redraw ``env``'s hidden information as seen from ``seat`` (see the module
-    docstring); returns ``env`` holding a new engine. ``env`` is a raw Skybirds env."""
-    game = working_game(env)
+    docstring); returns ``env`` holding a new engine. ``env`` is a raw Skybirds
+    env; ``checked`` loads the copy and the result through the checked loader."""
+    game = working_game(env) if checked else python_copy(env, NativeSkybirdsGame)
     if not isinstance(game, SkybirdsGame):  # the compiled engine: redeal a Python copy
         game = game.to_python()
     if not game.over:
         _redeal(game, seat, rng)
     game.rng = fresh_generator(rng)
-    return install(env, game)
+    return install(env, game, check=checked)
 
 
 def _redeal(game: SkybirdsGame, seat: int, rng: np.random.Generator) -> None:

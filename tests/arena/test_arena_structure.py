@@ -67,8 +67,9 @@ LAYERS = (
     ("movement", "setup"),
     ("state",),
     ("rules",),
-    ("observer", "resample"),
+    ("observer",),
     ("native",),
+    ("resample",),
     ("bots",),
     ("env",),
 )

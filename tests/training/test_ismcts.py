@@ -5,6 +5,7 @@ counts, and a clear win over the random bot."""
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 
@@ -238,6 +239,39 @@ def test_it_plays_legal_moves_and_repeats_given_its_seed(env_id: str, players: i
     again = play(env_id, players, "ismcts:budget=2,rollout=random", "random", seed=1)
     assert first[0]
     assert json.dumps(first) == json.dumps(again)
+
+
+@pytest.mark.parametrize("env_id", list_envs())
+def test_the_unchecked_resample_searches_the_same_tree(env_id: str) -> None:
+    """The search's resample (no loader) draws what the checked one draws, so
+    the tree search seeded alike visits the same moves as often and plays the
+    same move, at positions spread over a seeded game."""
+    options = {"num_players": ENVS[env_id].player_counts[0]}
+    maker = make_participant("ismcts:budget=15", env_id, options)
+    env = make(env_id, **options)
+    env.reset(seed=3)
+    raw = env.unwrapped
+    rng = np.random.default_rng(3)
+    searched = 0
+    for step in range(60):
+        if not raw.agents or raw.game.is_over():
+            break
+        agent = raw.agent_selection
+        legal = np.flatnonzero(raw.observe(agent)["action_mask"])
+        if step % 15 == 0 and len(legal) > 1:
+            results = []
+            for checked in (False, True):
+                bot = maker.new_bot(7)
+                if checked:
+                    bot.resample = functools.partial(bot.resample, checked=True)
+                table = raw.clone()
+                bot.see_table(table, agent)
+                move = bot.act(table.observe(agent), table.view(agent))
+                results.append((move, dict(bot.last_visits)))
+            assert results[0] == results[1]
+            searched += 1
+        raw.step(int(legal[rng.integers(len(legal))]))
+    assert searched >= 2
 
 
 def test_it_beats_the_random_bot_clearly() -> None:
