@@ -19,7 +19,6 @@ from typing import Any
 
 import pettingzoo
 
-from .core.batched import BatchedGames
 from .core.bots import Bot, RandomBot
 from .core.errors import FlockgymError, IllegalActionError, OptionError, StateDictError
 
@@ -162,7 +161,6 @@ _register_with_pettingzoo()
 
 __all__ = [
     "ENVS",
-    "BatchedGames",
     "Bot",
     "EnvEntry",
     "FlockgymError",

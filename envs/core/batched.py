@@ -7,7 +7,7 @@ the legal-action masks and the observations of the players to act; ``step``
 applies one action per game. It is one protocol for every game:
 
 >>> import numpy as np
->>> from flockgym.envs import BatchedGames
+>>> from flockgym.envs.core.batched import BatchedGames
 >>> games = BatchedGames("skybirds_v0", 4, seed=7, num_players=3)
 >>> games.masks().shape  # int8, the legal actions of each game's player to act
 (4, 160)
@@ -125,7 +125,7 @@ class BatchedGames:
     ``max_steps``, the game's rules options)."""
 
     def __init__(self, env_id: str, n: int, seed: int | None = None, **options: Any) -> None:
-        from .. import env_module  # the registry (a module-level import would be a circle)
+        from .. import env_module  # late import: the registry imports this package
 
         _check_options(options)
         self.num_envs = _checked_count(n)
@@ -240,16 +240,19 @@ class BatchedGames:
         noise = rng.random(mask.shape)
         return np.argmax(np.where(mask != 0, noise, -1.0), axis=1).astype(np.int64)
 
-    def play_random(self, steps: int, seed: int | None = None, observe: bool = True) -> int:
+    def play_random(
+        self, steps: int, seed: int | None = None, observe: bool = True
+    ) -> tuple[int, int]:
         """Random legal play inside C++ for ``steps`` decisions (the games take
         turns), each with its mask and, with ``observe``, its observation built
-        as an env builds them; picks drawn from a generator seeded ``seed``.
-        Returns the decisions made (the benchmarks' loop)."""
+        as an env builds them; picks drawn from a generator seeded ``seed``;
+        ended games are dealt again. Returns (decisions made, games ended): the
+        benchmarks' loop."""
         if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
             raise OptionError(f"steps must be an integer >= 0, got {steps!r:.60}")
         picker = make_rng(None if seed is None else _checked_seed(seed)).bit_generator.state
-        played, _ = self._batch.play_random(picker, int(steps), bool(observe))
-        return int(played)
+        played, ended, _ = self._batch.play_random(picker, int(steps), bool(observe))
+        return int(played), int(ended)
 
     # -- checks --
 

@@ -162,8 +162,9 @@ class Batch {
   // Random legal play: per decision of each game in turn, its mask (and with
   // ``observe`` the actor's observation) is built as an env builds them and a
   // uniformly random legal action drawn from ``picker``; ended games are dealt
-  // again. Returns the decisions made (``steps`` of them).
-  int64_t play_random(NumpyRng& picker, int64_t steps, bool observe) {
+  // again. Returns the decisions made (``steps`` of them); ``finished`` counts
+  // the games that ended.
+  int64_t play_random(NumpyRng& picker, int64_t steps, bool observe, int64_t& finished_games) {
     std::vector<int8_t> mask(static_cast<size_t>(num_actions_));
     std::vector<float> observation(static_cast<size_t>(observation_size_));
     std::vector<int> legal;
@@ -180,11 +181,13 @@ class Batch {
         uint8_t finished = 0, cut = 0;
         if (legal.empty()) {  // a deal that ended at once: deal again
           step_one(i, -1, rewards.data(), finished, cut);
+          finished_games += finished;
           continue;
         }
         const int64_t pick = picker.integers(static_cast<int64_t>(legal.size()));
         step_one(i, legal[static_cast<size_t>(pick)], rewards.data(), finished, cut);
         ++played;
+        finished_games += finished;
       }
     }
     return played;
@@ -385,11 +388,12 @@ py::class_<Batch<Game, Ops>> bind_batch(py::module_& m) {
           "play_random",
           [](B& b, const py::dict& picker_state, int64_t steps, bool observe) {
             NumpyRng picker = rng_from_state(picker_state);
-            const int64_t played = b.play_random(picker, steps, observe);
-            return py::make_tuple(played, rng_to_state(picker));
+            int64_t finished = 0;
+            const int64_t played = b.play_random(picker, steps, observe, finished);
+            return py::make_tuple(played, finished, rng_to_state(picker));
           },
           py::arg("picker_state"), py::arg("steps"), py::arg("observe") = true,
-          "Random legal play in C++: (decisions made, the picker's state after).")
+          "Random legal play in C++: (decisions made, games ended, the picker's state after).")
       .def("rng_states", &B::rng_states)
       .def("steps_played", &B::steps_played);
   return cls;
