@@ -202,3 +202,18 @@ def test_unsupported_options_are_refused(options: dict[str, Any], named: str) ->
 def test_bad_game_counts_are_refused(n: Any) -> None:
     with pytest.raises(OptionError, match="number of games"):
         BatchedGames("asrus_v0", n)
+
+
+def test_sample_actions_draws_uniformly_among_the_legal() -> None:
+    """Only legal actions, each about equally often (scipy's chi-square test)."""
+    stats = pytest.importorskip("scipy.stats")
+    batch = BatchedGames("asrus_v0", 2, seed=0)
+    masks = np.zeros((2, batch.num_actions), dtype=np.int8)
+    masks[0, [3, 7, 9]] = 1
+    masks[1, [0, batch.num_actions - 1]] = 1
+    rng = np.random.default_rng(1)
+    picks = np.stack([batch.sample_actions(rng, masks) for _ in range(6000)])
+    for row, legal in enumerate([[3, 7, 9], [0, batch.num_actions - 1]]):
+        assert set(picks[:, row].tolist()) == set(legal)
+        counts = [int((picks[:, row] == a).sum()) for a in legal]
+        assert stats.chisquare(counts).pvalue > 0.001, counts
