@@ -217,3 +217,12 @@ def test_sample_actions_draws_uniformly_among_the_legal() -> None:
         assert set(picks[:, row].tolist()) == set(legal)
         counts = [int((picks[:, row] == a).sum()) for a in legal]
         assert stats.chisquare(counts).pvalue > 0.001, counts
+
+
+def test_sample_actions_gives_0_where_nobody_acts() -> None:
+    batch = BatchedGames("asrus_v0", 3, seed=0)
+    masks = np.zeros((3, batch.num_actions), dtype=np.int8)
+    masks[1, 5] = 1
+    assert batch.sample_actions(np.random.default_rng(0), masks).tolist() == [0, 5, 0]
+    masks[1, 5] = 0
+    assert batch.sample_actions(np.random.default_rng(0), masks).tolist() == [0, 0, 0]

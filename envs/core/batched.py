@@ -10,7 +10,7 @@ applies one action per game. It is one protocol for every game:
 >>> from flockgym.envs.core.batched import BatchedGames
 >>> games = BatchedGames("skybirds_v0", 4, seed=7, num_players=3)
 >>> games.masks().shape  # int8, the legal actions of each game's player to act
-(4, 160)
+(4, 159)
 >>> actions = games.sample_actions(np.random.default_rng(0))  # uniform legal moves
 >>> rewards, finished = games.step(actions)
 >>> rewards.shape, finished.shape  # float64 [games, seats], bool [games]
@@ -237,11 +237,18 @@ class BatchedGames:
         """int64 ``[n]``: a uniformly random legal action per game (of ``masks``,
         default :meth:`masks`), drawn from ``rng``."""
         mask = self.masks() if masks is None else masks
-        # The k-th legal action for a uniform k below each row's count: one draw
-        # a game and a cumulative count (ten times cheaper than a draw an entry).
-        counts = np.cumsum(mask != 0, axis=1, dtype=np.int32)
-        picks = (rng.random(len(mask)) * counts[:, -1]).astype(np.int32)
-        return (counts > picks[:, None]).argmax(axis=1).astype(np.int64)
+        # The k-th legal action of each game for a uniform k below its count of
+        # legal actions: one draw a game over the flat list of legal entries
+        # (an order of magnitude cheaper than a draw an entry). A game with no
+        # legal action (nobody to act) gets 0, which step does not read.
+        games, width = mask.shape
+        legal = np.flatnonzero(mask)  # row-major: each game's legal ids in order
+        if legal.size == 0:
+            return np.zeros(games, dtype=np.int64)
+        counts = np.count_nonzero(mask, axis=1)
+        picks = np.cumsum(counts) - counts + (rng.random(games) * counts).astype(np.int64)
+        actions = legal[np.minimum(picks, legal.size - 1)] - np.arange(games) * width
+        return np.where(counts > 0, actions, 0).astype(np.int64)
 
     def play_random(
         self, steps: int, seed: int | None = None, observe: bool = True
