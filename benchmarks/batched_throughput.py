@@ -27,6 +27,7 @@ the rate per core, which other processes on a shared machine do not lower).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -108,6 +109,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "seconds": args.seconds,
         "rounds": args.rounds,
         "games": args.games,
+        "load_average": os.getloadavg(),
         "moonshot": MOONSHOT,
         "envs": rows,
     }
@@ -121,9 +123,9 @@ def rate(m: dict[str, Any]) -> float:
 def summary(run: dict[str, Any]) -> str:
     """The saved run as docs/scale.md's Markdown table."""
     lines = [
-        f"One run of `{run['command']}` ({run['date']}, commit {run['commit']}; "
-        f"{run['games']} games in a batch; steps per CPU-second, and over the AEC env "
-        "of the same game):",
+        f"One run of `{run['command']}` ({run['date']}, commit {run['commit']}, load "
+        f"average {run['load_average'][0]:.1f} at its end; {run['games']} games in a batch; "
+        "steps per CPU-second, and over the AEC env of the same game):",
         "",
         f"| env | {AEC} | {FROM_PYTHON} | {IN_CPP} | {IN_CPP_OBSERVED} | "
         f"best with masks >= {run['moonshot']:,} |",
