@@ -19,7 +19,7 @@ from compiled_helpers import require_compiled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flockgym.envs import ENVS, OptionError, make
+from flockgym.envs import ENVS, OptionError, env_module, make
 from flockgym.envs.core.batched import BatchedActionError, BatchedGames
 
 GAMES = sorted(ENVS)
@@ -82,6 +82,39 @@ def play_side_by_side(
 @pytest.mark.parametrize(("env_id", "players"), CASES)
 def test_batch_plays_as_the_env(env_id: str, players: int) -> None:
     assert play_side_by_side(env_id, players, seed=players) > 5
+
+
+def option_cases(all_counts: bool) -> list[tuple[str, int, dict[str, Any]]]:
+    """(env, players, options) of every option sample the env accepts (the
+    engine option left to the batch), at the default player count or at every count."""
+    cases = []
+    for env_id in GAMES:
+        raw = env_module(env_id).raw_env
+        counts = ENVS[env_id].player_counts if all_counts else [ENVS[env_id].default_players]
+        for players in counts:
+            for sample in raw.option_samples_for(players):
+                options = {k: v for k, v in sample.items() if k != "engine"}
+                try:
+                    raw(num_players=players, **options)
+                except OptionError:
+                    continue  # a sample this player count does not allow (as the soak skips it)
+                cases.append((env_id, players, options))
+    return cases
+
+
+@pytest.mark.parametrize(("env_id", "players", "options"), option_cases(all_counts=False))
+def test_batch_plays_every_option_sample_as_the_env(
+    env_id: str, players: int, options: dict[str, Any]
+) -> None:
+    play_side_by_side(env_id, players, seed=21, k=2, **options)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("env_id", "players", "options"), option_cases(all_counts=True))
+def test_batch_plays_many_games_of_every_sample_as_the_env(
+    env_id: str, players: int, options: dict[str, Any]
+) -> None:
+    play_side_by_side(env_id, players, seed=players, k=12, after_reset=200, **options)
 
 
 @pytest.mark.parametrize("env_id", GAMES)
@@ -226,3 +259,22 @@ def test_sample_actions_gives_0_where_nobody_acts() -> None:
     assert batch.sample_actions(np.random.default_rng(0), masks).tolist() == [0, 5, 0]
     masks[1, 5] = 0
     assert batch.sample_actions(np.random.default_rng(0), masks).tolist() == [0, 0, 0]
+
+
+def test_batches_in_threads_play_as_alone() -> None:
+    """The work runs without the GIL: two batches in two threads play the
+    same games as one after the other."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def play(seed: int) -> list[dict[str, Any]]:
+        batch = BatchedGames("astrobirdz_v0", 8, seed=seed)
+        batch.play_random(30_000, seed=seed)
+        draws = np.random.default_rng(seed)
+        for _ in range(50):
+            batch.step(batch.sample_actions(draws))
+        return batch.rng_states()
+
+    alone = [play(seed) for seed in (1, 2)]
+    with ThreadPoolExecutor(2) as pool:
+        together = list(pool.map(play, (1, 2)))
+    assert together == alone

@@ -326,6 +326,8 @@ inline std::vector<NumpyRng> generators_of(const py::list& states) {
 // ``Batch`` on the module ``m``. The arrays must be C-contiguous and of the
 // exact dtype (the Python wrapper, envs/core/batched.py, checks and says so;
 // pybind11 would otherwise convert into a temporary the caller never sees).
+// The games hold no Python object, so the work runs without the GIL: batches
+// in several threads play at once.
 // ``Prototype`` is the Python-visible engine the batch is built from (by
 // default ``Game`` itself; a game may batch a lighter type made from it).
 template <class Game, class Ops = EngineOps<Game>, class Prototype = Game>
@@ -357,19 +359,25 @@ py::class_<Batch<Game, Ops>> bind_batch(py::module_& m) {
       .def(
           "current_players",
           [](B& b, py::array_t<int32_t, exact> out) {
-            b.current_players(data_of(out, b.size(), -1, "out", "int32"));
+            int32_t* data = data_of(out, b.size(), -1, "out", "int32");
+            py::gil_scoped_release unlocked;
+            b.current_players(data);
           },
           py::arg("out").noconvert())
       .def(
           "masks",
           [](B& b, py::array_t<int8_t, exact> out) {
-            b.masks(data_of(out, b.size(), b.num_actions(), "out", "int8"));
+            int8_t* data = data_of(out, b.size(), b.num_actions(), "out", "int8");
+            py::gil_scoped_release unlocked;
+            b.masks(data);
           },
           py::arg("out").noconvert())
       .def(
           "observations",
           [](B& b, py::array_t<float, exact> out) {
-            b.observations(data_of(out, b.size(), b.observation_size(), "out", "float32"));
+            float* data = data_of(out, b.size(), b.observation_size(), "out", "float32");
+            py::gil_scoped_release unlocked;
+            b.observations(data);
           },
           py::arg("out").noconvert())
       .def(
@@ -380,6 +388,7 @@ py::class_<Batch<Game, Ops>> bind_batch(py::module_& m) {
             double* r = data_of(rewards, b.size(), b.num_players(), "rewards", "float64");
             uint8_t* f = data_of(finished, b.size(), -1, "finished", "bool/uint8");
             uint8_t* t = data_of(truncated, b.size(), -1, "truncated", "bool/uint8");
+            py::gil_scoped_release unlocked;
             b.step(a, r, f, t);
           },
           py::arg("actions").noconvert(), py::arg("rewards").noconvert(),
@@ -388,8 +397,11 @@ py::class_<Batch<Game, Ops>> bind_batch(py::module_& m) {
           "play_random",
           [](B& b, const py::dict& picker_state, int64_t steps, bool observe) {
             NumpyRng picker = rng_from_state(picker_state);
-            int64_t finished = 0;
-            const int64_t played = b.play_random(picker, steps, observe, finished);
+            int64_t finished = 0, played = 0;
+            {
+              py::gil_scoped_release unlocked;
+              played = b.play_random(picker, steps, observe, finished);
+            }
             return py::make_tuple(played, finished, rng_to_state(picker));
           },
           py::arg("picker_state"), py::arg("steps"), py::arg("observe") = true,
