@@ -167,6 +167,30 @@ def test_any_seed_deals_as_the_env(seed: int) -> None:
             assert np.array_equal(batch.observations()[i], observation)
 
 
+@pytest.mark.parametrize("env_id", GAMES)
+def test_reset_mid_game_deals_as_the_env_reset(env_id: str) -> None:
+    """``reset()`` without a seed deals each game's next game from its
+    generator as it stands, as ``env.reset()`` does mid-game."""
+    batch = BatchedGames(env_id, 2, seed=8)
+    envs = [make(env_id, engine="compiled") for _ in range(2)]
+    draws = np.random.default_rng(8)
+    for env, game_seed in zip(envs, batch.seeds, strict=True):
+        env.reset(seed=game_seed)
+    for _ in range(7):
+        actions = batch.sample_actions(draws)
+        batch.step(actions)
+        for env, action in zip(envs, actions, strict=True):
+            env.step(int(action))
+    batch.reset()
+    for i, env in enumerate(envs):
+        env.reset()
+        seat, mask, observation = env_answers(env)
+        assert batch.current_players()[i] == seat
+        assert np.array_equal(batch.masks()[i], mask)
+        assert np.array_equal(batch.observations()[i], observation)
+        assert batch.steps_played()[i] == 0
+
+
 def test_same_seed_same_games_and_reset() -> None:
     a, b = BatchedGames("astrobirdz_v0", 4, seed=9), BatchedGames("astrobirdz_v0", 4, seed=9)
     assert a.seeds == b.seeds and len(set(a.seeds)) == 4
