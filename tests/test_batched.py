@@ -302,3 +302,12 @@ def test_batches_in_threads_play_as_alone() -> None:
     with ThreadPoolExecutor(2) as pool:
         together = list(pool.map(play, (1, 2)))
     assert together == alone
+
+
+def test_a_missing_compiled_engine_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the env falls back to its Python engine, the batch says why it cannot play."""
+    from flockgym.envs.asrus import env as asrus_env
+
+    monkeypatch.setattr(asrus_env, "native_available", lambda: False)
+    with pytest.raises(OptionError, match="not playing its compiled engine"):
+        BatchedGames("asrus_v0", 2, seed=0)

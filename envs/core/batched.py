@@ -138,12 +138,12 @@ class BatchedGames:
         self.num_actions = int(raw.num_actions)
         self.observation_size = int(raw._observation_size())
         self.possible_agents: list[str] = list(raw.possible_agents)
-        module = type(raw.game.engine).__module__
-        self._module = importlib.import_module(module)
+        prototype = _prototype(raw)
+        module = importlib.import_module(type(prototype).__module__)  # the game's extension
         self.seeds = self._seeds_of(_checked_seed(seed))
         max_steps = raw.options["max_steps"]
-        self._batch = self._module.Batch(
-            _prototype(raw),
+        self._batch = module.Batch(
+            prototype,
             self._states(self.seeds),
             self.num_actions,
             0 if max_steps is None else int(max_steps),
