@@ -13,6 +13,7 @@
 #include "arena_bot.hpp"
 #include "arena_engine.hpp"
 #include "arena_observer.hpp"
+#include "batch.hpp"
 #include "numpy_rng.hpp"
 #include "numpy_rng_py.hpp"
 
@@ -492,6 +493,46 @@ struct NativeBot {
   }
 };
 
+// What the batched form keeps of a game: the rules engine and its observer
+// (not the Python-facing extras of NativeGame).
+struct BatchGame {
+  Game game;
+  std::shared_ptr<const arena::Observer> observer;
+  explicit BatchGame(const NativeGame& g) : game(g.game), observer(g.observer) {}
+};
+
+// The batched form's questions, asked of BatchGame. A deal is the plain new
+// game of NativeGame's constructor: an empty game of the box and config, then
+// set_up_plain from the game's generator.
+struct BatchOps {
+  static flockgym::NumpyRng& rng(BatchGame& g) { return g.game.rng; }
+  static void deal(BatchGame& g) {
+    Game fresh(g.game.box_ptr, g.game.config);
+    fresh.rng = g.game.rng;
+    fresh.set_up_plain();
+    g.game = std::move(fresh);
+  }
+  static int num_players(const BatchGame& g) { return g.game.n(); }
+  static int current_player(BatchGame& g) { return g.game.current_player(); }
+  static bool over(const BatchGame& g) { return g.game.over; }
+  static bool truncated(const BatchGame&) { return false; }
+  static bool is_legal(BatchGame& g, int action) { return g.game.is_legal(action); }
+  static void apply(BatchGame& g, int action) { g.game.apply_action(action); }
+  static std::vector<int> winners(BatchGame& g) { return g.game.winners; }
+  static int observation_size(const BatchGame& g) { return g.observer->size(); }
+  static void encode(const BatchGame& g, int seat, float* out) {
+    g.observer->encode(g.game, seat, out);
+  }
+  static void write_mask(BatchGame& g, int8_t* out, int num_actions) {
+    std::fill(out, out + num_actions, int8_t{0});
+    for (int a : g.game.legal_actions())
+      if (a < num_actions) out[a] = 1;
+  }
+  static double score(const BatchGame& g, int seat) {
+    return static_cast<double>(g.game.worlds_of[static_cast<size_t>(seat)].size());
+  }
+};
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
@@ -573,4 +614,6 @@ PYBIND11_MODULE(_native, m) {
       .def("state", &NativeBot::state,
            "{'rng': the generator's state, 'slides': (round, seat on turn, slides) or None}.")
       .def("set_slides", &NativeBot::set_slides, py::arg("slides"));
+
+  flockgym::bind_batch<BatchGame, BatchOps, NativeGame>(m);
 }

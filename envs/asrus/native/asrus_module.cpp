@@ -13,6 +13,7 @@
 
 #include "asrus_bot.hpp"
 #include "asrus_engine.hpp"
+#include "batch.hpp"
 #include "engine_bindings.hpp"
 #include "numpy_rng_py.hpp"
 
@@ -173,6 +174,13 @@ py::array_t<int8_t> seat_mask(const Game& g, int seat) {
   return mask;
 }
 
+// The batched form's questions: a score is the points held.
+struct BatchOps : flockgym::EngineOps<Game> {
+  static double score(const Game& g, int seat) {
+    return g.scores()[static_cast<size_t>(seat)];
+  }
+};
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
@@ -193,4 +201,5 @@ PYBIND11_MODULE(_native, m) {
       .def("seat_mask", &seat_mask, py::arg("seat"),
            "legal_masks()[seat]: what ``seat`` may commit this turn (a fresh array).");
   flockgym::bind_heuristic_bot<asrus::HeuristicBot, Game>(m);
+  flockgym::bind_batch<Game, BatchOps>(m);
 }

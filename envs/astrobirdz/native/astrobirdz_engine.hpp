@@ -307,6 +307,7 @@ struct Game {
   bool over = false;
 
   int n() const { return config->num_players; }
+  int observation_size() const { return config->observation_size(); }
   const Effect& effect() const { return config->rules[trump_card]; }
 
   // -- the GameEngine interface --

@@ -3,7 +3,9 @@
 // envs/astrobirdz/native.py wraps it as a GameEngine; the state moves between
 // this engine and the Python one as a dict of plain fields (``dump`` /
 // ``load``, the attributes of rules.AstrobirdzGame), so saving, loading and
-// checking a state stay the Python engine's.
+// checking a state stay the Python engine's. The methods every game's engine
+// shares come from envs/core/native/engine_bindings.hpp, the batched form from
+// batch.hpp.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -14,6 +16,8 @@
 
 #include "astrobirdz_bot.hpp"
 #include "astrobirdz_engine.hpp"
+#include "batch.hpp"
+#include "engine_bindings.hpp"
 #include "numpy_rng_py.hpp"
 
 namespace py = pybind11;
@@ -213,63 +217,37 @@ py::list scores(const Game& g) {
   return out;
 }
 
-py::array_t<int8_t> legal_mask(const Game& g, int num_actions) {
-  py::array_t<int8_t> mask(num_actions);
-  int8_t* data = mask.mutable_data();
-  std::fill(data, data + num_actions, 0);
-  for (int a : g.legal_actions())
-    if (a < num_actions) data[a] = 1;
-  return mask;
-}
+// The batched form's questions: a score is the points held.
+struct BatchOps : flockgym::EngineOps<Game> {
+  static double score(const Game& g, int seat) { return static_cast<double>(g.scores[seat]); }
+};
 
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
   m.doc() = "The compiled Astrobirdz engine (see envs/astrobirdz/native.py).";
-  py::class_<Game>(m, "Engine")
-      .def(py::init([](const py::dict& config) {
-             Game g;
-             g.config = config_from_dict(config);
-             return g;
-           }),
-           py::arg("config"))
-      .def("copy", [](const Game& g) { return Game(g); })
-      .def("new_game",
-           [](Game& g, const py::dict& rng_state, int turn) {
-             if (turn < 1 || turn > g.config->turns) throw py::value_error("turn out of range");
-             g.rng = flockgym::rng_from_state(rng_state);
-             g.new_game(turn);
-           },
-           py::arg("rng_state"), py::arg("turn") = 1)
+  py::class_<Game> engine(m, "Engine");
+  engine.def(py::init([](const py::dict& config) {
+               Game g;
+               g.config = config_from_dict(config);
+               return g;
+             }),
+             py::arg("config"));
+  flockgym::bind_engine_common(engine, [](const Game& g) { return g.config->num_actions(); });
+  // A deal that starts at a later turn (the scenarios'), beside the common new_game.
+  engine
+      .def(
+          "new_game",
+          [](Game& g, const py::dict& rng_state, int turn) {
+            if (turn < 1 || turn > g.config->turns) throw py::value_error("turn out of range");
+            g.rng = flockgym::rng_from_state(rng_state);
+            g.new_game(turn);
+          },
+          py::arg("rng_state"), py::arg("turn"))
       .def("dump", &dump)
       .def("load", &load)
-      .def("rng_state", [](const Game& g) { return flockgym::rng_to_state(g.rng); })
-      .def("current_player", &Game::current_player)
-      .def("is_over", [](const Game& g) { return g.over; })
-      .def("is_truncated", [](const Game&) { return false; })
-      .def("legal_actions", &Game::legal_actions)
-      .def("legal_mask", &legal_mask)
-      .def("is_legal", &Game::is_legal)
-      .def("is_legal_id", [](const Game& g, int action, int) { return g.is_legal(action); })
-      .def("apply_action", &Game::apply_action)
       .def("phase", [](const Game& g) { return g.phase; })
-      .def("scores", &scores)
-      .def("winners", &Game::winners)
-      .def("observation_size", [](const Game& g) { return g.config->observation_size(); })
-      .def("encode", [](const Game& g, int seat) {
-        py::array_t<float> out(g.config->observation_size());
-        g.encode(seat, out.mutable_data());
-        return out;
-      });
-  py::class_<astrobirdz::HeuristicBot>(m, "HeuristicBot")
-      .def(py::init([](const py::dict& rng_state) {
-             astrobirdz::HeuristicBot bot;
-             bot.rng = flockgym::rng_from_state(rng_state);
-             return bot;
-           }),
-           py::arg("rng_state"))
-      .def("act", &astrobirdz::HeuristicBot::act, py::arg("engine"),
-           "The bot's action for the engine's player to act (bots.py's choice).")
-      .def("rng_state",
-           [](const astrobirdz::HeuristicBot& b) { return flockgym::rng_to_state(b.rng); });
+      .def("scores", &scores);
+  flockgym::bind_heuristic_bot<astrobirdz::HeuristicBot, Game>(m);
+  flockgym::bind_batch<Game, BatchOps>(m);
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "batch.hpp"
 #include "engine_bindings.hpp"
 #include "numpy_rng_py.hpp"
 #include "skybirds_bot.hpp"
@@ -199,6 +200,15 @@ py::list scores(const Game& g) {
   return out;
 }
 
+// The batched form's questions: a deal refreshes the derived tables, a score is VP.
+struct BatchOps : flockgym::EngineOps<Game> {
+  static void deal(Game& g) {
+    g.new_game();
+    g.changed();
+  }
+  static double score(const Game& g, int seat) { return g.vp(seat); }
+};
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
@@ -215,4 +225,5 @@ PYBIND11_MODULE(_native, m) {
   engine.def("dump", &dump).def("load", &load).def("scores", &scores);
   flockgym::bind_heuristic_bot<skybirds::HeuristicBot, Game>(m).def_readwrite(
       "plan", &skybirds::HeuristicBot::plan);
+  flockgym::bind_batch<Game, BatchOps>(m);
 }
