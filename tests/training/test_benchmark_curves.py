@@ -235,3 +235,21 @@ def test_the_full_spec_with_curves_is_the_full_spec_with_four_points() -> None:
         45_000,
         60_000,
     ]
+
+
+def test_the_long_spec_is_the_full_spec_at_three_times_the_budget() -> None:
+    """benchmarks/specs/full_long.yaml, the grid that asks whether the learners
+    separate with more training, differs from full.yaml only in its name, its
+    budget (3 x 60,000) and its curve points (every 60,000 steps, so its first
+    point is full.yaml's budget)."""
+    full = bm.load_spec(SPECS / "full.yaml").model_dump()
+    long = bm.load_spec(SPECS / "full_long.yaml")
+    assert bm.curve_steps(long) == [60_000, 120_000, 180_000]
+    dumped = long.model_dump()
+    assert (dumped.pop("name"), dumped.pop("budget"), dumped.pop("curve_points")) == (
+        "full_long",
+        3 * full.pop("budget"),
+        3,
+    )
+    full.pop("name")
+    assert dumped == full
