@@ -4,6 +4,7 @@ sequential test."""
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -80,7 +81,9 @@ def add_parsers(sub: Any) -> None:
         "--out",
         type=Path,
         metavar="DIR",
-        help="folder for compare.json and compare.md (default runs/compare/<env>-<time>)",
+        help="folder for compare.json, compare.md and deals.jsonl, the deals played so far: "
+        "the same command with the same folder plays on after a stop (default "
+        "runs/compare/<env>-<time>)",
     )
     add_jobs_argument(p)
     add_engine_argument(p)
@@ -90,7 +93,15 @@ def add_parsers(sub: Any) -> None:
 
 def run_compare(args: argparse.Namespace) -> int:
     from flockgym.common.files import check_writable_folder
-    from flockgym.evaluation.compare import RESULT_FILES, CompareRequest, compare, prepare, save
+    from flockgym.evaluation.compare import (
+        JOURNAL_FILE,
+        RESULT_FILES,
+        CompareRequest,
+        DealJournal,
+        compare,
+        prepare,
+        save,
+    )
 
     if args.sprt is None:
         given = [
@@ -119,8 +130,21 @@ def run_compare(args: argparse.Namespace) -> int:
     out = args.out or Path("runs") / "compare" / f"{args.env}-{time.strftime('%Y%m%d-%H%M%S')}"
     if out.exists() and not out.is_dir():
         raise FlockgymError(f"--out {out} is a file; give a folder for compare.json and .md")
-    check_writable_folder(out, RESULT_FILES)
-    result = compare(request, args.jobs, args.engine, not args.no_progress, setup)
+    check_writable_folder(out, (*RESULT_FILES, JOURNAL_FILE))
+    journal = DealJournal(out, setup)
+    before = len(journal.played())  # another comparison's journal is refused here
+    if before:
+        print(f"resuming: {before} deals already played ({out / JOURNAL_FILE})")
+    try:
+        result = compare(request, args.jobs, args.engine, not args.no_progress, setup, journal)
+    except KeyboardInterrupt:
+        played = len(journal.played())
+        print(
+            f"stopped after {played} deals, kept in {out / JOURNAL_FILE}: "
+            "run the same command again to play on from there",
+            file=sys.stderr,
+        )
+        return 130
     json_path, md_path, markdown = save(result, out)
     print(markdown)
     print(f"saved {json_path} and {md_path}")

@@ -43,11 +43,12 @@ import numpy as np
 
 from flockgym.bots.policies import BotSpec, Participant, make_participant, parse_spec
 from flockgym.common.errors import MissingExtraError
-from flockgym.common.files import make_folder, write_text_atomic
+from flockgym.common.files import append_line, make_folder, write_text_atomic
 from flockgym.common.progress import Progress
 from flockgym.common.provenance import Clock
 from flockgym.common.version import git_commit
 from flockgym.envs import FlockgymError, make
+from flockgym.envs.core.reader import read_text
 from flockgym.envs.core.rng import derive_seed
 from flockgym.evaluation import compare_stats as stats
 from flockgym.evaluation import sprt as sequential
@@ -213,16 +214,50 @@ def schedule(
 class WindowSchedule(Schedule):
     """A schedule that plays only its blocks from deal ``first`` on: a sequential
     test plays the tournament a few blocks at a time, the very blocks (and so
-    the very games) of the whole tournament."""
+    the very games) of the whole tournament. ``deals_per_block`` (0: the
+    tournament's own blocks) cuts blocks of that many deals instead, for bots
+    played one game at a time, whose games do not depend on the blocks (each
+    seat's bot is seeded by deal, table and seat)."""
 
     first: int = 0
+    deals_per_block: int = 0
 
     def deal_blocks(self, deals: int) -> list[range]:
-        return [block for block in super().deal_blocks(deals) if block.start >= self.first]
+        size = self.deals_per_block
+        blocks = (
+            [range(start, min(start + size, deals)) for start in range(0, deals, size)]
+            if size
+            else super().deal_blocks(deals)
+        )
+        return [block for block in blocks if block.start >= self.first]
 
 
-def window(base: Schedule, first: int) -> WindowSchedule:
-    return WindowSchedule(**{**base.__dict__, "first": first})
+def window(base: Schedule, first: int, deals_per_block: int = 0) -> WindowSchedule:
+    fields = {k: v for k, v in base.__dict__.items() if k not in ("first", "deals_per_block")}
+    return WindowSchedule(**fields, first=first, deals_per_block=deals_per_block)
+
+
+ONE_BY_ONE_KINDS = frozenset({"random", "heuristic", "search", "ismcts"})
+"""Bots that decide each game's moves on their own, seeded per game: the games
+of a block do not depend on which other games share it."""
+
+
+def sprt_deals_per_block(setup: Setup) -> int:
+    """Blocks of one deal for a sequential test of bots that decide one game at
+    a time (a search bot takes up to seconds a move: the test looks after every
+    deal rather than after a tournament block of 60, and a stopped test resumes
+    at any deal), else the tournament's blocks (a network's batched decisions
+    and the vector engine play a block together)."""
+    schedule = setup.schedules[0]
+    one_by_one = all(p.kind in ONE_BY_ONE_KINDS for s in setup.schedules for p in s.participants)
+    return 1 if schedule.engine == "scalar" and one_by_one else 0
+
+
+def whole_blocks(setup: Setup, deals: int, played: int, per_block: int) -> int:
+    """The deals of ``played`` that fill whole blocks: a run stopped between two
+    deals of a block plays that block again from its start."""
+    starts = [b.start for b in window(setup.schedules[0], 0, per_block).deal_blocks(deals)]
+    return max([start for start in starts if start <= played], default=0)
 
 
 # ---- playing ------------------------------------------------------------------------------
@@ -264,12 +299,18 @@ def pair_deal(setup: Setup, tallies: list[DealTally]) -> DealPair:
 
 
 def play_deals(
-    setup: Setup, deals: int, jobs: int, blocks_at_once: int | None, meter: Progress
+    setup: Setup,
+    deals: int,
+    jobs: int,
+    blocks_at_once: int | None,
+    meter: Progress,
+    start_deal: int = 0,
+    deals_per_block: int = 0,
 ) -> Iterator[DealPair]:
-    """Deals 0, 1, 2, ... in order, each paired; ``blocks_at_once`` blocks of the
-    tournament are played at a time (all of them when None), so that a
-    sequential test that stops early does not play all ``deals``."""
-    blocks = setup.schedules[0].deal_blocks(deals)
+    """Deals ``start_deal``, ``start_deal + 1``, ... in order, each paired;
+    ``blocks_at_once`` blocks are played at a time (all of them when None), so
+    that a sequential test that stops early does not play all ``deals``."""
+    blocks = window(setup.schedules[0], start_deal, deals_per_block).deal_blocks(deals)
     step = len(blocks) if blocks_at_once is None else blocks_at_once
     for start in range(0, len(blocks), step):
         stop = blocks[min(start + step, len(blocks)) - 1].stop
@@ -277,12 +318,108 @@ def play_deals(
         per_schedule = []
         for base in setup.schedules:
             tallies: dict[int, DealTally] = {}
-            for block in play_blocks(window(base, first), stop, jobs):
+            for block in play_blocks(window(base, first, deals_per_block), stop, jobs):
                 tallies.update(block)
                 meter.update(len(block) * setup.tables)
             per_schedule.append(tallies)
         for deal in range(first, stop):
             yield pair_deal(setup, [tallies[deal] for tallies in per_schedule])
+
+
+# ---- the journal of played deals ---------------------------------------------------------------
+
+JOURNAL_FILE = "deals.jsonl"
+JOURNAL_FORMAT = "flockgym-compare-deals"
+JOURNAL_LINE_BYTES = 16_384
+"""A generous bound on one deal's line (a few hundred bytes at 2 players), for
+the size cap the journal is read under."""
+
+
+def tally_json(tally: DealTally) -> dict[str, Any]:
+    """A deal's tally as JSON types (floats round-trip exactly through JSON)."""
+    return {
+        "wins": tally.wins.tolist(),
+        "points": tally.points.tolist(),
+        "seat_games": tally.seat_games.tolist(),
+        "pair_wins": tally.pair_wins.tolist(),
+        "tables_left": tally.tables_left,
+        "no_winner": tally.no_winner,
+        "games": [[list(seats), list(points), list(won)] for seats, points, won in tally.games],
+    }
+
+
+def tally_from_json(data: dict[str, Any]) -> DealTally:
+    return DealTally(
+        np.array(data["wins"], dtype=float),
+        np.array(data["points"], dtype=float),
+        np.array(data["seat_games"], dtype=float),
+        np.array(data["pair_wins"], dtype=float),
+        int(data["tables_left"]),
+        int(data["no_winner"]),
+        [(tuple(seats), tuple(points), tuple(won)) for seats, points, won in data["games"]],
+    )
+
+
+class DealJournal:
+    """The deals a comparison has played, in ``deals.jsonl`` beside its results:
+    a header line naming the comparison's config hash, then one line per deal
+    as it is paired. A comparison stopped (Ctrl-C, a crash, the end of a
+    session) and run again with the same folder plays on from its last deal;
+    a journal of another comparison is refused, not mixed in."""
+
+    def __init__(self, folder: Path, setup: Setup) -> None:
+        self.path = Path(folder) / JOURNAL_FILE
+        self.config_hash = config_hash(config_json(setup))
+
+    def played(self) -> list[DealPair]:
+        """The deals the journal holds (none when there is no journal yet)."""
+        if not self.path.is_file():
+            return []
+        limit = JOURNAL_LINE_BYTES * (MAX_DEALS + 1)
+        lines = read_text(self.path, "compare journal", limit).splitlines()
+        header = json.loads(lines[0]) if lines else {}
+        if not isinstance(header, dict) or header.get("format") != JOURNAL_FORMAT:
+            raise FlockgymError(f"{self.path} is not a comparison's journal of deals")
+        if header.get("config_hash") != self.config_hash:
+            raise FlockgymError(
+                f"{self.path} holds the deals of another comparison (config hash "
+                f"{str(header.get('config_hash'))[:16]}, this one {self.config_hash[:16]}): "
+                "give another --out, or the same arguments to resume it"
+            )
+        pairs = []
+        for line in lines[1:]:
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError:
+                break  # a line cut short by a stop mid-write: that deal is played again
+            tallies = [tally_from_json(t) for t in data["tallies"]]
+            pairs.append(
+                DealPair(data["a_win"], data["b_win"], data["a_points"], data["b_points"], tallies)
+            )
+        return pairs
+
+    def keep(self, deals: int) -> None:
+        """Cut the journal to its first ``deals`` deals (a block cut short, a
+        line half-written), so the deals played next follow on."""
+        if not self.path.is_file():
+            return
+        lines = read_text(self.path, "compare journal", JOURNAL_LINE_BYTES * (MAX_DEALS + 1))
+        kept = lines.splitlines()[: 1 + deals]
+        write_text_atomic(self.path, "".join(line + "\n" for line in kept))
+
+    def add(self, pair: DealPair) -> None:
+        """Append one deal (the header first, for a new journal), flushed to disk."""
+        if not self.path.is_file():
+            header = {"format": JOURNAL_FORMAT, "config_hash": self.config_hash}
+            append_line(self.path, json.dumps(header))
+        row = {
+            "a_win": pair.a_win,
+            "b_win": pair.b_win,
+            "a_points": pair.a_points,
+            "b_points": pair.b_points,
+            "tallies": [tally_json(t) for t in pair.tallies],
+        }
+        append_line(self.path, json.dumps(row))
 
 
 # ---- the result ------------------------------------------------------------------------------
@@ -318,27 +455,50 @@ def compare(
     engine: str = "auto",
     progress: bool = False,
     setup: Setup | None = None,
+    journal: DealJournal | None = None,
 ) -> dict[str, Any]:
-    """Play the comparison and return its result (the ``compare.json`` object)."""
+    """Play the comparison and return its result (the ``compare.json`` object).
+    With a ``journal``, every deal is written to it as it is paired, and the
+    deals it already holds (a run stopped by Ctrl-C, a crash or a session's
+    end) are not played again: the result is the uninterrupted run's."""
     setup = setup or prepare(request, engine)
     sprt = request.sprt
     planned = request.max_deals if sprt else int(request.deals or 0)
+    pairs: list[DealPair] = journal.played() if journal is not None else []
+    games_a_deal = setup.tables * len(setup.schedules)
     meter = Progress(
-        planned * setup.tables * len(setup.schedules),
+        planned * games_a_deal,
         "games",
         enabled=progress,
         label=f"compare {request.env_id}",
+        initial=len(pairs) * games_a_deal,
     )
-    pairs: list[DealPair] = []
     outcome = None
     clock = Clock()
+
+    def played(blocks_at_once: int | None, per_block: int) -> Iterator[DealPair]:
+        for pair in play_deals(setup, planned, jobs, blocks_at_once, meter, len(pairs), per_block):
+            if journal is not None:
+                journal.add(pair)
+            yield pair
+
+    per_block = sprt_deals_per_block(setup) if sprt else 0
+    del pairs[whole_blocks(setup, planned, len(pairs), per_block) :]
+    if journal is not None:
+        journal.keep(len(pairs))
     if sprt is None:
-        pairs = list(play_deals(setup, planned, jobs, None, meter))
+        pairs += list(played(None, 0))
     else:
         bounds = sequential.sprt_bounds(request.alpha, request.beta)
         test = sequential.Sequential(sprt[0], sprt[1], bounds, request.elo_model)
         decision = ""
-        for pair in play_deals(setup, planned, jobs, jobs, meter):
+        before, pairs = pairs, []
+        for pair in before:  # the deals a stopped run played, up to its decision
+            pairs.append(pair)
+            decision = test.add(0.5 + (pair.a_win - pair.b_win) / 2.0)
+            if decision:
+                break
+        for pair in [] if decision else played(jobs, per_block):
             pairs.append(pair)
             decision = test.add(0.5 + (pair.a_win - pair.b_win) / 2.0)
             if decision:

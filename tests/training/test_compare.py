@@ -16,6 +16,7 @@ import pytest
 from flockgym.bots.policies import make_participant
 from flockgym.cli import main
 from flockgym.common.provenance import command_line
+from flockgym.envs import FlockgymError
 from flockgym.evaluation import compare_stats as stats
 from flockgym.evaluation import sprt as sequential
 from flockgym.evaluation import tournaments as evaluate
@@ -303,10 +304,44 @@ def test_a_library_request_is_bounded_as_the_command_line_is(
     block is built up front, so 10**12 deals would exhaust memory before a game."""
     import dataclasses
 
-    from flockgym.envs import FlockgymError
     from flockgym.evaluation.compare import check_request
 
     request = CompareRequest("astrobirdz_v0", TWO_PLAYERS, "heuristic", "random", deals=61)
     with pytest.raises(FlockgymError) as refused:
         check_request(dataclasses.replace(request, **changes))
     assert str(refused.value) == message
+
+
+def test_a_stopped_sequential_test_plays_on_from_its_journal(tmp_path: Path) -> None:
+    """A sequential test stopped after some deals (its journal cut there, the
+    last line half-written) and run again with the same folder plays on from
+    the journal and gives the uninterrupted run's result; a search-free scalar
+    test looks after every deal (blocks of one deal), which changes no deal."""
+    args = ["heuristic", "random", "--env", "asrus_v0", "--option", "num_players=3",
+            "--sprt", "0,20", "--engine", "scalar"]  # fmt: skip
+    whole = run_cli(tmp_path, *args, out="whole")
+    journal = tmp_path / "whole" / "deals.jsonl"
+    lines = journal.read_text().splitlines()
+    assert len(lines) == 1 + whole["deals"]
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    (cut / "deals.jsonl").write_text("\n".join(lines[:5]) + "\n" + lines[5][:40])
+    resumed = run_cli(tmp_path, *args, out="cut")
+    for result in (whole, resumed):
+        for key in ("created", "provenance"):
+            result.pop(key)
+    assert resumed == whole
+    assert (cut / "deals.jsonl").read_text().splitlines() == lines
+    fixed = run_cli(tmp_path, *args[:6], "--deals", str(whole["deals"]), "--engine", "scalar")
+    assert fixed["per_deal"] == whole["per_deal"]  # the same deals as in tournament blocks
+
+
+def test_a_journal_of_another_comparison_is_refused(tmp_path: Path, capsys) -> None:
+    args = ["heuristic", "random", "--env", "astrobirdz_v0", "--option", "num_players=2"]
+    run_cli(tmp_path, *args, "--deals", "3")
+    journal = (tmp_path / "out" / "deals.jsonl").read_text()
+    capsys.readouterr()
+    again = ["compare", *args, "--deals", "4", "--out", str(tmp_path / "out"), "--no-progress"]
+    assert main(again) == 2
+    assert "holds the deals of another comparison" in capsys.readouterr().err
+    assert (tmp_path / "out" / "deals.jsonl").read_text() == journal
