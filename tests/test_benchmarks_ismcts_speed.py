@@ -79,3 +79,39 @@ def test_the_openspiel_table_is_the_saved_run() -> None:
     path, rest = docs.split(begin, 1)[1].split(" -->\n", 1)
     stated = rest.split("<!-- end -->", 1)[0].strip()
     assert stated == script.summary(json.loads((ROOT / path).read_text()))
+
+
+def test_the_duel_table_is_the_saved_runs() -> None:
+    """docs/search.md's head-to-head with OpenSpiel's ISMCTSBot is
+    ``benchmarks/ismcts_openspiel_duel.py --summary`` of the saved runs."""
+    pytest.importorskip("pyspiel")
+    script = load_script("ismcts_openspiel_duel")
+    docs = (ROOT / "docs" / "search.md").read_text()
+    begin = "<!-- ismcts duel: python benchmarks/ismcts_openspiel_duel.py --summary "
+    paths, rest = docs.split(begin, 1)[1].split(" -->\n", 1)
+    stated = rest.split("<!-- end -->", 1)[0].strip()
+    runs = [json.loads((ROOT / path).read_text()) for path in paths.split()]
+    assert stated == script.summary(runs)
+    for run in runs:  # each deal played at every seating
+        seatings = max(2, run["players"])
+        assert all(len(d["ours"]) == len(d["theirs"]) == seatings for d in run["deals"])
+
+
+def test_the_duel_pairs_deals_and_states_a_t_interval() -> None:
+    """The duel's difference is the mean of per-deal differences, its interval
+    scipy's t interval over deals (checked against scipy's own function)."""
+    scipy_stats = pytest.importorskip("scipy.stats")
+    pytest.importorskip("pyspiel")
+    script = load_script("ismcts_openspiel_duel")
+    run = {"deals": [{"ours": [1, 0.5], "theirs": [0, 0.5]}, {"ours": [0, 0], "theirs": [1, 1]},
+                     {"ours": [1, 1], "theirs": [0, 0]}]}  # fmt: skip
+    ours, theirs, diff, half = script.paired(run)
+    diffs = [0.75 - 0.25, 0.0 - 1.0, 1.0 - 0.0]
+    low, high = scipy_stats.t.interval(
+        0.95, len(diffs) - 1, loc=sum(diffs) / 3, scale=scipy_stats.sem(diffs)
+    )
+    assert (ours, theirs) == (pytest.approx(7 / 12), pytest.approx(5 / 12))
+    assert diff == pytest.approx(sum(diffs) / 3)
+    assert (diff - half, diff + half) == (pytest.approx(low), pytest.approx(high))
+    assert script.seatings(2) == [(0, 1), (1, 0)]
+    assert script.seatings(3) == [(0, 1), (1, 2), (2, 0)]
