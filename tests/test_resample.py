@@ -23,9 +23,11 @@ from flockgym.envs.core.errors import StateDictError
 from flockgym.envs.core.soak import configurations
 from flockgym.envs.skybirds.rules import GARROS
 
-STATES_PER_CONFIGURATION = 10
-"""Random states checked per configuration (hundreds per env over its
-configurations), each from every seat's point of view."""
+STATES_PER_CONFIGURATION = 4
+"""Random states checked per configuration in ``make test`` (over a hundred per
+env over its configurations), each from every seat's point of view;
+``make test-slow`` checks :data:`SLOW_STATES_PER_CONFIGURATION` more."""
+SLOW_STATES_PER_CONFIGURATION = 10
 DRAWS = 400
 """Resamples of one state in the statistical checks."""
 EQUAL_STATES = 3
@@ -96,9 +98,20 @@ def test_every_seat_sees_the_resampled_state_as_the_true_one(env_id: str, conf: 
     """For random states and every seat: the same observation and mask, a state
     the game's checked loader accepts and that observes as loaded, and the
     seat's own view unchanged."""
+    check_every_seat(env_id, conf, STATES_PER_CONFIGURATION, seed=len(str(conf)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("env_id", "conf"), CASES)
+def test_every_seat_sees_more_resampled_states_as_the_true_ones(env_id: str, conf: dict) -> None:
+    """The same check on more random states (other games than ``make test``'s)."""
+    check_every_seat(env_id, conf, SLOW_STATES_PER_CONFIGURATION, seed=1000 + len(str(conf)))
+
+
+def check_every_seat(env_id: str, conf: dict, count: int, seed: int) -> None:
     resample = resampler(env_id)
     rng = np.random.default_rng(7)
-    for state in random_states(env_id, conf, STATES_PER_CONFIGURATION, seed=len(str(conf))):
+    for state in random_states(env_id, conf, count, seed=seed):
         for seat, agent in enumerate(state.possible_agents):
             drawn = resample(state.clone(), seat, rng)
             assert same_sight(state, drawn, agent), (env_id, conf, seat)
