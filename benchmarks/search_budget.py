@@ -118,7 +118,7 @@ def sweep(args: argparse.Namespace) -> None:
         data["rows"].sort(key=lambda r: r["budget"])
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(data, indent=2) + "\n")
-        print(table_row(args.env, players, row), flush=True)
+        print(table_row(args.env, players, row, args.bot), flush=True)
 
 
 def sweep_key(data: dict[str, Any]) -> tuple[Any, ...]:

@@ -237,9 +237,11 @@ def window(base: Schedule, first: int, deals_per_block: int = 0) -> WindowSchedu
     return WindowSchedule(**fields, first=first, deals_per_block=deals_per_block)
 
 
-ONE_BY_ONE_KINDS = frozenset({"random", "heuristic", "search", "ismcts"})
-"""Bots that decide each game's moves on their own, seeded per game: the games
-of a block do not depend on which other games share it."""
+ONE_BY_ONE_KINDS = frozenset({"random", "heuristic", "custom"})
+"""Participants (:attr:`Participant.kind`) whose bots decide each game's moves on
+their own, seeded per game (``custom``: the search bots and any bot that is not
+a policy): the games of a block do not depend on which other games share it.
+A policy's decisions are batched across the games of a block."""
 
 
 def sprt_deals_per_block(setup: Setup) -> int:

@@ -25,6 +25,8 @@ from flockgym.evaluation.compare import (
     CompareRequest,
     compare,
     field_tables,
+    prepare,
+    sprt_deals_per_block,
 )
 from flockgym.evaluation.vector_tournament import resolve_tournament_engine
 
@@ -334,6 +336,18 @@ def test_a_stopped_sequential_test_plays_on_from_its_journal(tmp_path: Path) -> 
     assert (cut / "deals.jsonl").read_text().splitlines() == lines
     fixed = run_cli(tmp_path, *args[:6], "--deals", str(whole["deals"]), "--engine", "scalar")
     assert fixed["per_deal"] == whole["per_deal"]  # the same deals as in tournament blocks
+
+
+def test_a_search_bots_sequential_test_looks_after_every_deal() -> None:
+    """Search bots (participants of kind ``custom``), the heuristic and random
+    decide each game alone: the test plays one deal at a time; a checkpoint's
+    batched decisions keep the tournament's blocks."""
+    for a, per_block in (("ismcts:budget=2", 1), ("search:budget=2", 1), ("random", 1)):
+        request = CompareRequest("arena_v0", TWO_PLAYERS, a, "heuristic", deals=None, sprt=(0, 70))
+        assert sprt_deals_per_block(prepare(request, "auto")) == per_block, a
+    shipped = CompareRequest("astrobirdz_v0", TWO_PLAYERS, "astrobirdz/ppo_2p", "heuristic",
+                             deals=None, sprt=(0, 70))  # fmt: skip
+    assert sprt_deals_per_block(prepare(shipped, "auto")) == 0
 
 
 def test_a_journal_of_another_comparison_is_refused(tmp_path: Path, capsys) -> None:
