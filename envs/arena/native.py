@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..core.compiled import CompiledGame, load_compiled, require_compiled
+from ..core.errors import DieNeeded
 from ..core.rng import generator_in_state
 from .actions import ActionLayout
 from .data import FORMS, HEURISTIC_CHARACTER_ORDER, MEDALS, Box
@@ -245,6 +246,25 @@ class CompiledArenaGame(CompiledGame):
                 f"{self.current_player()}; legal: "
                 f"{[self._describe(a) for a in self.legal_actions()]}"
             ) from None
+        except _engine_module().OutsideDieNeeded as err:
+            raise self._die_needed(str(err)) from None
+
+    def dice_from_outside(self, faces: list[int] | None, max_sides: int) -> None:
+        """Feed this game's dice from outside (the OpenSpiel bridge's chance
+        nodes): until called again with ``faces`` None, each die rolled shows
+        the next of ``faces`` exactly as the Python engine's ``roll_die`` shows
+        a face the bridge feeds it (the generator moves on as under the game's
+        own die, :meth:`.rules.ArenaGame.draw_for_die`; the face goes through
+        the forced queue). The first die past them, or a die of more than
+        ``max_sides`` faces, stops the step with
+        :class:`~flockgym.envs.core.errors.DieNeeded`, the game left mid-step
+        for the caller to discard."""
+        self.engine.set_outside_dice(None if faces is None else list(faces), int(max_sides))
+
+    def _die_needed(self, raw: str) -> DieNeeded:
+        seat, sides, purpose, fed = raw.split("|")
+        name = _purpose_name(self.box, int(purpose))
+        return DieNeeded(int(seat), int(sides), name, fed == "1")
 
     def to_dict(self) -> dict[str, Any]:
         return self.engine.to_dict()

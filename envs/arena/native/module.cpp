@@ -455,10 +455,30 @@ struct NativeGame {
       game.apply_action(action);
     } catch (const arena::ForcedDiceError& err) {
       throw ForcedDice(err.what());
+    } catch (const arena::OutsideDieNeeded& err) {
+      throw OutsideDie(err.what());
     }
   }
 
+  // Dice from outside for the next steps (``faces``, or none with None):
+  // see arena::Game::dice_from_outside.
+  void set_outside_dice(const py::object& faces, int max_sides) {
+    arena::Game& g = game;
+    g.outside_next = 0;
+    g.outside_max_sides = max_sides;
+    if (faces.is_none()) {
+      g.dice_from_outside = false;
+      g.outside.clear();
+      return;
+    }
+    g.outside = faces.cast<std::vector<int>>();
+    g.dice_from_outside = true;
+  }
+
   struct ForcedDice : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
+  struct OutsideDie : std::runtime_error {
     using std::runtime_error::runtime_error;
   };
 };
@@ -538,6 +558,7 @@ struct BatchOps {
 PYBIND11_MODULE(_native, m) {
   m.doc() = "The compiled Arena engine (arena_engine.hpp); use flockgym.envs.arena.native.";
   py::register_exception<NativeGame::ForcedDice>(m, "ForcedDiceRoll", PyExc_ValueError);
+  py::register_exception<NativeGame::OutsideDie>(m, "OutsideDieNeeded", PyExc_Exception);
 
   py::class_<Engine>(m, "Engine")
       .def(py::init(&engine_from_payload), py::arg("payload"),
@@ -568,6 +589,13 @@ PYBIND11_MODULE(_native, m) {
            "Apply a legal action (ValueError otherwise; ForcedDiceRoll, with the state "
            "unchanged, when a forced die cannot show its result).")
       .def("apply_unchecked", &NativeGame::apply_forced, py::arg("action"))
+      .def("set_outside_dice", &NativeGame::set_outside_dice, py::arg("faces"),
+           py::arg("max_sides"),
+           "Dice from outside: each die rolled shows the next of ``faces`` (the "
+           "generator moving on as under its own die); at the first die past them, "
+           "or one of more than ``max_sides`` faces, the step stops with "
+           "OutsideDieNeeded('seat|sides|purpose|fed'), the game left mid-step. "
+           "None: the game's own dice again.")
       .def("observation_size", [](const NativeGame& g) { return g.observer->size(); })
       .def("observation",
            [](const NativeGame& g, int seat) {
