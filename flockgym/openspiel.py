@@ -1090,13 +1090,7 @@ class FlockState(pyspiel.State):
             core.env.step(int(action))
             self._stepped(core.env, seat, int(action), [])
             return
-        work = copy_env(core.env)
-        try:
-            _step_with_faces(work, int(action), [])
-        except _NeedDie as need:
-            core.pending = (int(action), [], need)
-            return
-        self._stepped(work, seat, int(action), [])
+        self._step_rolling(seat, int(action), [])
 
     def _legal_or_refused(self, action: int) -> int:
         """The seat to act, when ``action`` is legal for it; otherwise a
@@ -1124,15 +1118,37 @@ class FlockState(pyspiel.State):
             raise ValueError(
                 f"chance outcome {face} of a d{need.sides}: allowed 0..{need.sides - 1}"
             )
-        faces = [*faces, face + 1]
-        work = copy_env(core.env)
+        self._step_rolling(core.env.seat_of(core.env.agent_selection), action, [*faces, face + 1])
+
+    def _step_rolling(self, seat: int, action: int, faces: list[int]) -> None:
+        """Step ``action`` with its dice showing ``faces``, or, at the first die
+        past them, make this state its chance node (the env unchanged). A
+        compiled engine tries the step on a copy of its own in C++
+        (``first_die_needed``) and steps the env in place once it will not
+        stop; a Python engine steps a copy of the env, adopted when it is through."""
+        core = self.core
+        env = core.env
+        probe = getattr(type(env.game), "first_die_needed", None)
+        if probe is not None:
+            need = probe(env.game, action, faces, MAX_DIE_SIDES)
+            if need is not None:
+                if need.too_many_sides:
+                    raise ValueError(_too_many_sides(need.sides))
+                core.pending = (action, faces, _NeedDie(need.seat, need.sides, need.purpose))
+                return
+            core.recall.before_step(env)
+            _step_with_faces(env, action, faces)
+            core.pending = None
+            self._stepped(env, seat, action, faces)
+            return
+        work = copy_env(env)
         try:
             _step_with_faces(work, action, faces)
-        except _NeedDie as again:
-            core.pending = (action, faces, again)
+        except _NeedDie as need_die:
+            core.pending = (action, faces, need_die)
             return
         core.pending = None
-        self._stepped(work, core.env.seat_of(core.env.agent_selection), action, faces)
+        self._stepped(work, seat, action, faces)
 
     def _stepped(self, env: Any, seat: int, action: int, faces: list[int]) -> None:
         """Adopt the stepped ``env`` (a stepped copy takes over the built

@@ -208,6 +208,16 @@ class CompiledArenaGame(CompiledGame):
         engine.load(d)
         return type(self)(self.config, engine)
 
+    def copy(self) -> CompiledArenaGame:
+        """An independent engine in the same state (same future draws), sharing
+        this one's config and action layout (read-only): the bridge's and the
+        search's clones."""
+        other = object.__new__(type(self))
+        fields = other.__dict__
+        fields.update(self.__dict__)
+        fields["engine"] = self.engine.copy()
+        return other
+
     def __copy__(self) -> CompiledArenaGame:
         return self.copy()
 
@@ -260,6 +270,18 @@ class CompiledArenaGame(CompiledGame):
         :class:`~flockgym.envs.core.errors.DieNeeded`, the game left mid-step
         for the caller to discard."""
         self.engine.set_outside_dice(None if faces is None else list(faces), int(max_sides))
+
+    def first_die_needed(self, action: int, faces: list[int], max_sides: int) -> DieNeeded | None:
+        """The die the legal ``action`` would roll past ``faces`` fed as in
+        :meth:`dice_from_outside` (:class:`~flockgym.envs.core.errors.DieNeeded`,
+        not raised), or None when those faces see the step through; played on a
+        copy in C++, this game unchanged (the bridge steps its own env only
+        once the step will not stop)."""
+        need = self.engine.first_die_needed(int(action), faces, int(max_sides))
+        if need is None:
+            return None
+        seat, sides, purpose, fed = need
+        return DieNeeded(seat, sides, _purpose_name(self.box, purpose), bool(fed))
 
     def _die_needed(self, raw: str) -> DieNeeded:
         seat, sides, purpose, fed = raw.split("|")

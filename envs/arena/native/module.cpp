@@ -475,6 +475,25 @@ struct NativeGame {
     g.dice_from_outside = true;
   }
 
+  // The first die past ``faces`` that ``action`` would roll, as
+  // (seat, sides, purpose, fed), or None when the step needs no more faces
+  // (or stops on a forced die of a scenario, which apply_action reports):
+  // played on a copy, this game unchanged.
+  py::object first_die_needed(int action, const std::vector<int>& faces, int max_sides) const {
+    arena::Game probe = game;
+    probe.dice_from_outside = true;
+    probe.outside = faces;
+    probe.outside_next = 0;
+    probe.outside_max_sides = max_sides;
+    try {
+      probe.apply_action(action);
+    } catch (const arena::OutsideDieNeeded& need) {
+      return py::make_tuple(need.seat, need.sides, need.purpose, need.fed);
+    } catch (const arena::ForcedDiceError&) {
+    }
+    return py::none();
+  }
+
   struct ForcedDice : std::runtime_error {
     using std::runtime_error::runtime_error;
   };
@@ -589,6 +608,11 @@ PYBIND11_MODULE(_native, m) {
            "Apply a legal action (ValueError otherwise; ForcedDiceRoll, with the state "
            "unchanged, when a forced die cannot show its result).")
       .def("apply_unchecked", &NativeGame::apply_forced, py::arg("action"))
+      .def("first_die_needed", &NativeGame::first_die_needed, py::arg("action"),
+           py::arg("faces"), py::arg("max_sides"),
+           "(seat, sides, purpose, fed) of the first die past ``faces`` that the legal "
+           "``action`` rolls (fed: a face was there, the die has more than ``max_sides`` "
+           "faces), or None; played on a copy, this game unchanged.")
       .def("set_outside_dice", &NativeGame::set_outside_dice, py::arg("faces"),
            py::arg("max_sides"),
            "Dice from outside: each die rolled shows the next of ``faces`` (the "
