@@ -1007,6 +1007,16 @@ class _Core:
         return other
 
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+@functools.cache
+def _outcomes(sides: int) -> tuple[tuple[int, float], ...]:
+    """A d``sides``'s chance outcomes: face action ``f`` (showing ``f + 1``), ``1/sides``."""
+    return tuple((face, 1.0 / sides) for face in range(sides))
+
+
 class FlockState(pyspiel.State):
     """A flockgym game in progress (its data in :class:`_Core`)."""
 
@@ -1051,11 +1061,16 @@ class FlockState(pyspiel.State):
         return bool(env.terminations[agent] or env.truncations[agent])
 
     def current_player(self) -> int:
-        if self.core.pending is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self._done():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return self.core.env.seat_of(self.core.env.agent_selection)  # type: ignore[no-any-return]
+        """The seat to act, or chance at a die, or terminal (pyspiel asks at
+        every call, so it is read straight from the env)."""
+        core = self.core
+        if core.pending is not None:
+            return _CHANCE
+        env = core.env
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            return _TERMINAL
+        return env.seat_of(agent)  # type: ignore[no-any-return]
 
     def is_terminal(self) -> bool:
         return self.core.pending is None and self._done()
@@ -1073,8 +1088,7 @@ class FlockState(pyspiel.State):
         pending = self.core.pending
         if pending is None:
             raise ValueError("chance_outcomes: this state is not a chance node")
-        sides = pending[2].sides
-        return [(face, 1.0 / sides) for face in range(sides)]
+        return list(_outcomes(pending[2].sides))
 
     # ---- moves ----
 
