@@ -480,7 +480,12 @@ struct NativeGame {
   // (or stops on a forced die of a scenario, which apply_action reports):
   // played on a copy, this game unchanged.
   py::object first_die_needed(int action, const std::vector<int>& faces, int max_sides) const {
-    arena::Game probe = game;
+    if (scratch.game) {
+      *scratch.game = game;  // the storage of the last try reused
+    } else {
+      scratch.game = std::make_unique<arena::Game>(game);
+    }
+    arena::Game& probe = *scratch.game;
     probe.dice_from_outside = true;
     probe.outside = faces;
     probe.outside_next = 0;
@@ -493,6 +498,16 @@ struct NativeGame {
     }
     return py::none();
   }
+
+  // The game first_die_needed tries steps on, kept from try to try (its
+  // vectors' storage reused); a copy of this NativeGame starts without one.
+  struct Scratch {
+    std::unique_ptr<arena::Game> game;
+    Scratch() = default;
+    Scratch(const Scratch&) {}
+    Scratch& operator=(const Scratch&) { return *this; }
+  };
+  mutable Scratch scratch;
 
   struct ForcedDice : std::runtime_error {
     using std::runtime_error::runtime_error;
