@@ -158,3 +158,20 @@ def test_a_compiled_engine_that_cannot_load_leaves_the_python_one(monkeypatch):
         assert isinstance(state.core.env.game, ArenaGame)
     finally:
         bridge.bridge_engine.cache_clear()
+
+
+def test_a_die_with_too_many_faces_is_refused_alike(monkeypatch):
+    """A die of more faces than the bridge's chance nodes allow is refused with
+    the same error on both engines, the state left as it was."""
+    compiled, python = bridged_pair({"num_players": 2, "seed": 3}, monkeypatch)
+    states = compiled.new_initial_state(), python.new_initial_state()
+    for state in states:
+        for seat in (0, 1):
+            state.apply_action(state.string_to_action(seat, "wish Spaceboardzerka"))
+        assert state.is_chance_node() and len(state.chance_outcomes()) == 6
+    monkeypatch.setattr(bridge, "MAX_DIE_SIDES", 4)
+    for state in states:
+        before = saved(state)
+        with pytest.raises(ValueError, match=r"^a d6: the bridge's dice have at most 4 faces$"):
+            state.apply_action(1)
+        assert saved(state) == before and state.is_chance_node()
