@@ -17,14 +17,18 @@ The bridge is generic: a new registered env is bridged without new code.
   by the env itself (an error names the option and its allowed values), plus
   ``seed``: the k-th state of a game object that is used is dealt from
   ``derive_seed(seed, k)`` (``state.deal_seed``).
-* Chance: an engine that rolls its dice through ``roll_die(seat, sides,
-  purpose)`` (the Arena's Python engine, which the bridge therefore plays:
-  :func:`bridge_engine`) gets an explicit chance node for every die, with its
-  exact probabilities (``1/sides`` a face); everything else (shuffles, deals,
-  draws) stays sampled by the env's own seeded generator inside ``apply_action``.
-  An engine with ``draw_for_die()`` has it called for each chance die, so its
-  generator moves on as under its own roll and a later deal (the Arena's board,
-  dealt after the character wishes) is the env's.
+* Chance: an engine whose dice can be fed (a Python engine rolling through
+  ``roll_die(seat, sides, purpose)``, or a compiled one with
+  ``dice_from_outside(faces, max_sides)``: the Arena's, compiled where it
+  loads, :func:`bridge_engine`) gets an explicit chance node for every die,
+  with its exact probabilities (``1/sides`` a face); everything else
+  (shuffles, deals, draws) stays sampled by the env's own seeded generator
+  inside ``apply_action``. A step that rolls is played again from its start
+  with one more face each time (on the compiled engine, a copy in C++).
+  An engine with ``draw_for_die()`` has it called for each chance die (the
+  compiled one does the same inside), so its generator moves on as under its
+  own roll and a later deal (the Arena's board, dealt after the character
+  wishes) is the env's: both engines give the same states, decision by decision.
   The declared chance mode is OpenSpiel's for what the state shows: explicit
   stochastic with dice, deterministic without (no chance node; what the env
   draws is fixed by the generator hidden in the state).
@@ -86,7 +90,7 @@ except ImportError as err:  # pragma: no cover - depends on the install
     ) from err
 
 from flockgym.envs import ENVS, EnvEntry, make
-from flockgym.envs.core.errors import OptionError, StateDictError
+from flockgym.envs.core.errors import DieNeeded, OptionError, StateDictError
 from flockgym.envs.core.game import GameEngine
 from flockgym.envs.core.rng import copy_rng, derive_seed
 
@@ -131,26 +135,38 @@ def parameter_specification(env_id: str) -> dict[str, Any]:
 
 @functools.cache
 def bridge_engine(env_id: str) -> dict[str, str]:
-    """The engine option the bridge plays ``env_id`` with: ``{"engine": "python"}``
-    where the Python engine rolls dice through ``roll_die`` (each die a chance
-    node, its face fed in; a compiled engine rolls inside C++, where no chance
-    node can feed it, so the Arena plays its Python engine here), else ``{}``:
-    the env's default engine (compiled where it loads)."""
-    options = (
-        {"engine": "python"}
-        if any(option.name == "engine" for option in env_class(env_id).option_table())
-        else {}
-    )
-    raw = make(env_id, **options).unwrapped
+    """The engine option the bridge plays ``env_id`` with: ``{}`` (the env's
+    default engine, compiled where it loads: a warning says once when it does
+    not and the Python engine runs) unless that engine rolls dice the bridge
+    cannot feed while the Python engine's ``roll_die`` can, then
+    ``{"engine": "python"}``. The Arena's compiled engine feeds its dice
+    (:func:`feeds_dice`), so every game plays its default engine."""
+    raw = make(env_id).unwrapped
     raw.reset(seed=0)
-    return options if callable(getattr(type(raw.game), "roll_die", None)) else {}
+    if feeds_dice(raw.game) or not any(
+        option.name == "engine" for option in env_class(env_id).option_table()
+    ):
+        return {}
+    python = make(env_id, engine="python").unwrapped
+    python.reset(seed=0)
+    return {"engine": "python"} if feeds_dice(python.game) else {}
+
+
+def feeds_dice(engine: Any) -> bool:
+    """Whether the bridge can feed ``engine``'s dice, each a chance node: a
+    Python engine rolling through ``roll_die`` or a compiled one with
+    ``dice_from_outside``."""
+    kind = type(engine)
+    return callable(getattr(kind, "roll_die", None)) or callable(
+        getattr(kind, "dice_from_outside", None)
+    )
 
 
 def _rolls_dice(env_id: str) -> bool:
-    """True when the bridge's engine rolls through ``roll_die`` (explicit chance)."""
+    """True when the bridge's engine rolls dice it feeds (explicit chance)."""
     raw = make(env_id, **bridge_engine(env_id)).unwrapped
     raw.reset(seed=0)
-    return callable(getattr(type(raw.game), "roll_die", None))
+    return feeds_dice(raw.game)
 
 
 def game_type(
@@ -419,6 +435,10 @@ def _step_with_faces(env: Any, action: int, faces: list[int]) -> None:
     (the engine's own ``forced`` results, its scenario mechanism, fed one at a
     time); raises :class:`_NeedDie` at the first die past them."""
     engine = env.game
+    feed = getattr(type(engine), "dice_from_outside", None)
+    if feed is not None:
+        _step_compiled(env, engine, feed, action, faces)
+        return
     roll_die = type(engine).roll_die
     draw_for_die = getattr(engine, "draw_for_die", None)
     queue = list(faces)
@@ -427,7 +447,7 @@ def _step_with_faces(env: Any, action: int, faces: list[int]) -> None:
         if not queue:
             raise _NeedDie(seat, sides, purpose)
         if sides > MAX_DIE_SIDES:
-            raise ValueError(f"a d{sides}: the bridge's dice have at most {MAX_DIE_SIDES} faces")
+            raise ValueError(_too_many_sides(sides))
         if draw_for_die is not None:
             draw_for_die()  # the generator moves on as under the env's own die
         engine.forced.append(queue.pop(0))
@@ -438,6 +458,26 @@ def _step_with_faces(env: Any, action: int, faces: list[int]) -> None:
         env.step(action)
     finally:
         del engine.roll_die
+
+
+def _step_compiled(
+    env: Any, engine: Any, feed: Callable[..., None], action: int, faces: list[int]
+) -> None:
+    """:func:`_step_with_faces` on a compiled engine: its C++ rolls show
+    ``faces`` as the Python engine's do, and stop at the first die past them."""
+    feed(engine, faces, MAX_DIE_SIDES)
+    try:
+        env.step(action)
+    except DieNeeded as need:
+        if need.too_many_sides:
+            raise ValueError(_too_many_sides(need.sides)) from None
+        raise _NeedDie(need.seat, need.sides, need.purpose) from None
+    finally:
+        feed(engine, None, MAX_DIE_SIDES)
+
+
+def _too_many_sides(sides: int) -> str:
+    return f"a d{sides}: the bridge's dice have at most {MAX_DIE_SIDES} faces"
 
 
 # ---- perfect-information algorithms ----------------------------------------------------
@@ -527,7 +567,7 @@ class FlockGame(pyspiel.Game):
         }
         self.template = make(self.env_id, **self.options).unwrapped  # validates the options
         self.template.reset(seed=0)
-        self.explicit_dice = callable(getattr(type(self.template.game), "roll_die", None))
+        self.explicit_dice = feeds_dice(self.template.game)
         self.env_options = dict(self.template.options)
         reward = self.env_options["reward"]
         bound = 1.0 if reward != "score" else 1e9
@@ -967,6 +1007,16 @@ class _Core:
         return other
 
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+@functools.cache
+def _outcomes(sides: int) -> tuple[tuple[int, float], ...]:
+    """A d``sides``'s chance outcomes: face action ``f`` (showing ``f + 1``), ``1/sides``."""
+    return tuple((face, 1.0 / sides) for face in range(sides))
+
+
 class FlockState(pyspiel.State):
     """A flockgym game in progress (its data in :class:`_Core`)."""
 
@@ -1011,11 +1061,16 @@ class FlockState(pyspiel.State):
         return bool(env.terminations[agent] or env.truncations[agent])
 
     def current_player(self) -> int:
-        if self.core.pending is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self._done():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return self.core.env.seat_of(self.core.env.agent_selection)  # type: ignore[no-any-return]
+        """The seat to act, or chance at a die, or terminal (pyspiel asks at
+        every call, so it is read straight from the env)."""
+        core = self.core
+        if core.pending is not None:
+            return _CHANCE
+        env = core.env
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            return _TERMINAL
+        return env.seat_of(agent)  # type: ignore[no-any-return]
 
     def is_terminal(self) -> bool:
         return self.core.pending is None and self._done()
@@ -1033,8 +1088,7 @@ class FlockState(pyspiel.State):
         pending = self.core.pending
         if pending is None:
             raise ValueError("chance_outcomes: this state is not a chance node")
-        sides = pending[2].sides
-        return [(face, 1.0 / sides) for face in range(sides)]
+        return list(_outcomes(pending[2].sides))
 
     # ---- moves ----
 
@@ -1050,13 +1104,7 @@ class FlockState(pyspiel.State):
             core.env.step(int(action))
             self._stepped(core.env, seat, int(action), [])
             return
-        work = copy_env(core.env)
-        try:
-            _step_with_faces(work, int(action), [])
-        except _NeedDie as need:
-            core.pending = (int(action), [], need)
-            return
-        self._stepped(work, seat, int(action), [])
+        self._step_rolling(seat, int(action), [])
 
     def _legal_or_refused(self, action: int) -> int:
         """The seat to act, when ``action`` is legal for it; otherwise a
@@ -1084,15 +1132,37 @@ class FlockState(pyspiel.State):
             raise ValueError(
                 f"chance outcome {face} of a d{need.sides}: allowed 0..{need.sides - 1}"
             )
-        faces = [*faces, face + 1]
-        work = copy_env(core.env)
+        self._step_rolling(core.env.seat_of(core.env.agent_selection), action, [*faces, face + 1])
+
+    def _step_rolling(self, seat: int, action: int, faces: list[int]) -> None:
+        """Step ``action`` with its dice showing ``faces``, or, at the first die
+        past them, make this state its chance node (the env unchanged). A
+        compiled engine tries the step on a copy of its own in C++
+        (``first_die_needed``) and steps the env in place once it will not
+        stop; a Python engine steps a copy of the env, adopted when it is through."""
+        core = self.core
+        env = core.env
+        probe = getattr(type(env.game), "first_die_needed", None)
+        if probe is not None:
+            need = probe(env.game, action, faces, MAX_DIE_SIDES)
+            if need is not None:
+                if need.too_many_sides:
+                    raise ValueError(_too_many_sides(need.sides))
+                core.pending = (action, faces, _NeedDie(need.seat, need.sides, need.purpose))
+                return
+            core.recall.before_step(env)
+            _step_with_faces(env, action, faces)
+            core.pending = None
+            self._stepped(env, seat, action, faces)
+            return
+        work = copy_env(env)
         try:
             _step_with_faces(work, action, faces)
-        except _NeedDie as again:
-            core.pending = (action, faces, again)
+        except _NeedDie as need_die:
+            core.pending = (action, faces, need_die)
             return
         core.pending = None
-        self._stepped(work, core.env.seat_of(core.env.agent_selection), action, faces)
+        self._stepped(work, seat, action, faces)
 
     def _stepped(self, env: Any, seat: int, action: int, faces: list[int]) -> None:
         """Adopt the stepped ``env`` (a stepped copy takes over the built

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flockgym.envs import ENVS
+from flockgym.envs import ENVS, make
 
 ENV_IDS = sorted(ENVS)
 
@@ -34,3 +34,18 @@ def readable(state: Any, *more: Any) -> tuple[Any, ...]:
         [state.observation_string(p) for p in seats],
         [state.observation_tensor(p) for p in seats],
     )
+
+
+def dice_recording_engine(env_id: str) -> dict[str, str]:
+    """The engine option of an env that replays the bridge's games with its
+    dice recorded as they are rolled (through ``roll_die``): the Python engine
+    where it rolls so (the Arena's, while the bridge plays the compiled one:
+    the same decisions and rolls), else the bridge's own engine."""
+    from flockgym.openspiel import bridge_engine, env_class
+
+    if any(option.name == "engine" for option in env_class(env_id).option_table()):
+        raw = make(env_id, engine="python").unwrapped
+        raw.reset(seed=0)
+        if callable(getattr(type(raw.game), "roll_die", None)):
+            return {"engine": "python"}
+    return bridge_engine(env_id)

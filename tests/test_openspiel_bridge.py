@@ -26,7 +26,6 @@ from flockgym.envs.core.rng import derive_seed  # noqa: E402
 from flockgym.openspiel import (  # noqa: E402
     GAMES,
     PerfectInformationWarning,
-    bridge_engine,
     copy_env,
     game_name,
 )
@@ -105,8 +104,9 @@ def test_unknown_parameter_is_refused() -> None:
 
 def _env_with_recorded_dice(env_id: str, options: dict[str, Any], seed: int) -> tuple[Any, list]:
     """The wrapped env dealt from ``seed``, its engine's dice (if it rolls any)
-    recorded as they are rolled."""
-    env = make(env_id, **options, **bridge_engine(env_id))  # the engine the bridge plays
+    recorded as they are rolled (the Arena's Python engine, where the bridge
+    plays the compiled one: the same rolls)."""
+    env = make(env_id, **options, **openspiel_helpers.dice_recording_engine(env_id))
     env.reset(seed=seed)
     faces: list[int] = []
     game = env.unwrapped.game

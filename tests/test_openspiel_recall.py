@@ -17,10 +17,10 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from openspiel_helpers import SHORT  # noqa: E402
+from openspiel_helpers import SHORT, dice_recording_engine  # noqa: E402
 
 from flockgym.envs import ENVS, make  # noqa: E402
-from flockgym.openspiel import bridge_engine, game_name  # noqa: E402
+from flockgym.openspiel import game_name  # noqa: E402
 
 HIDDEN_CHOICES = {"arena_v0", "asrus_v0"}
 """Games where these runs reach choices some seats do not see (the Arena's
@@ -75,7 +75,7 @@ def start(env_id: str, players: int, seed: int) -> Branch:
     options = {**SHORT[env_id], "num_players": players}
     game = pyspiel.load_game(game_name(env_id), {**options, "seed": seed})
     state = game.new_initial_state()
-    env = make(env_id, **options, **bridge_engine(env_id)).unwrapped  # the bridge's engine
+    env = make(env_id, **options, **dice_recording_engine(env_id)).unwrapped
     env.reset(seed=state.deal_seed)
     return Branch(state, env)
 

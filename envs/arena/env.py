@@ -55,7 +55,7 @@ Options
   the view and the text board read a Python copy of its state) or ``"python"`` (``rules.py``,
   the reference). Where the compiled one cannot load, the Python engine runs
   and a warning says so once. A game saved by one loads into the other. The
-  OpenSpiel bridge plays the Python engine (its chance nodes feed each die).
+  OpenSpiel bridge plays either, its chance nodes feeding each die.
 - ``data`` (``None``): path of another box file (YAML, as ``arena.yaml``); a
   malformed file is an ``OptionError`` naming the entry and the field.
 

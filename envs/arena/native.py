@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..core.compiled import CompiledGame, load_compiled, require_compiled
+from ..core.errors import DieNeeded
 from ..core.rng import generator_in_state
 from .actions import ActionLayout
 from .data import FORMS, HEURISTIC_CHARACTER_ORDER, MEDALS, Box
@@ -207,6 +208,16 @@ class CompiledArenaGame(CompiledGame):
         engine.load(d)
         return type(self)(self.config, engine)
 
+    def copy(self) -> CompiledArenaGame:
+        """An independent engine in the same state (same future draws), sharing
+        this one's config and action layout (read-only): the bridge's and the
+        search's clones."""
+        other = object.__new__(type(self))
+        fields = other.__dict__
+        fields.update(self.__dict__)
+        fields["engine"] = self.engine.copy()
+        return other
+
     def __copy__(self) -> CompiledArenaGame:
         return self.copy()
 
@@ -245,6 +256,37 @@ class CompiledArenaGame(CompiledGame):
                 f"{self.current_player()}; legal: "
                 f"{[self._describe(a) for a in self.legal_actions()]}"
             ) from None
+        except _engine_module().OutsideDieNeeded as err:
+            raise self._die_needed(str(err)) from None
+
+    def dice_from_outside(self, faces: list[int] | None, max_sides: int) -> None:
+        """Feed this game's dice from outside (the OpenSpiel bridge's chance
+        nodes): until called again with ``faces`` None, each die rolled shows
+        the next of ``faces`` exactly as the Python engine's ``roll_die`` shows
+        a face the bridge feeds it (the generator moves on as under the game's
+        own die, :meth:`.rules.ArenaGame.draw_for_die`; the face goes through
+        the forced queue). The first die past them, or a die of more than
+        ``max_sides`` faces, stops the step with
+        :class:`~flockgym.envs.core.errors.DieNeeded`, the game left mid-step
+        for the caller to discard."""
+        self.engine.set_outside_dice(None if faces is None else list(faces), int(max_sides))
+
+    def first_die_needed(self, action: int, faces: list[int], max_sides: int) -> DieNeeded | None:
+        """The die the legal ``action`` would roll past ``faces`` fed as in
+        :meth:`dice_from_outside` (:class:`~flockgym.envs.core.errors.DieNeeded`,
+        not raised), or None when those faces see the step through; played on a
+        copy in C++, this game unchanged (the bridge steps its own env only
+        once the step will not stop)."""
+        need = self.engine.first_die_needed(int(action), faces, int(max_sides))
+        if need is None:
+            return None
+        seat, sides, purpose, fed = need
+        return DieNeeded(seat, sides, _purpose_name(self.box, purpose), bool(fed))
+
+    def _die_needed(self, raw: str) -> DieNeeded:
+        seat, sides, purpose, fed = raw.split("|")
+        name = _purpose_name(self.box, int(purpose))
+        return DieNeeded(int(seat), int(sides), name, fed == "1")
 
     def to_dict(self) -> dict[str, Any]:
         return self.engine.to_dict()

@@ -41,3 +41,18 @@ class OptionFileError(OptionError):
 
 class StateDictError(FlockgymError):
     """A dict given to ``load_state_dict`` is not a state this env can restore."""
+
+
+class DieNeeded(Exception):
+    """A step stopped at a die whose face the caller feeds and has not given
+    yet (a compiled engine's dice from outside: the OpenSpiel bridge's chance
+    nodes). Not a ``ValueError``: nothing was wrong with the action.
+
+    ``seat`` rolls a d``sides`` for ``purpose`` (the Python engine's words);
+    ``too_many_sides`` is true when a face was there but the die has more
+    faces than the caller allowed."""
+
+    def __init__(self, seat: int, sides: int, purpose: str, too_many_sides: bool = False) -> None:
+        super().__init__(f"player_{seat} rolls a d{sides} ({purpose})")
+        self.seat, self.sides, self.purpose = seat, sides, purpose
+        self.too_many_sides = too_many_sides

@@ -93,16 +93,19 @@ def test_no_information_state_tells_two_deals_apart_during_the_wishes():
     assert a.information_state_string(0) != b.information_state_string(0)  # dealt now
 
 
-def test_the_bridge_plays_the_python_engine_whose_dice_it_feeds():
-    """The env's default engine is the compiled one, which rolls inside C++: the
-    bridge asks for the Python engine, so the Arena keeps its explicit chance
-    nodes; a game without dice keeps its default engine."""
+def test_the_bridge_plays_the_compiled_engine_whose_dice_it_feeds():
+    """The env's default engine is the compiled one, whose C++ dice the bridge
+    feeds: the Arena keeps its explicit chance nodes on it; a game without
+    dice keeps its default engine too."""
     from flockgym.envs import make
+    from flockgym.envs.arena.native import CompiledArenaGame
     from flockgym.openspiel import bridge_engine
 
     assert make("arena_v0").unwrapped.compiled  # the env's default
-    assert bridge_engine("arena_v0") == {"engine": "python"}
+    assert bridge_engine("arena_v0") == {}
     assert bridge_engine("skybirds_v0") == {}
+    bridged = pyspiel.load_game("flockgym_arena", {"num_players": 2}).new_initial_state()
+    assert isinstance(bridged.core.env.game, CompiledArenaGame)
     game = pyspiel.load_game("flockgym_arena", {"num_players": 2})
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert "engine" not in game.get_parameters()

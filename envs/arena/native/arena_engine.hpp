@@ -191,6 +191,20 @@ struct ForcedDiceError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A die rolled while the game's dice come from outside (Game::outside_dice)
+// with no face left to show: the step stops here (the OpenSpiel bridge's
+// chance node; the game is left mid-step, for the caller to discard).
+// ``fed`` is true when a face was there but the die has more than
+// ``outside_max_sides`` faces.
+struct OutsideDieNeeded : std::runtime_error {
+  int seat, sides, purpose;
+  bool fed;
+  OutsideDieNeeded(int seat_, int sides_, int purpose_, bool fed_)
+      : std::runtime_error(std::to_string(seat_) + "|" + std::to_string(sides_) + "|" +
+                           std::to_string(purpose_) + "|" + (fed_ ? "1" : "0")),
+        seat(seat_), sides(sides_), purpose(purpose_), fed(fed_) {}
+};
+
 inline bool contains(const std::vector<int>& v, int x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
@@ -276,6 +290,14 @@ class Game {
   std::vector<int64_t> seen;
   std::vector<int> forced;
   size_t forced_next = 0;  // forced[forced_next:] are still to come
+  // Dice from outside (the OpenSpiel bridge's chance nodes, set around one
+  // step, never saved): each die shows the next of ``outside`` through the
+  // forced queue, as rules.py's roll_die does under the bridge, or stops the
+  // step (OutsideDieNeeded) when none is left.
+  bool dice_from_outside = false;
+  std::vector<int> outside;
+  size_t outside_next = 0;
+  int outside_max_sides = 0;
   int64_t rolls_made = 0;
   bool over = false;
   std::string win_reason;
@@ -401,6 +423,7 @@ class Game {
   // ---- dice (rules.roll_die, dice.py) ----
 
   int roll_die(int seat, int sides, int purpose) {
+    if (dice_from_outside) feed_outside_die(seat, sides, purpose);
     ++rolls_made;
     int value;
     if (forced_next < forced.size()) {
@@ -411,6 +434,20 @@ class Game {
     }
     roll_log.push_back({seat, purpose, sides, value});
     return value;
+  }
+
+  // The bridge's roll (openspiel._step_with_faces): the generator moves on as
+  // under an unforced die (rules.draw_for_die), then the face joins the end
+  // of the forced queue, whose next die roll_die shows.
+  void feed_outside_die(int seat, int sides, int purpose) {
+    if (outside_next >= outside.size()) throw OutsideDieNeeded(seat, sides, purpose, false);
+    if (sides > outside_max_sides) throw OutsideDieNeeded(seat, sides, purpose, true);
+    rng.next_raw();
+    if (forced_next == forced.size()) {  // all used up: keep the queue short
+      forced.clear();
+      forced_next = 0;
+    }
+    forced.push_back(outside[outside_next++]);
   }
 
   std::string forced_message(int seat, int sides, int purpose, int value) const {

@@ -455,10 +455,64 @@ struct NativeGame {
       game.apply_action(action);
     } catch (const arena::ForcedDiceError& err) {
       throw ForcedDice(err.what());
+    } catch (const arena::OutsideDieNeeded& err) {
+      throw OutsideDie(err.what());
     }
   }
 
+  // Dice from outside for the next steps (``faces``, or none with None):
+  // see arena::Game::dice_from_outside.
+  void set_outside_dice(const py::object& faces, int max_sides) {
+    arena::Game& g = game;
+    g.outside_next = 0;
+    g.outside_max_sides = max_sides;
+    if (faces.is_none()) {
+      g.dice_from_outside = false;
+      g.outside.clear();
+      return;
+    }
+    g.outside = faces.cast<std::vector<int>>();
+    g.dice_from_outside = true;
+  }
+
+  // The first die past ``faces`` that ``action`` would roll, as
+  // (seat, sides, purpose, fed), or None when the step needs no more faces
+  // (or stops on a forced die of a scenario, which apply_action reports):
+  // played on a copy, this game unchanged.
+  py::object first_die_needed(int action, const std::vector<int>& faces, int max_sides) const {
+    if (scratch.game) {
+      *scratch.game = game;  // the storage of the last try reused
+    } else {
+      scratch.game = std::make_unique<arena::Game>(game);
+    }
+    arena::Game& probe = *scratch.game;
+    probe.dice_from_outside = true;
+    probe.outside = faces;
+    probe.outside_next = 0;
+    probe.outside_max_sides = max_sides;
+    try {
+      probe.apply_action(action);
+    } catch (const arena::OutsideDieNeeded& need) {
+      return py::make_tuple(need.seat, need.sides, need.purpose, need.fed);
+    } catch (const arena::ForcedDiceError&) {
+    }
+    return py::none();
+  }
+
+  // The game first_die_needed tries steps on, kept from try to try (its
+  // vectors' storage reused); a copy of this NativeGame starts without one.
+  struct Scratch {
+    std::unique_ptr<arena::Game> game;
+    Scratch() = default;
+    Scratch(const Scratch&) {}
+    Scratch& operator=(const Scratch&) { return *this; }
+  };
+  mutable Scratch scratch;
+
   struct ForcedDice : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
+  struct OutsideDie : std::runtime_error {
     using std::runtime_error::runtime_error;
   };
 };
@@ -538,6 +592,7 @@ struct BatchOps {
 PYBIND11_MODULE(_native, m) {
   m.doc() = "The compiled Arena engine (arena_engine.hpp); use flockgym.envs.arena.native.";
   py::register_exception<NativeGame::ForcedDice>(m, "ForcedDiceRoll", PyExc_ValueError);
+  py::register_exception<NativeGame::OutsideDie>(m, "OutsideDieNeeded", PyExc_Exception);
 
   py::class_<Engine>(m, "Engine")
       .def(py::init(&engine_from_payload), py::arg("payload"),
@@ -568,6 +623,18 @@ PYBIND11_MODULE(_native, m) {
            "Apply a legal action (ValueError otherwise; ForcedDiceRoll, with the state "
            "unchanged, when a forced die cannot show its result).")
       .def("apply_unchecked", &NativeGame::apply_forced, py::arg("action"))
+      .def("first_die_needed", &NativeGame::first_die_needed, py::arg("action"),
+           py::arg("faces"), py::arg("max_sides"),
+           "(seat, sides, purpose, fed) of the first die past ``faces`` that the legal "
+           "``action`` rolls (fed: a face was there, the die has more than ``max_sides`` "
+           "faces), or None; played on a copy, this game unchanged.")
+      .def("set_outside_dice", &NativeGame::set_outside_dice, py::arg("faces"),
+           py::arg("max_sides"),
+           "Dice from outside: each die rolled shows the next of ``faces`` (the "
+           "generator moving on as under its own die); at the first die past them, "
+           "or one of more than ``max_sides`` faces, the step stops with "
+           "OutsideDieNeeded('seat|sides|purpose|fed'), the game left mid-step. "
+           "None: the game's own dice again.")
       .def("observation_size", [](const NativeGame& g) { return g.observer->size(); })
       .def("observation",
            [](const NativeGame& g, int seat) {
