@@ -22,7 +22,8 @@ SAVED = ROOT / "benchmarks" / "results" / "astrobirdz_engines.json"
 
 def _section_rows() -> list[list[str]]:
     page = (ROOT / "docs" / "scale.md").read_text()
-    section = page.split("### Astrobirdz's compiled engine", 1)[1].split("\n## ", 1)[0]
+    section = page.split("### Astrobirdz's compiled engine", 1)[1]
+    section = section.split("\n## ", 1)[0].split("\n### ", 1)[0]  # up to the next section
     rows = [line for line in section.splitlines() if line.startswith("| ")][2:]
     return [[cell.strip() for cell in row.strip("|").split("|")][1:] for row in rows]
 
