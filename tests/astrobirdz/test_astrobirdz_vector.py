@@ -13,7 +13,10 @@ from flockgym.envs.astrobirdz.env import OPTION_SAMPLES
 from flockgym.envs.astrobirdz.vector import PLAIN, VectorAstrobirdz
 
 
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
+@pytest.mark.parametrize(
+    "players",
+    [pytest.param(n, marks=[pytest.mark.slow] if n > 4 else []) for n in PLAYER_COUNTS],
+)  # 5 and 6 players in make test-slow (make test stays under its 10 minutes)
 def test_vector_engine_plays_the_env_games(players: int) -> None:
     """Every option sample, a dozen games (five at the long 5- and 6-player
     tables; the slow test below plays 1,000 at every count)."""

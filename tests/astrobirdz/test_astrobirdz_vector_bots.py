@@ -8,7 +8,10 @@ import pytest
 from vector_helpers import PLAYER_COUNTS, heuristic_chooser, lockstep, vector_option_samples
 
 
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
+@pytest.mark.parametrize(
+    "players",
+    [pytest.param(n, marks=[pytest.mark.slow] if n > 5 else []) for n in PLAYER_COUNTS],
+)
 @pytest.mark.parametrize("random_share", [pytest.param(0.0, marks=pytest.mark.slow), 0.4])
 def test_vector_heuristic_moves_as_the_scalar_heuristic(players: int, random_share: float) -> None:
     """Three option samples, ten games each (four at the long 5- and 6-player

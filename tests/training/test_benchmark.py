@@ -44,6 +44,7 @@ def spec_copy(tmp_path: Path, **changes: object) -> Path:
     return path
 
 
+@pytest.mark.slow  # 30 s; make test runs the curves' grid end to end (test_benchmark_curves.py)
 def test_the_tiny_spec_runs_resumes_and_reports(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

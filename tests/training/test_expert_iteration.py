@@ -52,6 +52,7 @@ def same(a: dict[str, torch.Tensor], b: dict[str, torch.Tensor]) -> bool:
     return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
 
 
+@pytest.mark.slow  # 15 s: make test keeps the shorter checks of this file
 def test_a_short_run_repeats_and_a_crashed_run_resumes_to_the_same_weights(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
