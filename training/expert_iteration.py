@@ -51,13 +51,14 @@ from flockgym.envs.core.rng import derive_seed, make_rng
 from flockgym.training.learners import (
     COUNT,
     MAX_EPOCHS,
-    MAX_LAYERS,
     MAX_NETWORK_PARAMETERS,
     STATE_FORMAT,
     STATE_VERSION,
     AlgoParams,
     MaskablePPOLearner,
     field_problems,
+    get_learner,
+    net_arch_field,
     read_learner_members,
 )
 from flockgym.training.runs import append_progress, update_run_info
@@ -101,12 +102,8 @@ class ExpertIterationParams(AlgoParams):
     workers: int = Field(
         1, ge=1, le=MAX_WORKERS, description="processes playing an iteration's games"
     )
-    net_arch: list[Annotated[int, Field(ge=1)]] = Field(
-        default_factory=lambda: [128, 128],
-        min_length=1,
-        max_length=MAX_LAYERS,
-        description="hidden layer sizes of the policy and value networks "
-        f"(at most {MAX_NETWORK_PARAMETERS:,} parameters in all)",
+    net_arch: list[Annotated[int, Field(ge=1)]] = net_arch_field(
+        f"the policy and value networks (at most {MAX_NETWORK_PARAMETERS:,} parameters in all)"
     )
     activation: Literal["tanh", "relu"] = Field("tanh", description="hidden layer activation")
 
@@ -258,8 +255,6 @@ def play_one(task: tuple[Any, dict[str, torch.Tensor], int]) -> Samples:
     """One self-play game (a worker's unit): every seat the search with the network."""
     model_spec, weights, game_seed = task
     env_id, env_options, meta, params = model_spec
-    from flockgym.training.learners import get_learner
-
     network = get_learner(meta.algo).network(meta.network, meta.observation_size, meta.num_actions)
     network.load_state_dict(weights)
     evaluator = policy_evaluator(Policy(network, meta))

@@ -38,6 +38,7 @@ import numpy as np
 import torch
 from gymnasium import spaces
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field as model_field  # ``Field`` is rebound below (a check pair)
 
 from flockgym.bots.checkpoints import (
     LEARNER_MEMBER,
@@ -186,6 +187,20 @@ MAX_NETWORK_PARAMETERS = 50_000_000
 checked before anything is built, so a typo or a doctored checkpoint cannot ask
 for tens of gigabytes."""
 MAX_LAYERS = 16
+
+
+def net_arch_field(what: str) -> Any:
+    """The ``net_arch`` field of a learner's params: hidden layer sizes (1 to
+    :data:`MAX_LAYERS` positive widths, [128, 128] by default), ``what`` saying
+    which networks they shape."""
+    return model_field(
+        default_factory=lambda: [128, 128],
+        min_length=1,
+        max_length=MAX_LAYERS,
+        description=f"hidden layer sizes of {what}",
+    )
+
+
 MAX_ROLLOUT_BYTES = 2**30
 """Largest rollout buffer (observations, masks and per-step numbers, float32)."""
 STATE_FORMAT = "flockgym-maskable-ppo-state"
@@ -236,12 +251,9 @@ class MaskablePPOParams(AlgoParams):
         le=MAX_LOSS_WEIGHT,
         description="stop an update early past this KL (None: never)",
     )
-    net_arch: list[Annotated[int, Field(ge=1)]] = Field(
-        default_factory=lambda: [128, 128],
-        min_length=1,
-        max_length=MAX_LAYERS,
-        description="hidden layer sizes of the policy and value networks (each has its own; "
-        f"at most {MAX_NETWORK_PARAMETERS:,} parameters in all)",
+    net_arch: list[Annotated[int, Field(ge=1)]] = net_arch_field(
+        "the policy and value networks (each has its own; "
+        f"at most {MAX_NETWORK_PARAMETERS:,} parameters in all)"
     )
     activation: Literal["tanh", "relu"] = Field("tanh", description="hidden layer activation")
     update_threads: int | None = Field(

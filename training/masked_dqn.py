@@ -59,7 +59,6 @@ from flockgym.training.learners import (
     EPISODE_FIELDS,
     FINITE,
     FLAG,
-    MAX_LAYERS,
     MAX_LOSS_WEIGHT,
     MAX_NETWORK_PARAMETERS,
     POSITIVE,
@@ -70,6 +69,7 @@ from flockgym.training.learners import (
     field_problems,
     layer_sizes_problem,
     mlp_problems,
+    net_arch_field,
     optimizer_problems,
     restore_episode_buffers,
     weights_bytes,
@@ -316,12 +316,8 @@ class MaskedDQNParams(AlgoParams):
     max_grad_norm: float = Field(
         10.0, gt=0, le=MAX_LOSS_WEIGHT, description="gradient clipping norm"
     )
-    net_arch: list[Annotated[int, Field(ge=1)]] = Field(
-        default_factory=lambda: [128, 128],
-        min_length=1,
-        max_length=MAX_LAYERS,
-        description="hidden layer sizes of the Q network "
-        f"(at most {MAX_NETWORK_PARAMETERS:,} parameters)",
+    net_arch: list[Annotated[int, Field(ge=1)]] = net_arch_field(
+        f"the Q network (at most {MAX_NETWORK_PARAMETERS:,} parameters)"
     )
     activation: Literal["tanh", "relu"] = Field("relu", description="hidden layer activation")
 
