@@ -379,9 +379,15 @@ class DealJournal:
             return []
         limit = JOURNAL_LINE_BYTES * (MAX_DEALS + 1)
         lines = read_text(self.path, "compare journal", limit).splitlines()
-        header = json.loads(lines[0]) if lines else {}
+        try:
+            header = json.loads(lines[0]) if lines else {}
+        except json.JSONDecodeError:
+            header = {}
         if not isinstance(header, dict) or header.get("format") != JOURNAL_FORMAT:
-            raise FlockgymError(f"{self.path} is not a comparison's journal of deals")
+            raise FlockgymError(
+                f"{self.path} is not a comparison's journal of deals (its first line must be "
+                f'{{"format": "{JOURNAL_FORMAT}", ...}}): give another --out, or move the file away'
+            )
         if header.get("config_hash") != self.config_hash:
             raise FlockgymError(
                 f"{self.path} holds the deals of another comparison (config hash "

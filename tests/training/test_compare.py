@@ -359,3 +359,9 @@ def test_a_journal_of_another_comparison_is_refused(tmp_path: Path, capsys) -> N
     assert main(again) == 2
     assert "holds the deals of another comparison" in capsys.readouterr().err
     assert (tmp_path / "out" / "deals.jsonl").read_text() == journal
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "deals.jsonl").write_text("not a journal\n")
+    other = ["compare", *args, "--deals", "3", "--out", str(tmp_path / "other"), "--no-progress"]
+    assert main(other) == 2
+    said = capsys.readouterr().err
+    assert "is not a comparison's journal of deals" in said and "give another --out" in said
